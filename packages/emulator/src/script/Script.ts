@@ -1,0 +1,72 @@
+/**
+ * The Script: what the model would have said. Both targets play the same Script — the emulator's
+ * Agent service directly, and the oracle runner's fake model behind the real gateway.
+ *
+ * One agent turn (a chat completion, a response, a run, a session chat) consumes the next Turn.
+ * A Turn holds the model replies of that turn in order: tool calls first, text last.
+ */
+import { Schema } from "effect"
+
+export const ScriptVersion = 1 as const
+
+export const Usage = Schema.Struct({
+  prompt_tokens: Schema.Number,
+  completion_tokens: Schema.Number
+})
+export type Usage = typeof Usage.Type
+
+/** A tool call the model asks for; `arguments` is sent to Hermes as a JSON string. */
+export const ToolCall = Schema.Struct({
+  id: Schema.optional(Schema.String),
+  name: Schema.String,
+  arguments: Schema.optional(Schema.Union(Schema.String, Schema.Record({ key: Schema.String, value: Schema.Unknown })))
+})
+export type ToolCall = typeof ToolCall.Type
+
+/** The model call fails with this HTTP status and OpenAI-style message. */
+export const ReplyError = Schema.Struct({
+  status: Schema.Number,
+  message: Schema.String,
+  type: Schema.optional(Schema.String)
+})
+export type ReplyError = typeof ReplyError.Type
+
+export const Reply = Schema.Struct({
+  /** Final text of this reply. With `chunks`, the concatenation of chunks should equal it. */
+  text: Schema.optional(Schema.String),
+  /** How the text is streamed; one stream delta per chunk. Defaults to one chunk holding `text`. */
+  chunks: Schema.optional(Schema.Array(Schema.String)),
+  toolCalls: Schema.optional(Schema.Array(ToolCall)),
+  reasoning: Schema.optional(Schema.String),
+  usage: Schema.optional(Usage),
+  /** "stop" (default) or "length" (the model ran out of tokens). */
+  finishReason: Schema.optional(Schema.Literal("stop", "length")),
+  /** Keep this reply back until `POST /__admin/holds/{name}/release`. */
+  hold: Schema.optional(Schema.String),
+  error: Schema.optional(ReplyError)
+})
+export type Reply = typeof Reply.Type
+
+export const Turn = Schema.Struct({
+  replies: Schema.Array(Reply)
+})
+export type Turn = typeof Turn.Type
+
+export const Script = Schema.Struct({
+  version: Schema.optional(Schema.Literal(ScriptVersion)),
+  turns: Schema.Array(Turn)
+})
+export type Script = typeof Script.Type
+
+export const decodeScript = Schema.decodeUnknown(Script)
+export const decodeScriptSync = Schema.decodeUnknownSync(Script)
+
+/** The chunks a reply streams as: its explicit chunks, or its text as one chunk. */
+export const replyChunks = (reply: Reply): ReadonlyArray<string> =>
+  reply.chunks ?? (reply.text !== undefined && reply.text !== "" ? [reply.text] : [])
+
+/** The full text of a reply: its text, or the concatenation of its chunks. */
+export const replyText = (reply: Reply): string => reply.text ?? (reply.chunks ?? []).join("")
+
+/** The answer to Hermes' own housekeeping calls (titles, memory, compression): never from the Script. */
+export const HOUSEKEEPING_REPLY_TEXT = "ok"
