@@ -1,0 +1,36 @@
+/**
+ * Python `repr(float)`: shortest round-trip digits (JS computes the same
+ * digits), but Python's layout: fixed notation only while the decimal
+ * exponent is in [-4, 16), always a ".0" on integral values, and a signed,
+ * at-least-two-digit exponent otherwise ("1e+16", "1e-05").
+ */
+export const pyFloatRepr = (x: number): string => {
+  if (Number.isNaN(x)) return "nan"
+  if (x === Infinity) return "inf"
+  if (x === -Infinity) return "-inf"
+  const sign = x < 0 || Object.is(x, -0) ? "-" : ""
+  // toExponential() with no argument yields the shortest round-trip digits.
+  const exp = Math.abs(x).toExponential()
+  const ePos = exp.indexOf("e")
+  const mantissa = exp.slice(0, ePos)
+  const digits = mantissa.length > 1 ? mantissa[0] + mantissa.slice(2) : mantissa
+  const exponent = Number(exp.slice(ePos + 1))
+  // decpt: where the decimal point falls relative to the digit string.
+  const decpt = exponent + 1
+  if (decpt > -4 && decpt <= 16) {
+    if (decpt <= 0) return `${sign}0.${"0".repeat(-decpt)}${digits}`
+    if (decpt >= digits.length) return `${sign}${digits}${"0".repeat(decpt - digits.length)}.0`
+    return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`
+  }
+  const abs = Math.abs(exponent)
+  const expText = `${exponent < 0 ? "-" : "+"}${abs < 10 ? "0" : ""}${abs}`
+  return `${sign}${mantissa}e${expText}`
+}
+
+/** How `json.dumps` (allow_nan=True, the default) spells a float. */
+export const pyJsonFloat = (x: number): string => {
+  if (Number.isNaN(x)) return "NaN"
+  if (x === Infinity) return "Infinity"
+  if (x === -Infinity) return "-Infinity"
+  return pyFloatRepr(x)
+}

@@ -1,0 +1,13 @@
+/** Python JSON semantics (json.loads / json.dumps / repr / str helpers) for byte-exact emulation. */
+export * from "./PyValue.js"
+export { PyJsonDecodeError } from "./PyJsonDecodeError.js"
+export { PyValueError } from "./PyValueError.js"
+export { pyJsonLoads, type PyJsonLoadsOptions } from "./jsonLoads.js"
+export { pyJsonDumps, pyJsonString, type PyJsonDumpsOptions } from "./jsonDumps.js"
+export { pyFloatRepr, pyJsonFloat } from "./floatRepr.js"
+export { pyIntRepr } from "./intRepr.js"
+export { pyRepr, pyStrRepr, pyIsPrintable } from "./pyRepr.js"
+export { pyStrip, pyLstrip, pyRstrip, pyIsSpace } from "./strip.js"
+export { pyTruthy } from "./truthy.js"
+export { toJs, fromJs, type JsValue, type ToJsOptions } from "./convert.js"
+export { compareCodePoints, codePointIndex } from "./codePoints.js"
