@@ -1,0 +1,87 @@
+/** OpenAI chat-completions wire shapes the fake model sends: SSE chunks, a whole completion, an error. */
+import { replyChunks, replyText, type Reply, type ToolCall, type Usage } from "@hermetic/emulator/script"
+
+/** Usage reported when a Script reply gives none: zero, so nothing looks like a real model's numbers. */
+export const DEFAULT_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0 }
+
+const toolCallId = (tc: ToolCall, callSeq: number, i: number): string => tc.id ?? `call_hermetic_${callSeq}_${i}`
+const toolArgs = (tc: ToolCall): string =>
+  tc.arguments === undefined ? "{}" : typeof tc.arguments === "string" ? tc.arguments : JSON.stringify(tc.arguments)
+
+export const finishReason = (reply: Reply): "stop" | "length" | "tool_calls" =>
+  reply.finishReason ?? (reply.toolCalls && reply.toolCalls.length > 0 ? "tool_calls" : "stop")
+
+const usageOf = (reply: Reply) => {
+  const u = reply.usage ?? DEFAULT_USAGE
+  return { prompt_tokens: u.prompt_tokens, completion_tokens: u.completion_tokens, total_tokens: u.prompt_tokens + u.completion_tokens }
+}
+
+type Envelope = { readonly id: string; readonly created: number; readonly model: string }
+
+/** The `data:` payloads of one streamed reply, in order, ending with the literal "[DONE]". */
+export const streamPayloads = (
+  reply: Reply,
+  env: Envelope,
+  callSeq: number,
+  includeUsage: boolean
+): ReadonlyArray<string> => {
+  const chunk = (delta: Record<string, unknown>, finish: string | null) =>
+    JSON.stringify({
+      id: env.id,
+      object: "chat.completion.chunk",
+      created: env.created,
+      model: env.model,
+      choices: [{ index: 0, delta, finish_reason: finish }]
+    })
+  const out: Array<string> = [chunk({ role: "assistant", content: "" }, null)]
+  if (reply.reasoning) out.push(chunk({ reasoning_content: reply.reasoning }, null))
+  for (const c of replyChunks(reply)) out.push(chunk({ content: c }, null))
+  ;(reply.toolCalls ?? []).forEach((tc, i) => {
+    out.push(
+      chunk(
+        {
+          tool_calls: [{ index: i, id: toolCallId(tc, callSeq, i), type: "function", function: { name: tc.name, arguments: toolArgs(tc) } }]
+        },
+        null
+      )
+    )
+  })
+  out.push(chunk({}, finishReason(reply)))
+  if (includeUsage) {
+    out.push(JSON.stringify({ id: env.id, object: "chat.completion.chunk", created: env.created, model: env.model, choices: [], usage: usageOf(reply) }))
+  }
+  out.push("[DONE]")
+  return out
+}
+
+export const completionBody = (reply: Reply, env: Envelope, callSeq: number): Record<string, unknown> => {
+  const toolCalls = (reply.toolCalls ?? []).map((tc, i) => ({
+    id: toolCallId(tc, callSeq, i),
+    type: "function",
+    function: { name: tc.name, arguments: toolArgs(tc) }
+  }))
+  const text = replyText(reply)
+  return {
+    id: env.id,
+    object: "chat.completion",
+    created: env.created,
+    model: env.model,
+    choices: [
+      {
+        index: 0,
+        message: {
+          role: "assistant",
+          content: text === "" && toolCalls.length > 0 ? null : text,
+          ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
+          ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {})
+        },
+        finish_reason: finishReason(reply)
+      }
+    ],
+    usage: usageOf(reply)
+  }
+}
+
+export const errorBody = (message: string, type: string | undefined, status: number) => ({
+  error: { message, type: type ?? (status >= 500 ? "server_error" : "invalid_request_error"), param: null, code: null }
+})

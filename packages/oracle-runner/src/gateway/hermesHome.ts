@@ -1,0 +1,94 @@
+/**
+ * A fresh, disposable HERMES_HOME per gateway: config.yaml pointing the model at the fake model,
+ * .env with the API server's key/host/port, an empty working directory and a private HOME, all
+ * under one temp root that is removed when the gateway is stopped.
+ */
+import { randomBytes } from "node:crypto"
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+
+export type HermesHome = {
+  /** Temp root holding everything below; removed on cleanup. */
+  readonly root: string
+  readonly hermesHome: string
+  /** HOME for the gateway, so nothing under the real ~ is read or written (lock dir, ~/.hermes). */
+  readonly home: string
+  /** Empty working dir: AGENTS.md and friends in cwd would be injected into the prompt. */
+  readonly workDir: string
+  readonly logFile: string
+  readonly apiKey: string
+  readonly port: number
+}
+
+/**
+ * `strict` (default) turns off everything that makes extra or nondeterministic model calls or
+ * prompt text: tools, memory, titles, compression, background review, curator, environment probe.
+ * `upstream-defaults` keeps Hermes' own defaults except the model and network-reaching features, to
+ * observe which housekeeping calls a stock gateway makes.
+ */
+export type Determinism = "strict" | "upstream-defaults"
+
+export type HermesHomeOptions = {
+  readonly fakeModelBaseUrl: string
+  readonly fakeModelId: string
+  readonly port: number
+  readonly determinism?: Determinism
+  /** The model's context window told to Hermes; Hermes refuses below 64,000. */
+  readonly contextLength?: number
+}
+
+/** ≥16 random characters, not a placeholder: what the API server's startup guard requires. */
+export const newApiKey = (): string => `hermetic-${randomBytes(16).toString("hex")}`
+
+export const configFor = (o: HermesHomeOptions, workDir: string): Record<string, unknown> => {
+  const model = {
+    provider: "custom",
+    base_url: o.fakeModelBaseUrl,
+    // ≥4 chars and no placeholder, else Hermes sends "no-key-required"; the fake model accepts any.
+    api_key: "hermetic-fake-model-key",
+    default: o.fakeModelId,
+    context_length: o.contextLength ?? 131072,
+    max_tokens: 4096
+  }
+  const offline = {
+    security: { tirith_enabled: false, allow_lazy_installs: false },
+    model_catalog: { enabled: false },
+    kanban: { dispatch_in_gateway: false },
+    gateway: { respawn_storm: { max_starts: 0 } },
+    terminal: { cwd: workDir }
+  }
+  if (o.determinism === "upstream-defaults") return { model, ...offline }
+  return {
+    model,
+    ...offline,
+    platform_toolsets: { api_server: [] },
+    agent: {
+      disabled_toolsets: ["memory", "skills", "delegation", "terminal", "file", "web", "browser", "code_execution", "cronjob", "session_search", "todo"],
+      environment_probe: false,
+      coding_context: "off",
+      max_turns: 20
+    },
+    memory: { memory_enabled: false, user_profile_enabled: false, nudge_interval: 0 },
+    skills: { creation_nudge_interval: 0 },
+    compression: { enabled: false },
+    auxiliary: { title_generation: { enabled: false }, background_review: { enabled: false } },
+    curator: { enabled: false }
+  }
+}
+
+export const createHermesHome = async (o: HermesHomeOptions): Promise<HermesHome> => {
+  const root = await mkdtemp(join(tmpdir(), "hermetic-gw-"))
+  const hermesHome = join(root, "hermes-home")
+  const home = join(root, "home")
+  const workDir = join(root, "work")
+  for (const d of [hermesHome, home, workDir]) await mkdir(d, { recursive: true })
+  const apiKey = newApiKey()
+  // JSON is valid YAML, so config.yaml needs no YAML writer.
+  await writeFile(join(hermesHome, "config.yaml"), JSON.stringify(configFor(o, workDir), null, 2) + "\n")
+  await writeFile(
+    join(hermesHome, ".env"),
+    [`API_SERVER_KEY=${apiKey}`, "API_SERVER_HOST=127.0.0.1", `API_SERVER_PORT=${o.port}`, ""].join("\n")
+  )
+  return { root, hermesHome, home, workDir, logFile: join(root, "gateway.log"), apiKey, port: o.port }
+}
