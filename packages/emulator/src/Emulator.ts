@@ -1,0 +1,103 @@
+/**
+ * The emulator as an Effect Layer: every service (Clock, Storage, Faults, Ids, Agent, Journal,
+ * Gateways) plus the app, exposed as a request handler and a fetch function with no socket.
+ * `startEmulator` puts the same app on a loopback port for tests that do not use Effect.
+ */
+import { SqlClient } from "@effect/sql"
+import { Context, Effect, Layer, ManagedRuntime, Runtime } from "effect"
+import { type AppHandler, makeApp } from "./App.js"
+import { EmulatorConfig, type EmulatorConfigShape, type EmulatorOptions, resolveConfig } from "./config/EmulatorConfig.js"
+import type { EmuRequest, EmuResponse } from "./http/Exchange.js"
+import { listen } from "./http/NodeAdapter.js"
+import type { AppServices } from "./http/Route.js"
+import { makeFetch } from "./http/WebAdapter.js"
+import { Gateways, GatewaysLive } from "./runs/GatewayState.js"
+import { AgentLive } from "./services/Agent.js"
+import { EmuClock, EmuClockLive } from "./services/Clock.js"
+import { FaultsLive } from "./services/Faults.js"
+import { Ids, IdsRandom, IdsSeeded } from "./services/Ids.js"
+import { JournalLive } from "./services/Journal.js"
+import { StorageLive } from "./services/Storage.js"
+
+export interface EmulatorShape {
+  readonly config: EmulatorConfigShape
+  readonly handle: (req: EmuRequest) => Effect.Effect<EmuResponse>
+  /** A fetch-compatible function answering from the emulator in process. */
+  readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>
+}
+
+export class Emulator extends Context.Tag("hermetic/Emulator")<Emulator, EmulatorShape>() {}
+
+export interface LayerOverrides {
+  /** Replace the live clock (e.g. EmuClockFixed). */
+  readonly clock?: Layer.Layer<EmuClock>
+  /** Seed the id generator for reproducible ids. */
+  readonly seed?: number
+  /** The environment Hermes' variables are read from (default: none; the CLI passes process.env). */
+  readonly env?: Readonly<Record<string, string | undefined>>
+}
+
+/** All services the routes need, without the app on top. */
+export const servicesLayer = (options: EmulatorOptions = {}, overrides: LayerOverrides = {}) => {
+  const config = resolveConfig(options, overrides.env ?? {})
+  const clock = overrides.clock ?? EmuClockLive
+  const ids = overrides.seed === undefined ? IdsRandom : IdsSeeded(overrides.seed)
+  const gateways = Layer.unwrapEffect(Effect.map(EmuClock, (c) => GatewaysLive(c.now)))
+  const base = Layer.mergeAll(
+    Layer.succeed(EmulatorConfig, config),
+    clock,
+    ids,
+    AgentLive,
+    FaultsLive,
+    JournalLive(),
+    StorageLive(config.sqliteFilename)
+  )
+  return Layer.provideMerge(gateways, base)
+}
+
+const emulatorFromServices = Effect.gen(function*() {
+  const app = yield* makeApp
+  const runtime = yield* Effect.runtime<AppServices>()
+  const handle = (req: EmuRequest) => Effect.provide(app.handle(req), runtime.context)
+  return {
+    config: app.config,
+    handle,
+    fetch: makeFetch(app.handle as AppHandler, runtime)
+  } satisfies EmulatorShape
+})
+
+/** `Emulator.layer(options)`: the whole emulator for an Effect program, services included. */
+export const layer = (options: EmulatorOptions = {}, overrides: LayerOverrides = {}) =>
+  Layer.effect(Emulator, emulatorFromServices).pipe(Layer.provideMerge(servicesLayer(options, overrides)))
+
+export interface RunningEmulator {
+  readonly url: string
+  readonly port: number
+  readonly config: EmulatorConfigShape
+  readonly fetch: EmulatorShape["fetch"]
+  readonly close: () => Promise<void>
+}
+
+/** Starts the emulator on a loopback port (0 = any free port) for plain-Promise tests. */
+export const startEmulator = async (
+  options: EmulatorOptions = {},
+  overrides: LayerOverrides = {}
+): Promise<RunningEmulator> => {
+  const runtime = ManagedRuntime.make(layer(options, overrides))
+  const emulator = await runtime.runPromise(Emulator)
+  const rt = await runtime.runtime()
+  const host = options.host ?? "127.0.0.1"
+  const server = await listen(emulator.handle, Runtime.make({ ...rt, context: rt.context }), host, options.port ?? 0)
+  return {
+    url: `http://${host}:${server.port}`,
+    port: server.port,
+    config: emulator.config,
+    fetch: emulator.fetch,
+    close: async () => {
+      await server.close()
+      await runtime.dispose()
+    }
+  }
+}
+
+export { Gateways, Ids, SqlClient }

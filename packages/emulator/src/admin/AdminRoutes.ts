@@ -1,0 +1,130 @@
+/**
+ * The control plane under /__admin (upstream has no such prefix). The first five routes are a
+ * stable contract shared with the oracle runner's fake model: script, hold release, clock,
+ * restart, reset. The rest (faults, journal, drain, state) are the emulator's own.
+ */
+import { Effect, Either, Schema } from "effect"
+import { EmulatorConfig } from "../config/EmulatorConfig.js"
+import { type EmuRequest, type EmuResponse, jsonResponse } from "../http/Exchange.js"
+import type { AppServices } from "../http/Route.js"
+import { Gateways } from "../runs/GatewayState.js"
+import { Script } from "../script/Script.js"
+import { Agent } from "../services/Agent.js"
+import { EmuClock } from "../services/Clock.js"
+import { FaultRule, Faults } from "../services/Faults.js"
+import { Journal } from "../services/Journal.js"
+import { clearNamespace } from "../services/Storage.js"
+
+export const ADMIN_PREFIX = "/__admin"
+export const isAdminPath = (path: string): boolean => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)
+
+const adminError = (status: number, message: string): EmuResponse =>
+  jsonResponse({ error: { message, type: "hermetic_admin_error" } }, status)
+
+const ClockCommand = Schema.Union(
+  Schema.Struct({ set: Schema.Number }),
+  Schema.Struct({ advance: Schema.Number }),
+  Schema.Struct({ freeze: Schema.Boolean })
+)
+const DrainCommand = Schema.Struct({ draining: Schema.Boolean })
+
+const parseBody = <A, I>(schema: Schema.Schema<A, I>, req: EmuRequest): Either.Either<A, string> => {
+  let json: unknown
+  try {
+    json = req.body.byteLength === 0 ? {} : JSON.parse(new TextDecoder().decode(req.body))
+  } catch {
+    return Either.left("body is not JSON")
+  }
+  return Either.mapLeft(Schema.decodeUnknownEither(schema)(json), (e) => e.message)
+}
+
+/** Restart as a process restart would: live runs end, memory is dropped, storage stays. */
+export const restartNamespace = (namespace: string) =>
+  Effect.flatMap(Gateways, (g) => g.restart(namespace)).pipe(Effect.asVoid)
+
+/** Forget everything of a namespace: memory, storage, script, holds, clock, faults. */
+export const resetNamespace = (namespace: string) =>
+  Effect.gen(function*() {
+    yield* restartNamespace(namespace)
+    yield* clearNamespace(namespace)
+    yield* Effect.flatMap(Agent, (a) => a.reset(namespace))
+    yield* Effect.flatMap(EmuClock, (c) => c.reset(namespace))
+    yield* Effect.flatMap(Faults, (f) => f.clear(namespace))
+    yield* Effect.flatMap(Journal, (j) => j.clear(namespace))
+  }).pipe(Effect.orDie)
+
+export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuResponse, never, AppServices> =>
+  Effect.gen(function*() {
+    const config = yield* EmulatorConfig
+    if (config.adminKey !== undefined) {
+      const given = req.headers["x-hermetic-admin-key"] ?? (req.headers["authorization"] ?? "").replace(/^Bearer /, "")
+      if (given !== config.adminKey) return adminError(401, "admin key required (x-hermetic-admin-key)")
+    }
+    const path = req.path.slice(ADMIN_PREFIX.length)
+    const route = `${req.method} ${path}`
+    const hold = /^\/holds\/([^/]+)\/release$/.exec(path)
+    if (req.method === "POST" && hold !== null) {
+      const name = decodeURIComponent(hold[1] as string)
+      const waiting = yield* Effect.flatMap(Agent, (a) => a.release(ns, name))
+      return jsonResponse({ released: name, waiting })
+    }
+    switch (route) {
+      case "POST /script": {
+        const script = parseBody(Script, req)
+        if (Either.isLeft(script)) return adminError(400, `invalid Script: ${script.left}`)
+        const pending = yield* Effect.flatMap(Agent, (a) => a.enqueue(ns, script.right))
+        return jsonResponse({ queued: script.right.turns.length, pending })
+      }
+      case "POST /clock": {
+        const cmd = parseBody(ClockCommand, req)
+        if (Either.isLeft(cmd)) return adminError(400, `expected {"set": s} | {"advance": s} | {"freeze": bool}: ${cmd.left}`)
+        const clock = yield* EmuClock
+        const c = cmd.right
+        if ("set" in c) yield* clock.set(ns, c.set)
+        else if ("advance" in c) yield* clock.advance(ns, c.advance)
+        else yield* clock.freeze(ns, c.freeze)
+        return jsonResponse({ now: clock.now(ns) })
+      }
+      case "POST /restart":
+        yield* restartNamespace(ns)
+        return jsonResponse({ restarted: true })
+      case "POST /reset":
+        yield* resetNamespace(ns)
+        return jsonResponse({ reset: true })
+      case "POST /faults": {
+        const rule = parseBody(FaultRule, req)
+        if (Either.isLeft(rule)) return adminError(400, `invalid fault: ${rule.left}`)
+        yield* Effect.flatMap(Faults, (f) => f.add(ns, rule.right))
+        return jsonResponse({ armed: rule.right })
+      }
+      case "DELETE /faults":
+        yield* Effect.flatMap(Faults, (f) => f.clear(ns))
+        return jsonResponse({ cleared: true })
+      case "GET /faults":
+        return jsonResponse({ faults: yield* Effect.flatMap(Faults, (f) => f.list(ns)) })
+      case "GET /journal":
+        return jsonResponse({ entries: yield* Effect.flatMap(Journal, (j) => j.entries(ns)) })
+      case "POST /drain": {
+        const cmd = parseBody(DrainCommand, req)
+        if (Either.isLeft(cmd)) return adminError(400, `expected {"draining": bool}: ${cmd.left}`)
+        const gw = (yield* Gateways).get(ns)
+        gw.draining = cmd.right.draining
+        return jsonResponse({ draining: gw.draining })
+      }
+      case "GET /state": {
+        const gw = (yield* Gateways).get(ns)
+        const agent = yield* Agent
+        return jsonResponse({
+          namespace: ns,
+          hermes_version: config.pin,
+          pending_turns: yield* agent.pending(ns),
+          runs: gw.runStatuses.size,
+          live_runs: gw.liveRuns.size,
+          draining: gw.draining,
+          now: (yield* EmuClock).now(ns)
+        })
+      }
+      default:
+        return adminError(404, `unknown admin route: ${route}`)
+    }
+  })

@@ -1,0 +1,88 @@
+/**
+ * The emulator's own request/response values. Both adapters (node:http with a socket, and the
+ * fetch-style handler with none) translate to and from these, so every route is written once.
+ */
+import type { Stream } from "effect"
+import { pyDumps } from "./PyJson.js"
+
+export interface EmuRequest {
+  readonly method: string
+  /** Path as the client sent it (percent-encoded), without the query string. */
+  readonly path: string
+  readonly query: URLSearchParams
+  /** Lower-cased header names; repeated headers joined with ", " as Node does. */
+  readonly headers: Readonly<Record<string, string | undefined>>
+  readonly body: Uint8Array
+  /** Set when the client closes the connection before the response ends (SSE consumers). */
+  readonly aborted: Promise<void>
+}
+
+export type EmuBody =
+  | { readonly _tag: "bytes"; readonly bytes: Uint8Array }
+  /** An SSE stream; a fault may cut the connection after `disconnectAfter` frames. */
+  | { readonly _tag: "sse"; readonly frames: Stream.Stream<string>; readonly disconnectAfter?: number }
+  /** A fault: the connection closes and nothing is sent. */
+  | { readonly _tag: "drop" }
+
+export interface EmuResponse {
+  readonly status: number
+  /** Ordered header list; names keep the casing aiohttp sends. */
+  readonly headers: ReadonlyArray<readonly [string, string]>
+  readonly body: EmuBody
+}
+
+const encoder = new TextEncoder()
+const EMPTY = new Uint8Array(0)
+
+export const JSON_CONTENT_TYPE = "application/json; charset=utf-8"
+export const TEXT_CONTENT_TYPE = "text/plain; charset=utf-8"
+
+/** aiohttp's `web.json_response(data, status, headers)`. */
+export const jsonResponse = (
+  data: unknown,
+  status = 200,
+  headers: ReadonlyArray<readonly [string, string]> = []
+): EmuResponse => ({
+  status,
+  headers: [["Content-Type", JSON_CONTENT_TYPE], ...headers],
+  body: { _tag: "bytes", bytes: encoder.encode(pyDumps(data)) }
+})
+
+export const textResponse = (
+  text: string,
+  status: number,
+  headers: ReadonlyArray<readonly [string, string]> = []
+): EmuResponse => ({
+  status,
+  headers: [["Content-Type", TEXT_CONTENT_TYPE], ...headers],
+  body: { _tag: "bytes", bytes: encoder.encode(text) }
+})
+
+/** A bodyless aiohttp `web.Response(status=...)`. */
+export const emptyResponse = (status: number, headers: ReadonlyArray<readonly [string, string]> = []): EmuResponse => ({
+  status,
+  headers,
+  body: { _tag: "bytes", bytes: EMPTY }
+})
+
+export const sseResponse = (
+  frames: Stream.Stream<string>,
+  headers: ReadonlyArray<readonly [string, string]> = []
+): EmuResponse => ({
+  status: 200,
+  headers: [["Content-Type", "text/event-stream"], ["Cache-Control", "no-cache"], ["X-Accel-Buffering", "no"], ...headers],
+  body: { _tag: "sse", frames }
+})
+
+export const withHeaders = (res: EmuResponse, extra: ReadonlyArray<readonly [string, string]>): EmuResponse => ({
+  ...res,
+  headers: [...res.headers, ...extra]
+})
+
+/** Adds each header only when the response does not already carry it (aiohttp `setdefault`). */
+export const withDefaultHeaders = (res: EmuResponse, defaults: ReadonlyArray<readonly [string, string]>): EmuResponse => {
+  const present = new Set(res.headers.map(([k]) => k.toLowerCase()))
+  return { ...res, headers: [...res.headers, ...defaults.filter(([k]) => !present.has(k.toLowerCase()))] }
+}
+
+export const header = (req: EmuRequest, name: string): string | undefined => req.headers[name.toLowerCase()]

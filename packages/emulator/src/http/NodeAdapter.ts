@@ -1,0 +1,107 @@
+/**
+ * The emulator on a socket (node:http). Bytes bodies carry Content-Length as aiohttp's do; SSE
+ * bodies are chunked and written frame by frame; a dropped-response fault destroys the socket.
+ */
+import { Effect, Exit, Fiber, type Runtime, Stream } from "effect"
+import * as http from "node:http"
+import type { AddressInfo } from "node:net"
+import type { EmuRequest, EmuResponse } from "./Exchange.js"
+
+const readBody = (req: http.IncomingMessage): Promise<Uint8Array> =>
+  new Promise((resolve, reject) => {
+    const chunks: Array<Buffer> = []
+    req.on("data", (c: Buffer) => chunks.push(c))
+    req.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))))
+    req.on("error", reject)
+  })
+
+const toEmuRequest = (req: http.IncomingMessage, body: Uint8Array, aborted: Promise<void>): EmuRequest => {
+  const raw = req.url ?? "/"
+  const q = raw.indexOf("?")
+  const headers: Record<string, string> = {}
+  for (const [k, v] of Object.entries(req.headers)) {
+    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v
+  }
+  return {
+    method: (req.method ?? "GET").toUpperCase(),
+    path: q < 0 ? raw : raw.slice(0, q),
+    query: new URLSearchParams(q < 0 ? "" : raw.slice(q + 1)),
+    headers,
+    body,
+    aborted
+  }
+}
+
+const writeResponse = async <R>(res: http.ServerResponse, out: EmuResponse, runtime: Runtime.Runtime<R>) => {
+  const headers = out.headers.flatMap(([k, v]) => [k, v])
+  switch (out.body._tag) {
+    case "drop":
+      res.socket?.destroy()
+      return
+    case "bytes":
+      res.writeHead(out.status, [...headers, "Content-Length", String(out.body.bytes.byteLength)])
+      res.end(out.body.bytes)
+      return
+    case "sse": {
+      res.writeHead(out.status, headers)
+      res.flushHeaders()
+      const limit = out.body.disconnectAfter
+      const frames = limit === undefined ? out.body.frames : out.body.frames.pipe(Stream.take(limit))
+      const write = Stream.runForEach(frames, (frame) =>
+        Effect.async<void>((resume) => {
+          if (res.destroyed) return resume(Effect.void)
+          res.write(frame, () => resume(Effect.void))
+        })
+      )
+      const fiber = Effect.runFork(Effect.provide(write, runtime.context))
+      res.on("close", () => Effect.runFork(Fiber.interrupt(fiber)))
+      const exit = await Effect.runPromise(Fiber.await(fiber))
+      if (limit !== undefined) res.socket?.destroy()
+      else if (Exit.isSuccess(exit) && !res.destroyed) res.end()
+      return
+    }
+  }
+}
+
+export interface NodeServer {
+  readonly server: http.Server
+  readonly port: number
+  readonly host: string
+  readonly close: () => Promise<void>
+}
+
+export const listen = <R>(
+  handle: (req: EmuRequest) => Effect.Effect<EmuResponse, never, R>,
+  runtime: Runtime.Runtime<R>,
+  host: string,
+  port: number
+): Promise<NodeServer> =>
+  new Promise((resolve, reject) => {
+    const server = http.createServer((req, res) => {
+      const aborted = new Promise<void>((done) => res.on("close", () => done()))
+      readBody(req)
+        .then((body) => Effect.runPromise(Effect.provide(handle(toEmuRequest(req, body, aborted)), runtime.context)))
+        .then((out) => writeResponse(res, out, runtime))
+        .catch(() => {
+          if (!res.headersSent) {
+            res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" })
+            res.end("500 Internal Server Error\n\nServer got itself in trouble")
+          } else res.destroy()
+        })
+    })
+    server.keepAliveTimeout = 75_000
+    server.once("error", reject)
+    server.listen(port, host, () => {
+      const address = server.address() as AddressInfo
+      resolve({
+        server,
+        port: address.port,
+        host,
+        close: () =>
+          new Promise<void>((done) => {
+            server.closeAllConnections()
+            server.close(() => done())
+          })
+      })
+    })
+  })

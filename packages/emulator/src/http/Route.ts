@@ -1,0 +1,35 @@
+/**
+ * What a route handler sees and may do. A handler answers with an EmuResponse; an exception that
+ * upstream lets escape (aiohttp then answers a bare 500) is the `HandlerCrash` failure.
+ */
+import type { SqlClient } from "@effect/sql"
+import { Data, type Effect } from "effect"
+import type { EmulatorConfig, EmulatorConfigShape } from "../config/EmulatorConfig.js"
+import type { GatewayState, Gateways } from "../runs/GatewayState.js"
+import type { Agent } from "../services/Agent.js"
+import type { EmuClock } from "../services/Clock.js"
+import type { Faults } from "../services/Faults.js"
+import type { Ids } from "../services/Ids.js"
+import type { Journal } from "../services/Journal.js"
+import type { Features } from "../version/Pins.js"
+import type { EmuRequest, EmuResponse } from "./Exchange.js"
+import type { RouteDef } from "./Router.js"
+
+export type AppServices = EmulatorConfig | EmuClock | Ids | Agent | Faults | Journal | Gateways | SqlClient.SqlClient
+
+export class HandlerCrash extends Data.TaggedError("HandlerCrash")<{ readonly reason: string }> {}
+
+export interface RouteContext {
+  readonly req: EmuRequest
+  readonly params: Readonly<Record<string, string>>
+  readonly namespace: string
+  readonly gateway: GatewayState
+  readonly features: Features
+  readonly config: EmulatorConfigShape
+  /** time.time() of this namespace's clock. */
+  readonly now: () => number
+}
+
+export type Handler = (ctx: RouteContext) => Effect.Effect<EmuResponse, HandlerCrash, AppServices>
+
+export type Route = RouteDef<Handler>

@@ -1,0 +1,83 @@
+/**
+ * aiohttp's URL dispatcher, as far as clients can see it: `{name}` matches one path segment,
+ * no trailing-slash redirects, 404 when no path matches, 405 (with Allow) when the path matches
+ * under another method. Every route is also mounted under `/p/{profile}` as Hermes does.
+ */
+export interface RouteDef<H> {
+  /** A stable operation id used by faults, the journal and coverage ("runs.create"). */
+  readonly id: string
+  readonly method: string
+  readonly path: string
+  readonly handler: H
+}
+
+export type RouteMatch<H> =
+  | { readonly _tag: "found"; readonly route: RouteDef<H>; readonly params: Readonly<Record<string, string>> }
+  | { readonly _tag: "notFound" }
+  | { readonly _tag: "methodNotAllowed"; readonly allow: ReadonlyArray<string> }
+
+interface Compiled<H> {
+  readonly route: RouteDef<H>
+  readonly segments: ReadonlyArray<string>
+  readonly profiled: boolean
+}
+
+const PARAM = /^\{(\w+)\}$/
+
+const splitPath = (path: string): Array<string> => path.split("/").slice(1)
+
+/** aiohttp matches against the percent-decoded path. */
+const decodeSegment = (segment: string): string => {
+  try {
+    return decodeURIComponent(segment)
+  } catch {
+    return segment
+  }
+}
+
+export class Router<H> {
+  private readonly compiled: ReadonlyArray<Compiled<H>>
+
+  constructor(routes: ReadonlyArray<RouteDef<H>>) {
+    this.compiled = routes.flatMap((route) => [
+      { route, segments: splitPath(route.path), profiled: false },
+      { route, segments: ["p", "{profile}", ...splitPath(route.path)], profiled: true }
+    ])
+  }
+
+  get routes(): ReadonlyArray<RouteDef<H>> {
+    return this.compiled.filter((c) => !c.profiled).map((c) => c.route)
+  }
+
+  match(method: string, rawPath: string): RouteMatch<H> {
+    const segments = splitPath(rawPath).map(decodeSegment)
+    const allow = new Set<string>()
+    for (const c of this.compiled) {
+      const params = matchSegments(c.segments, segments)
+      if (params === undefined) continue
+      if (c.route.method === method) return { _tag: "found", route: c.route, params }
+      allow.add(c.route.method)
+    }
+    return allow.size > 0 ? { _tag: "methodNotAllowed", allow: [...allow].sort() } : { _tag: "notFound" }
+  }
+}
+
+const matchSegments = (
+  pattern: ReadonlyArray<string>,
+  actual: ReadonlyArray<string>
+): Record<string, string> | undefined => {
+  if (pattern.length !== actual.length) return undefined
+  const params: Record<string, string> = {}
+  for (let i = 0; i < pattern.length; i++) {
+    const p = pattern[i] as string
+    const a = actual[i] as string
+    const param = PARAM.exec(p)
+    if (param !== null) {
+      if (a === "") return undefined
+      params[param[1] as string] = a
+    } else if (p !== a) {
+      return undefined
+    }
+  }
+  return params
+}

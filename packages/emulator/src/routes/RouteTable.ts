@@ -1,0 +1,23 @@
+/**
+ * The route table of the pinned release, in upstream's registration order. Routes a pin does not
+ * have are simply absent, so aiohttp's 404/405 answers follow from the table.
+ */
+import type { Route } from "../http/Route.js"
+import type { Features } from "../version/Pins.js"
+import { health } from "./Health.js"
+import { approveRun } from "./runs/ApproveRun.js"
+import { createRun } from "./runs/CreateRun.js"
+import { getRun } from "./runs/GetRun.js"
+import { runEvents } from "./runs/RunEventsStream.js"
+import { stopRun } from "./runs/StopRun.js"
+
+export const routesFor = (features: Features): ReadonlyArray<Route> => [
+  { id: "health", method: "GET", path: "/health", handler: health },
+  { id: "health.v1", method: "GET", path: "/v1/health", handler: health },
+  { id: "runs.create", method: "POST", path: "/v1/runs", handler: createRun },
+  { id: "runs.get", method: "GET", path: "/v1/runs/{run_id}", handler: getRun },
+  { id: "runs.events", method: "GET", path: "/v1/runs/{run_id}/events", handler: runEvents },
+  { id: "runs.approval", method: "POST", path: "/v1/runs/{run_id}/approval", handler: approveRun },
+  ...(features.runSteer ? [] : []),
+  { id: "runs.stop", method: "POST", path: "/v1/runs/{run_id}/stop", handler: stopRun }
+]

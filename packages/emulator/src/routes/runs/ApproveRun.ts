@@ -1,0 +1,57 @@
+/**
+ * POST /v1/runs/{run_id}/approval: answer a pending tool approval. Validation order as upstream:
+ * auth → known run → JSON → choice → live approval session → something pending.
+ */
+import { Deferred, Effect, Queue } from "effect"
+import { checkAuth } from "../../http/Auth.js"
+import { errorResponse, runNotFound } from "../../http/Envelopes.js"
+import { jsonResponse } from "../../http/Exchange.js"
+import { pyStrip } from "../../http/PyText.js"
+import { pyStr } from "../../http/PyStr.js"
+import { isObject, readJson } from "../../http/RequestBody.js"
+import { HandlerCrash, type Handler } from "../../http/Route.js"
+import { runEvent } from "../../runs/RunEvents.js"
+import { setRunStatus } from "../../runs/RunRecord.js"
+import { coerceRequestBool } from "../../http/RequestBool.js"
+
+const ALIASES: Record<string, string> = { approve: "once", approved: "once", allow: "once" }
+const ALLOWED = new Set(["once", "session", "always", "deny"])
+
+export const approveRun: Handler = (ctx) =>
+  Effect.gen(function*() {
+    const denied = checkAuth(ctx)
+    if (denied !== undefined) return denied
+    const gw = ctx.gateway
+    const runId = ctx.params["run_id"] ?? ""
+    if (!gw.runStatuses.has(runId)) return runNotFound(runId)
+    const parsed = readJson(ctx.req)
+    if (parsed._tag === "Left") return errorResponse(400, "Invalid JSON")
+    const body = parsed.right
+    if (!isObject(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
+    const raw = pyStrip(pyStr("choice" in body ? body["choice"] : "")).toLowerCase()
+    const choice = ALIASES[raw] ?? raw
+    if (!ALLOWED.has(choice)) {
+      return errorResponse(400, "Invalid approval choice; expected one of: once, session, always, deny", {
+        code: "invalid_approval_choice"
+      })
+    }
+    const live = gw.liveRuns.get(runId)
+    if (!gw.approvalSessions.has(runId) || live === undefined) {
+      return errorResponse(409, `Run has no active approval session: ${runId}`, { code: "approval_not_active" })
+    }
+    const all = coerceRequestBool(body["all"], false) || coerceRequestBool(body["resolve_all"], false)
+    const pending = all ? live.approvals.splice(0) : live.approvals.splice(0, 1)
+    if (pending.length === 0) {
+      return errorResponse(409, `Run has no pending approval: ${runId}`, { code: "approval_not_pending" })
+    }
+    for (const p of pending) yield* Deferred.succeed(p.answer, choice)
+    setRunStatus(gw.runStatuses, runId, "running", ctx.now(), { last_event: "approval.responded" })
+    const stream = gw.runStreams.get(runId)
+    if (stream !== undefined) {
+      yield* Queue.offer(
+        stream.queue,
+        runEvent("approval.responded", runId, ctx.now(), { choice, resolved: pending.length })
+      )
+    }
+    return jsonResponse({ object: "hermes.run.approval_response", run_id: runId, choice, resolved: pending.length })
+  })

@@ -1,0 +1,98 @@
+/**
+ * What one emulated gateway process holds in memory, per namespace: run statuses, SSE buffers,
+ * live runs, approvals, admission counters. Upstream keeps exactly this in memory, so a restart
+ * (admin or a real process restart) drops it; durable state lives in Storage.
+ */
+import { Context, Deferred, Effect, Fiber, Layer, Queue } from "effect"
+import type { RunEvent } from "./RunEvents.js"
+import type { RunRecord } from "./RunRecord.js"
+
+export interface RunStream {
+  readonly queue: Queue.Queue<RunEvent | null>
+  readonly createdAt: number
+}
+
+export interface PendingApproval {
+  readonly request: Record<string, unknown>
+  readonly answer: Deferred.Deferred<string>
+}
+
+export interface LiveRun {
+  readonly runId: string
+  /** Signals the agent to stop (Hermes' agent.interrupt / hard_interrupt). */
+  readonly interrupt: Deferred.Deferred<void>
+  fiber: Fiber.RuntimeFiber<void> | undefined
+  /** The agent exists once the turn starts; before that only the task is live. */
+  agentStarted: boolean
+  readonly approvals: Array<PendingApproval>
+  readonly steers: Array<string>
+}
+
+export class GatewayState {
+  readonly runStatuses = new Map<string, RunRecord>()
+  readonly runStreams = new Map<string, RunStream>()
+  readonly streamSubscribers = new Set<string>()
+  readonly liveRuns = new Map<string, LiveRun>()
+  readonly stoppingRunIds = new Set<string>()
+  /** Runs whose approval session is registered (run_id -> approval session key). */
+  readonly approvalSessions = new Map<string, string>()
+  /** 0.21.0 ownership stamps: run_id -> owner scope. */
+  readonly runOwners = new Map<string, string>()
+  /** Admitted requests before they reach agent bookkeeping, and non-run agent turns in flight. */
+  pendingAgentRequests = 0
+  inflightAgentRuns = 0
+  draining = false
+  /** The instant the emulated process started (0.21.0 owner identity). */
+  constructor(readonly startedAt: number, readonly generation: number) {}
+
+  activeAgentWorkCount(): number {
+    return this.pendingAgentRequests + this.inflightAgentRuns + this.liveRuns.size
+  }
+}
+
+export interface GatewaysShape {
+  readonly get: (namespace: string) => GatewayState
+  /** Ends the emulated process: live runs are interrupted, memory is dropped. */
+  readonly restart: (namespace: string) => Effect.Effect<GatewayState>
+  readonly namespaces: () => ReadonlyArray<string>
+  readonly shutdown: Effect.Effect<void>
+}
+
+export class Gateways extends Context.Tag("hermetic/Gateways")<Gateways, GatewaysShape>() {}
+
+export const makeGateways = (now: (namespace: string) => number): GatewaysShape => {
+  const states = new Map<string, GatewayState>()
+  const get = (ns: string): GatewayState => {
+    let s = states.get(ns)
+    if (s === undefined) {
+      s = new GatewayState(now(ns), 0)
+      states.set(ns, s)
+    }
+    return s
+  }
+  const stop = (s: GatewayState) =>
+    Effect.forEach(
+      [...s.liveRuns.values()].flatMap((r) => (r.fiber === undefined ? [] : [r.fiber])),
+      (f) => Fiber.interrupt(f),
+      { discard: true, concurrency: "unbounded" }
+    )
+  return {
+    get,
+    restart: (ns) =>
+      Effect.gen(function*() {
+        const old = get(ns)
+        const next = new GatewayState(now(ns), old.generation + 1)
+        states.set(ns, next)
+        yield* stop(old)
+        return next
+      }),
+    namespaces: () => [...states.keys()],
+    shutdown: Effect.suspend(() => Effect.forEach([...states.values()], stop, { discard: true }))
+  }
+}
+
+export const GatewaysLive = (now: (namespace: string) => number) =>
+  Layer.scoped(
+    Gateways,
+    Effect.acquireRelease(Effect.sync(() => makeGateways(now)), (g) => g.shutdown)
+  )

@@ -1,0 +1,153 @@
+/**
+ * The background task of one /v1/runs run: it takes the next Script turn and plays it as Hermes'
+ * agent loop would surface it (message.delta per chunk, tool.started/tool.completed, reasoning),
+ * then settles the run as completed, failed or cancelled, exactly in upstream's order of
+ * "stopping wins over the result".
+ */
+import { Deferred, Effect, Queue } from "effect"
+import { PyFloat } from "../http/PyJson.js"
+import type { Reply, Turn } from "../script/Script.js"
+import { replyChunks, replyText } from "../script/Script.js"
+import { Agent } from "../services/Agent.js"
+import type { GatewayState, LiveRun } from "./GatewayState.js"
+import { type RunEvent, runEvent } from "./RunEvents.js"
+import { type RunRecord, type RunStatus, setRunStatus } from "./RunRecord.js"
+
+export interface RunSpec {
+  readonly runId: string
+  readonly namespace: string
+  readonly gateway: GatewayState
+  readonly now: () => number
+  /** Called after every status change that upstream persists (0.21.0 ledger); no-op otherwise. */
+  readonly persist: (record: RunRecord) => Effect.Effect<void>
+}
+
+export interface TurnOutcome {
+  readonly finalResponse: string
+  readonly failed: boolean
+  readonly error: string | undefined
+  readonly interrupted: boolean
+  readonly usage: { readonly input_tokens: number; readonly output_tokens: number; readonly total_tokens: number }
+}
+
+/** `_put_event_if_active`: only while this run still owns its transport buffer. */
+const putIfActive = (spec: RunSpec, event: RunEvent | null): Effect.Effect<void> => {
+  const stream = spec.gateway.runStreams.get(spec.runId)
+  return stream === undefined ? Effect.void : Queue.offer(stream.queue, event).pipe(Effect.asVoid)
+}
+
+export const setStatus = (spec: RunSpec, status: RunStatus, fields: Record<string, unknown> = {}) =>
+  Effect.suspend(() => spec.persist(setRunStatus(spec.gateway.runStatuses, spec.runId, status, spec.now(), fields)))
+
+/** A progress event (tool, reasoning): refreshes last_event on the status, then queues the event. */
+const pushProgress = (spec: RunSpec, event: RunEvent) =>
+  Effect.suspend(() => {
+    const current = spec.gateway.runStatuses.get(spec.runId)
+    const status = (current?.["status"] as RunStatus | undefined) ?? "running"
+    setRunStatus(spec.gateway.runStatuses, spec.runId, status, spec.now(), { last_event: event["event"] })
+    return putIfActive(spec, event)
+  })
+
+const playReply = (spec: RunSpec, live: LiveRun, reply: Reply) =>
+  Effect.gen(function*() {
+    if (reply.reasoning !== undefined && reply.reasoning !== "") {
+      yield* pushProgress(spec, runEvent("reasoning.available", spec.runId, spec.now(), { text: reply.reasoning }))
+    }
+    for (const call of reply.toolCalls ?? []) {
+      yield* pushProgress(spec, runEvent("tool.started", spec.runId, spec.now(), { tool: call.name, preview: null }))
+      yield* pushProgress(
+        spec,
+        runEvent("tool.completed", spec.runId, spec.now(), { tool: call.name, duration: new PyFloat(0), error: false })
+      )
+    }
+    for (const chunk of replyChunks(reply)) {
+      if (!spec.gateway.runStreams.has(spec.runId)) continue
+      yield* putIfActive(spec, runEvent("message.delta", spec.runId, spec.now(), { delta: chunk }))
+    }
+    void live
+  })
+
+/** Plays a turn; a stop (interrupt) ends it at the next reply boundary or while a reply is held. */
+export const playTurn = (spec: RunSpec, live: LiveRun, turn: Turn) =>
+  Effect.gen(function*() {
+    const agent = yield* Agent
+    let input = 0
+    let output = 0
+    let finalResponse = ""
+    const interrupted = () => Deferred.isDone(live.interrupt)
+    for (const reply of turn.replies) {
+      if (yield* interrupted()) break
+      if (reply.hold !== undefined) {
+        const released = yield* Effect.raceFirst(
+          agent.awaitHold(spec.namespace, reply.hold).pipe(Effect.as(true)),
+          Deferred.await(live.interrupt).pipe(Effect.as(false))
+        )
+        if (!released) break
+      }
+      if (reply.error !== undefined) {
+        return {
+          finalResponse: "",
+          failed: true,
+          error: reply.error.message,
+          interrupted: false,
+          usage: { input_tokens: input, output_tokens: output, total_tokens: input + output }
+        } satisfies TurnOutcome
+      }
+      yield* playReply(spec, live, reply)
+      input += reply.usage?.prompt_tokens ?? 0
+      output += reply.usage?.completion_tokens ?? 0
+      if ((reply.toolCalls ?? []).length === 0) finalResponse = replyText(reply)
+    }
+    return {
+      finalResponse,
+      failed: false,
+      error: undefined,
+      interrupted: yield* interrupted(),
+      usage: { input_tokens: input, output_tokens: output, total_tokens: input + output }
+    } satisfies TurnOutcome
+  })
+
+/** `_run_and_close`: the whole life of the run's background task. */
+export const runTask = (spec: RunSpec, live: LiveRun) =>
+  Effect.gen(function*() {
+    const agent = yield* Agent
+    const gw = spec.gateway
+    yield* setStatus(spec, "running")
+    if (gw.stoppingRunIds.has(spec.runId)) {
+      yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))
+      yield* setStatus(spec, "cancelled", { last_event: "run.cancelled" })
+      return
+    }
+    live.agentStarted = true
+    const turn = yield* agent.nextTurn(spec.namespace)
+    const outcome = yield* playTurn(spec, live, turn)
+    if (gw.stoppingRunIds.has(spec.runId)) {
+      yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))
+      yield* setStatus(spec, "cancelled", { last_event: "run.cancelled" })
+    } else if (outcome.failed) {
+      const error = outcome.error ?? "agent run failed"
+      yield* putIfActive(spec, runEvent("run.failed", spec.runId, spec.now(), { error }))
+      yield* setStatus(spec, "failed", { error, last_event: "run.failed" })
+    } else {
+      yield* putIfActive(
+        spec,
+        runEvent("run.completed", spec.runId, spec.now(), { output: outcome.finalResponse, usage: outcome.usage })
+      )
+      yield* setStatus(spec, "completed", { output: outcome.finalResponse, usage: outcome.usage, last_event: "run.completed" })
+    }
+  }).pipe(
+    Effect.ensuring(
+      Effect.suspend(() => {
+        const gw = spec.gateway
+        return putIfActive(spec, null).pipe(
+          Effect.zipRight(
+            Effect.sync(() => {
+              gw.liveRuns.delete(spec.runId)
+              gw.approvalSessions.delete(spec.runId)
+              gw.stoppingRunIds.delete(spec.runId)
+            })
+          )
+        )
+      })
+    )
+  )

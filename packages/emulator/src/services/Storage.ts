@@ -1,0 +1,52 @@
+/**
+ * Durable state through @effect/sql: a SQLite file under the data dir (`:memory:` in tests).
+ * Only what upstream itself persists lives here (the 0.21.0 runs ledger, stored responses,
+ * sessions, jobs); what upstream keeps in process memory stays in GatewayState, so a restart
+ * loses exactly what a real restart loses.
+ */
+import { SqlClient } from "@effect/sql"
+import { SqliteClient } from "@effect/sql-sqlite-node"
+import { Effect, Layer } from "effect"
+import { mkdirSync } from "node:fs"
+import { dirname } from "node:path"
+
+/** Every table the emulator owns. Each statement is idempotent; order matters for foreign keys only. */
+export const SCHEMA: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS run_ledger (
+     namespace TEXT NOT NULL,
+     scope TEXT NOT NULL,
+     idempotency_key TEXT NOT NULL,
+     fingerprint TEXT NOT NULL,
+     run_id TEXT NOT NULL,
+     status_json TEXT NOT NULL,
+     status TEXT NOT NULL,
+     owner TEXT NOT NULL,
+     created_at REAL NOT NULL,
+     updated_at REAL NOT NULL,
+     PRIMARY KEY (namespace, scope, idempotency_key)
+   )`,
+  `CREATE UNIQUE INDEX IF NOT EXISTS run_ledger_run ON run_ledger (namespace, run_id)`
+]
+
+export const migrate = Effect.gen(function*() {
+  const sql = yield* SqlClient.SqlClient
+  for (const statement of SCHEMA) yield* sql.unsafe(statement)
+})
+
+/** Deletes one namespace's durable state (admin reset). */
+export const clearNamespace = (namespace: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    yield* sql`DELETE FROM run_ledger WHERE namespace = ${namespace}`
+  })
+
+export const StorageLive = (filename: string) =>
+  Layer.effectDiscard(migrate).pipe(
+    Layer.provideMerge(
+      Layer.suspend(() => {
+        if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true })
+        return SqliteClient.layer({ filename })
+      })
+    ),
+    Layer.orDie
+  )

@@ -1,0 +1,63 @@
+/**
+ * The one version table. Route code asks `features` what the pinned release does; nothing else in
+ * the emulator compares version strings. Each entry says where the fact comes from.
+ */
+export const PINS = ["0.21.0", "0.19.0"] as const
+export type Pin = (typeof PINS)[number]
+export const DEFAULT_PIN: Pin = "0.21.0"
+
+export const isPin = (value: string): value is Pin => (PINS as ReadonlyArray<string>).includes(value)
+
+export interface Features {
+  /** The version string /health reports. */
+  readonly version: string
+  /**
+   * 401 body. 0.19.0 (installed source): `{"error": {"message": "Invalid API key", "type":
+   * "invalid_request_error", "code": "invalid_api_key"}}`; 0.21.0 (reference notes): the gateway_auth
+   * envelope.
+   */
+  readonly authFailure: { readonly message: string; readonly type: string; readonly code: string }
+  /** 0.21.0 keeps a durable Idempotency-Key ledger for /v1/runs (24 h); 0.19.0 ignores the header. */
+  readonly runsIdempotencyLedger: boolean
+  /** 0.21.0's 202 carries `replayed`; 0.19.0 answers `{run_id, status}` only. */
+  readonly runsAcceptedHasReplayed: boolean
+  /** POST /v1/runs/{id}/steer exists from 0.21.0 on; 0.19.0 has no such route. */
+  readonly runSteer: boolean
+  /**
+   * A /p/<profile>/ prefix on a single-profile gateway: 0.19.0 ignores it; 0.21.0 accepts only the
+   * gateway's own profile name and answers 404 for any other.
+   */
+  readonly profilePrefixWithoutMultiplex: "ignore" | "own-profile-only"
+  /**
+   * POST /v1/runs/{id}/stop for a run with no live task: 0.19.0 answers 404 run_not_found whatever
+   * the status; 0.21.0 answers 200 with the status when it is terminal, else 409 run_not_active.
+   */
+  readonly stopWithoutLiveTask: "not-found" | "terminal-status-else-conflict"
+}
+
+const FEATURES: Record<Pin, Features> = {
+  "0.19.0": {
+    version: "0.19.0",
+    authFailure: { message: "Invalid API key", type: "invalid_request_error", code: "invalid_api_key" },
+    runsIdempotencyLedger: false,
+    runsAcceptedHasReplayed: false,
+    runSteer: false,
+    profilePrefixWithoutMultiplex: "ignore",
+    stopWithoutLiveTask: "not-found"
+  },
+  "0.21.0": {
+    version: "0.21.0",
+    authFailure: {
+      message: "Invalid gateway API key (API_SERVER_KEY)",
+      type: "gateway_auth_error",
+      code: "gateway_auth_failed"
+    },
+    runsIdempotencyLedger: true,
+    runsAcceptedHasReplayed: true,
+    runSteer: true,
+    profilePrefixWithoutMultiplex: "own-profile-only",
+    stopWithoutLiveTask: "terminal-status-else-conflict"
+  }
+}
+
+export const features = (pin: Pin): Features => FEATURES[pin]
