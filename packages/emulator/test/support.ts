@@ -1,0 +1,63 @@
+/** Test helpers: an emulator on a loopback port, and small request helpers. */
+import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../src/index.js"
+import type { Script } from "../src/script/Script.js"
+
+export const API_KEY = "test-key-0123456789abcdef"
+
+export interface Client {
+  readonly emu: RunningEmulator
+  readonly request: (method: string, path: string, init?: { body?: unknown; headers?: Record<string, string>; auth?: "none" | "wrong" }) => Promise<Response>
+  readonly json: <T = Record<string, unknown>>(method: string, path: string, body?: unknown) => Promise<{ status: number; body: T; headers: Headers }>
+  readonly script: (script: Script) => Promise<void>
+  readonly release: (hold: string) => Promise<void>
+  readonly admin: (path: string, body?: unknown) => Promise<Response>
+  readonly waitForStatus: (runId: string, statuses: ReadonlyArray<string>) => Promise<Record<string, unknown>>
+}
+
+export const startClient = async (options: EmulatorOptions = {}, namespace = "default"): Promise<Client> => {
+  const emu = await startEmulator({ apiKey: API_KEY, ...options })
+  const request: Client["request"] = (method, path, init = {}) => {
+    const headers: Record<string, string> = { "x-hermetic-namespace": namespace, ...init.headers }
+    if (init.auth !== "none") headers["authorization"] = `Bearer ${init.auth === "wrong" ? "wrong-key" : API_KEY}`
+    const body = init.body === undefined ? undefined : typeof init.body === "string" ? init.body : JSON.stringify(init.body)
+    return fetch(`${emu.url}${path}`, { method, headers, ...(body === undefined ? {} : { body }) })
+  }
+  const json: Client["json"] = async (method, path, body) => {
+    const res = await request(method, path, body === undefined ? {} : { body })
+    return { status: res.status, headers: res.headers, body: (await res.json()) as never }
+  }
+  const admin: Client["admin"] = (path, body) =>
+    fetch(`${emu.url}/__admin${path}`, {
+      method: "POST",
+      headers: { "x-hermetic-namespace": namespace },
+      body: JSON.stringify(body ?? {})
+    })
+  return {
+    emu,
+    request,
+    json,
+    admin,
+    script: async (script) => {
+      const res = await admin("/script", script)
+      if (res.status !== 200) throw new Error(`script rejected: ${await res.text()}`)
+    },
+    release: async (hold) => void (await admin(`/holds/${hold}/release`)),
+    waitForStatus: async (runId, statuses) => {
+      const deadline = Date.now() + 5000
+      for (;;) {
+        const r = await json("GET", `/v1/runs/${runId}`)
+        if (statuses.includes(String(r.body["status"]))) return r.body
+        if (Date.now() > deadline) throw new Error(`run ${runId} stayed ${String(r.body["status"])}`)
+        await new Promise((f) => setTimeout(f, 10))
+      }
+    }
+  }
+}
+
+export const readSse = async (res: Response): Promise<Array<string>> => {
+  const text = await res.text()
+  return text.split("\n\n").filter((f) => f !== "")
+}
+
+export const dataEvents = (frames: ReadonlyArray<string>): Array<Record<string, unknown>> =>
+  frames.filter((f) => f.startsWith("data: ")).map((f) => JSON.parse(f.slice(6)) as Record<string, unknown>)
