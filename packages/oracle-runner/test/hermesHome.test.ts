@@ -1,0 +1,47 @@
+import { readFile, rm } from "node:fs/promises"
+import { mkdtemp } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { describe, expect, it } from "vitest"
+import { FakeClock } from "../src/gateway/FakeClock.js"
+import { createHermesHome } from "../src/gateway/hermesHome.js"
+
+describe("HERMES_HOME", () => {
+  it("writes config.yaml (custom provider, ≥64k context, no tools) and .env (key, loopback, port)", async () => {
+    const h = await createHermesHome({ fakeModelBaseUrl: "http://127.0.0.1:9/v1", fakeModelId: "m", port: 12345 })
+    try {
+      const cfg = JSON.parse(await readFile(join(h.hermesHome, "config.yaml"), "utf8")) as Record<string, Record<string, unknown>>
+      expect(cfg["model"]).toMatchObject({ provider: "custom", base_url: "http://127.0.0.1:9/v1", default: "m" })
+      expect(Number(cfg["model"]?.["context_length"])).toBeGreaterThanOrEqual(64_000)
+      expect(cfg["platform_toolsets"]).toEqual({ api_server: [] })
+      expect(cfg["memory"]).toMatchObject({ memory_enabled: false })
+      const env = await readFile(join(h.hermesHome, ".env"), "utf8")
+      expect(env).toContain("API_SERVER_HOST=127.0.0.1\n")
+      expect(env).toContain("API_SERVER_PORT=12345\n")
+      expect(/API_SERVER_KEY=(\S+)/.exec(env)?.[1]?.length).toBeGreaterThanOrEqual(16)
+      const other = await createHermesHome({ fakeModelBaseUrl: "x", fakeModelId: "m", port: 1 })
+      await rm(other.root, { recursive: true, force: true })
+      expect(h.apiKey).not.toBe(other.apiKey)
+    } finally {
+      await rm(h.root, { recursive: true, force: true })
+    }
+  })
+})
+
+describe("FakeClock", () => {
+  it("writes offsets from real time for set and advance", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hermetic-clock-"))
+    const file = join(dir, "faketime.rc")
+    let real = 1_000_000
+    const c = new FakeClock(file, () => real)
+    await c.set(1_003_600)
+    expect(await readFile(file, "utf8")).toBe("+3600.000\n")
+    await c.advance(86_400.5)
+    expect(await readFile(file, "utf8")).toBe("+90000.500\n")
+    real += 10
+    expect(c.now()).toBe(1_090_010.5)
+    await c.set(999_000)
+    expect(await readFile(file, "utf8")).toBe("-1010.000\n")
+    await rm(dir, { recursive: true, force: true })
+  })
+})
