@@ -8,9 +8,17 @@ export const pyFloatRepr = (x: number): string => {
   if (Number.isNaN(x)) return "nan"
   if (x === Infinity) return "inf"
   if (x === -Infinity) return "-inf"
-  const sign = x < 0 || Object.is(x, -0) ? "-" : ""
+  if (x === 0) return Object.is(x, -0) ? "-0.0" : "0.0"
+  const ax = Math.abs(x)
+  // Fast path: in this range JS also uses fixed notation with the same
+  // shortest digits; only Python's ".0" on integral values is missing.
+  if (ax >= 1e-4 && ax < 1e16) {
+    const s = String(x)
+    return s.includes(".") ? s : s + ".0"
+  }
+  const sign = x < 0 ? "-" : ""
   // toExponential() with no argument yields the shortest round-trip digits.
-  const exp = Math.abs(x).toExponential()
+  const exp = ax.toExponential()
   const ePos = exp.indexOf("e")
   const mantissa = exp.slice(0, ePos)
   const digits = mantissa.length > 1 ? mantissa[0] + mantissa.slice(2) : mantissa

@@ -29,24 +29,25 @@ const SHORT: Record<number, string> = {
 
 const hex4 = (c: number): string => "\\u" + c.toString(16).padStart(4, "0")
 
-// Per UTF-16 unit is exactly right for ensure_ascii: astral characters come
-// out as their surrogate pair, lone surrogates as themselves.
-const escapeUnit = (ch: string): string => {
-  const c = ch.charCodeAt(0)
-  return SHORT[c] ?? hex4(c)
-}
+const escapeUnit = (c: number): string => SHORT[c] ?? hex4(c)
 
-const NEEDS_ESCAPE_ASCII = /["\\\u0000-\u001f\u007f-\uffff]/
-const ESCAPE_ASCII = /["\\\u0000-\u001f\u007f-\uffff]/g
-const NEEDS_ESCAPE = /["\\\u0000-\u001f]/
-const ESCAPE = /["\\\u0000-\u001f]/g
-
-/** A Python str as json.dumps writes it, quotes included. */
+/**
+ * A Python str as json.dumps writes it, quotes included. Working per UTF-16
+ * unit is exactly right for ensure_ascii: astral characters come out as
+ * their surrogate pair, lone surrogates as themselves.
+ */
 export const pyJsonString = (s: string, ensureAscii = true): string => {
-  if (ensureAscii) {
-    return NEEDS_ESCAPE_ASCII.test(s) ? `"${s.replace(ESCAPE_ASCII, escapeUnit)}"` : `"${s}"`
+  // Highest unit that may pass through unescaped.
+  const maxPlain = ensureAscii ? 0x7e : 0xffff
+  let out = ""
+  let chunk = 0
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i)
+    if (c >= 0x20 && c <= maxPlain && c !== 0x22 && c !== 0x5c) continue
+    out += s.slice(chunk, i) + escapeUnit(c)
+    chunk = i + 1
   }
-  return NEEDS_ESCAPE.test(s) ? `"${s.replace(ESCAPE, escapeUnit)}"` : `"${s}"`
+  return chunk === 0 ? `"${s}"` : `"${out}${s.slice(chunk)}"`
 }
 
 const byKey = (a: readonly [string, PyValue], b: readonly [string, PyValue]): number => compareCodePoints(a[0], b[0])
