@@ -4,6 +4,7 @@
  * (admin or a real process restart) drops it; durable state lives in Storage.
  */
 import { Context, Deferred, Effect, Fiber, Layer, Queue } from "effect"
+import { randomBytes } from "node:crypto"
 import type { RunEvent } from "./RunEvents.js"
 import type { RunRecord } from "./RunRecord.js"
 
@@ -36,14 +37,14 @@ export class GatewayState {
   readonly stoppingRunIds = new Set<string>()
   /** Runs whose approval session is registered (run_id -> approval session key). */
   readonly approvalSessions = new Map<string, string>()
-  /** 0.21.0 ownership stamps: run_id -> owner scope. */
-  readonly runOwners = new Map<string, string>()
+  /** 0.21.0: keyed runs of this process -> the status last written to the ledger. */
+  readonly keyedRuns = new Map<string, string>()
   /** Admitted requests before they reach agent bookkeeping, and non-run agent turns in flight. */
   pendingAgentRequests = 0
   inflightAgentRuns = 0
   draining = false
-  /** The instant the emulated process started (0.21.0 owner identity). */
-  constructor(readonly startedAt: number, readonly generation: number) {}
+  /** `owner` identifies this emulated process in the ledger (a boot id plus the restart count). */
+  constructor(readonly startedAt: number, readonly generation: number, readonly owner: string) {}
 
   activeAgentWorkCount(): number {
     return this.pendingAgentRequests + this.inflightAgentRuns + this.liveRuns.size
@@ -62,10 +63,12 @@ export class Gateways extends Context.Tag("hermetic/Gateways")<Gateways, Gateway
 
 export const makeGateways = (now: (namespace: string) => number): GatewaysShape => {
   const states = new Map<string, GatewayState>()
+  // A new id per OS process: a process restart on the same data dir sees the old owners as dead.
+  const bootId = randomBytes(8).toString("hex")
   const get = (ns: string): GatewayState => {
     let s = states.get(ns)
     if (s === undefined) {
-      s = new GatewayState(now(ns), 0)
+      s = new GatewayState(now(ns), 0, `${bootId}:0`)
       states.set(ns, s)
     }
     return s
@@ -81,7 +84,7 @@ export const makeGateways = (now: (namespace: string) => number): GatewaysShape 
     restart: (ns) =>
       Effect.gen(function*() {
         const old = get(ns)
-        const next = new GatewayState(now(ns), old.generation + 1)
+        const next = new GatewayState(now(ns), old.generation + 1, `${bootId}:${old.generation + 1}`)
         states.set(ns, next)
         yield* stop(old)
         return next

@@ -11,15 +11,14 @@ import { replyChunks, replyText } from "../script/Script.js"
 import { Agent } from "../services/Agent.js"
 import type { GatewayState, LiveRun } from "./GatewayState.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
-import { type RunRecord, type RunStatus, setRunStatus } from "./RunRecord.js"
+import type { RunStatus } from "./RunRecord.js"
+import { writeRunStatus } from "./RunStatusWriter.js"
 
 export interface RunSpec {
   readonly runId: string
   readonly namespace: string
   readonly gateway: GatewayState
   readonly now: () => number
-  /** Called after every status change that upstream persists (0.21.0 ledger); no-op otherwise. */
-  readonly persist: (record: RunRecord) => Effect.Effect<void>
 }
 
 export interface TurnOutcome {
@@ -37,15 +36,14 @@ const putIfActive = (spec: RunSpec, event: RunEvent | null): Effect.Effect<void>
 }
 
 export const setStatus = (spec: RunSpec, status: RunStatus, fields: Record<string, unknown> = {}) =>
-  Effect.suspend(() => spec.persist(setRunStatus(spec.gateway.runStatuses, spec.runId, status, spec.now(), fields)))
+  Effect.suspend(() => writeRunStatus(spec.gateway, spec.namespace, spec.runId, status, spec.now(), fields))
 
 /** A progress event (tool, reasoning): refreshes last_event on the status, then queues the event. */
 const pushProgress = (spec: RunSpec, event: RunEvent) =>
   Effect.suspend(() => {
     const current = spec.gateway.runStatuses.get(spec.runId)
     const status = (current?.["status"] as RunStatus | undefined) ?? "running"
-    setRunStatus(spec.gateway.runStatuses, spec.runId, status, spec.now(), { last_event: event["event"] })
-    return putIfActive(spec, event)
+    return setStatus(spec, status, { last_event: event["event"] }).pipe(Effect.zipRight(putIfActive(spec, event)))
   })
 
 const playReply = (spec: RunSpec, live: LiveRun, reply: Reply) =>

@@ -11,7 +11,8 @@ import { pyStr } from "../../http/PyStr.js"
 import { isObject, readJson } from "../../http/RequestBody.js"
 import { HandlerCrash, type Handler } from "../../http/Route.js"
 import { runEvent } from "../../runs/RunEvents.js"
-import { setRunStatus } from "../../runs/RunRecord.js"
+import { lookupRun } from "../../runs/RunLookup.js"
+import { writeRunStatus } from "../../runs/RunStatusWriter.js"
 import { coerceRequestBool } from "../../http/RequestBool.js"
 
 const ALIASES: Record<string, string> = { approve: "once", approved: "once", allow: "once" }
@@ -23,7 +24,7 @@ export const approveRun: Handler = (ctx) =>
     if (denied !== undefined) return denied
     const gw = ctx.gateway
     const runId = ctx.params["run_id"] ?? ""
-    if (!gw.runStatuses.has(runId)) return runNotFound(runId)
+    if ((yield* lookupRun(ctx, runId)) === undefined) return runNotFound(runId)
     const parsed = readJson(ctx.req)
     if (parsed._tag === "Left") return errorResponse(400, "Invalid JSON")
     const body = parsed.right
@@ -45,7 +46,7 @@ export const approveRun: Handler = (ctx) =>
       return errorResponse(409, `Run has no pending approval: ${runId}`, { code: "approval_not_pending" })
     }
     for (const p of pending) yield* Deferred.succeed(p.answer, choice)
-    setRunStatus(gw.runStatuses, runId, "running", ctx.now(), { last_event: "approval.responded" })
+    yield* writeRunStatus(gw, ctx.namespace, runId, "running", ctx.now(), { last_event: "approval.responded" })
     const stream = gw.runStreams.get(runId)
     if (stream !== undefined) {
       yield* Queue.offer(

@@ -1,93 +1,186 @@
 /**
  * POST /v1/runs: admit a run and answer 202 at once; the agent plays in the background.
- * Order as upstream: auth → draining → session-key header → concurrency cap → JSON → validation.
+ * 0.19.0 order: auth → draining → session-key header → concurrency cap → JSON → validation.
+ * 0.21.0 adds the Idempotency-Key ledger: JSON → key validation → body validation → (keyed) prune,
+ * lookup (replay / conflict) → concurrency cap → reserve, all in one transaction so that concurrent
+ * identical submissions start exactly one run.
  */
+import { SqlClient } from "@effect/sql"
 import { Deferred, Effect, Queue } from "effect"
-import { Agent } from "../../services/Agent.js"
 import { errorResponse } from "../../http/Envelopes.js"
-import { jsonResponse } from "../../http/Exchange.js"
+import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
 import { PyFloat } from "../../http/PyJson.js"
-import { isObject, readJson, truthy } from "../../http/RequestBody.js"
-import { HandlerCrash, type Handler } from "../../http/Route.js"
-import { Ids, runId as newRunId } from "../../services/Ids.js"
+import { pyStrip } from "../../http/PyText.js"
+import { isObject, readJsonParsed, truthy } from "../../http/RequestBody.js"
+import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
 import type { LiveRun } from "../../runs/GatewayState.js"
 import { runTask } from "../../runs/RunExecutor.js"
-import { setRunStatus } from "../../runs/RunRecord.js"
+import { findByKey, insertReservation, ownerScope, pruneExpired, runFingerprint } from "../../runs/RunLedger.js"
+import { lookupRun } from "../../runs/RunLookup.js"
+import { type RunRecord, setRunStatus } from "../../runs/RunRecord.js"
+import { Ids, runId as newRunId } from "../../services/Ids.js"
 import { admitAgentRequest, concurrencyLimited, parseSessionKeyHeader } from "../Admission.js"
 
 const invalid = (message: string) => errorResponse(400, message)
 
+/** Body checks shared by both pins; undefined when the body is acceptable. */
+const validateBody = (body: Record<string, unknown>): Effect.Effect<EmuResponse | undefined, HandlerCrash> =>
+  Effect.gen(function*() {
+    const rawInput = body["input"]
+    if (!truthy(rawInput)) return invalid("Missing 'input' field")
+    let userMessage: unknown = ""
+    if (typeof rawInput === "string") userMessage = rawInput
+    else if (Array.isArray(rawInput)) {
+      const last: unknown = rawInput[rawInput.length - 1]
+      // upstream calls .get on the last item: anything but a dict crashes the handler
+      if (!isObject(last)) return yield* new HandlerCrash({ reason: "input[-1] has no attribute 'get'" })
+      userMessage = "content" in last ? last["content"] : ""
+    }
+    if (!truthy(userMessage)) return invalid("No user message found in input")
+    const rawHistory = body["conversation_history"]
+    if (truthy(rawHistory)) {
+      if (!Array.isArray(rawHistory)) return invalid("'conversation_history' must be an array of message objects")
+      for (let i = 0; i < rawHistory.length; i++) {
+        const entry: unknown = rawHistory[i]
+        if (!isObject(entry) || !("role" in entry) || !("content" in entry)) {
+          return invalid(`conversation_history[${i}] must have 'role' and 'content' fields`)
+        }
+      }
+    }
+    return undefined
+  })
+
+const IDEMPOTENCY_KEY_VALID = /^[\x21-\x7e]{1,255}$/
+
+/** The queued status a new run starts with. */
+const initialRecord = (ctx: RouteContext, runId: string, body: Record<string, unknown>, createdAt: number) =>
+  setRunStatus(new Map(), runId, "queued", createdAt, {
+    created_at: new PyFloat(createdAt),
+    session_id: truthy(body["session_id"]) ? body["session_id"] : runId,
+    model: "model" in body ? body["model"] : ctx.config.modelName
+  })
+
+/** Puts the run in memory and starts its background task. */
+const startRun = (ctx: RouteContext, runId: string, record: RunRecord, keyed: boolean) =>
+  Effect.gen(function*() {
+    const gw = ctx.gateway
+    const queue = yield* Queue.unbounded<Record<string, unknown> | null>()
+    gw.runStreams.set(runId, { queue, createdAt: ctx.now() })
+    gw.approvalSessions.set(runId, runId)
+    gw.runStatuses.set(runId, record)
+    if (keyed) gw.keyedRuns.set(runId, "queued")
+    const live: LiveRun = {
+      runId,
+      interrupt: yield* Deferred.make<void>(),
+      fiber: undefined,
+      agentStarted: false,
+      approvals: [],
+      steers: []
+    }
+    gw.liveRuns.set(runId, live)
+    live.fiber = yield* runTask({ runId, namespace: ctx.namespace, gateway: gw, now: ctx.now }, live).pipe(
+      Effect.forkDaemon
+    )
+  })
+
+type Admission =
+  | { readonly _tag: "new"; readonly runId: string; readonly record: RunRecord }
+  | { readonly _tag: "replay"; readonly runId: string }
+  | { readonly _tag: "answer"; readonly response: EmuResponse }
+
 export const createRun: Handler = (ctx) =>
   admitAgentRequest(ctx, (release) =>
     Effect.gen(function*() {
+      const ledger = ctx.features.runsIdempotencyLedger
       const sessionKey = parseSessionKeyHeader(ctx)
       if (sessionKey._tag === "rejected") return sessionKey.response
-      const limited = concurrencyLimited(ctx)
-      if (limited !== undefined) return limited
-
-      const parsed = readJson(ctx.req)
+      if (!ledger) {
+        const limited = concurrencyLimited(ctx)
+        if (limited !== undefined) return limited
+      }
+      const parsed = readJsonParsed(ctx.req)
       if (parsed._tag === "Left") return errorResponse(400, "Invalid JSON")
-      const body = parsed.right
+      const body = parsed.right.value
+      const key = ledger ? pyStrip(ctx.req.headers["idempotency-key"] ?? "") : ""
+      if (key !== "" && !IDEMPOTENCY_KEY_VALID.test(key)) {
+        return errorResponse(400, "Idempotency-Key must be 1-255 visible ASCII characters", {
+          code: "invalid_idempotency_key"
+        })
+      }
       // upstream calls body.get(...) on whatever json.loads returned: a non-object crashes the handler
       if (!isObject(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
-
-      const rawInput = body["input"]
-      if (!truthy(rawInput)) return invalid("Missing 'input' field")
-      let userMessage: unknown = ""
-      if (typeof rawInput === "string") userMessage = rawInput
-      else if (Array.isArray(rawInput)) {
-        const last: unknown = rawInput[rawInput.length - 1]
-        if (!isObject(last)) return yield* new HandlerCrash({ reason: "input[-1] has no attribute 'get'" })
-        userMessage = "content" in last ? last["content"] : ""
-      }
-      if (!truthy(userMessage)) return invalid("No user message found in input")
-
-      const rawHistory = body["conversation_history"]
-      if (truthy(rawHistory)) {
-        if (!Array.isArray(rawHistory)) return invalid("'conversation_history' must be an array of message objects")
-        for (let i = 0; i < rawHistory.length; i++) {
-          const entry: unknown = rawHistory[i]
-          if (!isObject(entry) || !("role" in entry) || !("content" in entry)) {
-            return invalid(`conversation_history[${i}] must have 'role' and 'content' fields`)
-          }
-        }
-      }
+      const rejected = yield* validateBody(body)
+      if (rejected !== undefined) return rejected
 
       const ids = yield* Ids
-      const runId = newRunId(ids)
-      const sessionId = truthy(body["session_id"]) ? body["session_id"] : runId
-      const createdAt = ctx.now()
-      const gw = ctx.gateway
-      const queue = yield* Queue.unbounded<Record<string, unknown> | null>()
-      gw.runStreams.set(runId, { queue, createdAt })
-      gw.approvalSessions.set(runId, runId)
-      setRunStatus(gw.runStatuses, runId, "queued", createdAt, {
-        created_at: new PyFloat(createdAt),
-        session_id: sessionId,
-        model: "model" in body ? body["model"] : ctx.config.modelName
-      })
-
-      const live: LiveRun = {
-        runId,
-        interrupt: yield* Deferred.make<void>(),
-        fiber: undefined,
-        agentStarted: false,
-        approvals: [],
-        steers: []
+      let admission: Admission
+      if (key === "") {
+        if (ledger) {
+          const limited = concurrencyLimited(ctx)
+          if (limited !== undefined) return limited
+        }
+        const runId = newRunId(ids)
+        admission = { _tag: "new", runId, record: initialRecord(ctx, runId, body, ctx.now()) }
+      } else {
+        const fingerprint = runFingerprint(parsed.right.py, sessionKey.key)
+        if (fingerprint === undefined) return yield* new HandlerCrash({ reason: "surrogates not allowed" })
+        const scope = ownerScope(ctx.config.profileName, ctx.config.apiKey)
+        const sql = yield* SqlClient.SqlClient
+        admission = yield* sql.withTransaction(
+          Effect.gen(function*() {
+            yield* pruneExpired(ctx.namespace, ctx.now())
+            const row = yield* findByKey(ctx.namespace, scope, key)
+            if (row !== undefined) {
+              if (row.fingerprint !== fingerprint) {
+                return {
+                  _tag: "answer",
+                  response: errorResponse(409, "Idempotency-Key was already used with a different request payload", {
+                    code: "idempotency_key_conflict"
+                  })
+                } satisfies Admission
+              }
+              return { _tag: "replay", runId: row.run_id } satisfies Admission
+            }
+            const limited = concurrencyLimited(ctx)
+            if (limited !== undefined) return { _tag: "answer", response: limited } satisfies Admission
+            const runId = newRunId(ids)
+            const now = ctx.now()
+            const record = initialRecord(ctx, runId, body, now)
+            yield* insertReservation(ctx.namespace, {
+              scope,
+              idempotency_key: key,
+              fingerprint,
+              run_id: runId,
+              owner: ctx.gateway.owner,
+              created_at: now,
+              updated_at: now,
+              record
+            })
+            return { _tag: "new", runId, record } satisfies Admission
+          })
+        ).pipe(Effect.orDie)
       }
-      gw.liveRuns.set(runId, live)
-      release()
-      const agent = yield* Agent
-      live.fiber = yield* runTask(
-        { runId, namespace: ctx.namespace, gateway: gw, now: ctx.now, persist: () => Effect.void },
-        live
-      ).pipe(Effect.provideService(Agent, agent), Effect.forkDaemon)
 
-      const headers: Array<readonly [string, string]> =
+      const echo: Array<readonly [string, string]> =
         sessionKey.key === undefined ? [] : [["X-Hermes-Session-Key", sessionKey.key]]
-      const accepted = ctx.features.runsAcceptedHasReplayed
-        ? { run_id: runId, status: "started", replayed: false }
-        : { run_id: runId, status: "started" }
-      return jsonResponse(accepted, 202, headers)
+      switch (admission._tag) {
+        case "answer":
+          return admission.response
+        case "replay": {
+          const record = yield* lookupRun(ctx, admission.runId)
+          return jsonResponse({ run_id: admission.runId, status: record?.["status"] ?? "queued", replayed: true }, 202, [
+            ["Idempotency-Replayed", "true"],
+            ...echo
+          ])
+        }
+        case "new": {
+          yield* startRun(ctx, admission.runId, admission.record, key !== "")
+          release()
+          const accepted = ctx.features.runsAcceptedHasReplayed
+            ? { run_id: admission.runId, status: "started", replayed: false }
+            : { run_id: admission.runId, status: "started" }
+          return jsonResponse(accepted, 202, echo)
+        }
+      }
     })
   )

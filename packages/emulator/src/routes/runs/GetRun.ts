@@ -4,14 +4,13 @@ import { checkAuth } from "../../http/Auth.js"
 import { runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
-import { sweepRuns } from "../../runs/Sweep.js"
+import { lookupRun } from "../../runs/RunLookup.js"
 
 export const getRun: Handler = (ctx) =>
-  Effect.sync(() => {
+  Effect.gen(function*() {
     const denied = checkAuth(ctx)
     if (denied !== undefined) return denied
-    sweepRuns(ctx.gateway, ctx.now())
     const runId = ctx.params["run_id"] ?? ""
-    const record = ctx.gateway.runStatuses.get(runId)
+    const record = yield* lookupRun(ctx, runId)
     return record === undefined ? runNotFound(runId) : jsonResponse(record)
   })

@@ -7,25 +7,26 @@ import { checkAuth } from "../../http/Auth.js"
 import { errorResponse, runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
-import { TERMINAL_STATUSES, type RunStatus, setRunStatus } from "../../runs/RunRecord.js"
-import { sweepRuns } from "../../runs/Sweep.js"
+import { lookupRun } from "../../runs/RunLookup.js"
+import { TERMINAL_STATUSES, type RunStatus } from "../../runs/RunRecord.js"
+import { writeRunStatus } from "../../runs/RunStatusWriter.js"
 
 export const stopRun: Handler = (ctx) =>
   Effect.gen(function*() {
     const denied = checkAuth(ctx)
     if (denied !== undefined) return denied
     const gw = ctx.gateway
-    sweepRuns(gw, ctx.now())
     const runId = ctx.params["run_id"] ?? ""
+    const known = yield* lookupRun(ctx, runId)
     const live = gw.liveRuns.get(runId)
     if (live === undefined) {
       if (ctx.features.stopWithoutLiveTask === "not-found") return runNotFound(runId)
-      const record = gw.runStatuses.get(runId)
+      const record = known
       if (record === undefined) return runNotFound(runId)
       if (TERMINAL_STATUSES.has(record["status"] as RunStatus)) return jsonResponse(record)
       return errorResponse(409, `Run is not active in this gateway process: ${runId}`, { code: "run_not_active" })
     }
-    setRunStatus(gw.runStatuses, runId, "stopping", ctx.now(), { last_event: "run.stopping" })
+    yield* writeRunStatus(gw, ctx.namespace, runId, "stopping", ctx.now(), { last_event: "run.stopping" })
     gw.stoppingRunIds.add(runId)
     if (live.agentStarted) yield* Deferred.succeed(live.interrupt, undefined)
     return jsonResponse({ run_id: runId, status: "stopping" })
