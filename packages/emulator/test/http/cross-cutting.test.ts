@@ -1,0 +1,177 @@
+import { afterEach, describe, expect, it } from "vitest"
+import { startEmulator } from "../../src/index.js"
+import { API_KEY, type Client, startClient } from "../support.js"
+
+const clients: Array<Client> = []
+const open = async (...args: Parameters<typeof startClient>) => {
+  const c = await startClient(...args)
+  clients.push(c)
+  return c
+}
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.emu.close()))
+})
+
+const SECURITY = {
+  "content-security-policy": "default-src 'none'; frame-ancestors 'none'",
+  "permissions-policy": "camera=(), microphone=(), geolocation=()",
+  "strict-transport-security": "max-age=31536000; includeSubDomains",
+  "x-content-type-options": "nosniff",
+  "x-frame-options": "DENY",
+  "x-xss-protection": "0",
+  "referrer-policy": "no-referrer"
+}
+const hasSecurityHeaders = (h: Headers) => Object.entries(SECURITY).every(([k, v]) => h.get(k) === v)
+
+describe("auth", () => {
+  it.each([
+    ["0.19.0", { message: "Invalid API key", type: "invalid_request_error", code: "invalid_api_key" }],
+    ["0.21.0", { message: "Invalid gateway API key (API_SERVER_KEY)", type: "gateway_auth_error", code: "gateway_auth_failed" }]
+  ] as const)("%s answers a missing or wrong key with its 401 envelope and security headers", async (pin, error) => {
+    const c = await open({ hermesVersion: pin })
+    for (const auth of ["none", "wrong"] as const) {
+      for (const [method, path] of [["GET", "/v1/runs/run_x"], ["POST", "/v1/runs"], ["POST", "/v1/runs/run_x/stop"]] as const) {
+        const r = await c.request(method, path, method === "GET" ? { auth } : { auth, body: "{not json" })
+        expect(r.status).toBe(401)
+        expect(await r.json()).toEqual({ error })
+        expect(hasSecurityHeaders(r.headers)).toBe(true)
+      }
+    }
+  })
+
+  it("health needs no key; the token is compared after stripping", async () => {
+    const c = await open()
+    expect((await c.request("GET", "/health", { auth: "none" })).status).toBe(200)
+    expect((await c.request("GET", "/v1/health", { auth: "none" })).status).toBe(200)
+    const r = await fetch(`${c.emu.url}/v1/runs/run_x`, { headers: { authorization: `Bearer   ${API_KEY}  ` } })
+    expect(r.status).toBe(404)
+    const lower = await fetch(`${c.emu.url}/v1/runs/run_x`, { headers: { authorization: `bearer ${API_KEY}` } })
+    expect(lower.status).toBe(401)
+  })
+
+  it("without a key everything is allowed, but a session key header is refused with 403", async () => {
+    const emu = await startEmulator({})
+    try {
+      expect((await fetch(`${emu.url}/v1/runs`, { method: "POST", body: JSON.stringify({ input: "hi" }) })).status).toBe(202)
+      const r = await fetch(`${emu.url}/v1/runs`, { method: "POST", headers: { "x-hermes-session-key": "k" }, body: JSON.stringify({ input: "hi" }) })
+      expect(r.status).toBe(403)
+      expect(await r.json()).toEqual({
+        error: { message: "X-Hermes-Session-Key requires API key authentication. Configure API_SERVER_KEY to enable this feature.", type: "invalid_request_error", param: null, code: null }
+      })
+    } finally {
+      await emu.close()
+    }
+  })
+})
+
+describe("session key header", () => {
+  it("is stripped, validated and echoed on admission", async () => {
+    const c = await open()
+    const ok = await c.request("POST", "/v1/runs", { body: { input: "hi" }, headers: { "X-Hermes-Session-Key": "  agent:main:dm " } })
+    expect(ok.status).toBe(202)
+    expect(ok.headers.get("x-hermes-session-key")).toBe("agent:main:dm")
+    const long = await c.request("POST", "/v1/runs", { body: { input: "hi" }, headers: { "X-Hermes-Session-Key": "k".repeat(257) } })
+    expect(long.status).toBe(400)
+    expect(await long.json()).toEqual({ error: { message: "Session key too long", type: "invalid_request_error" } })
+    expect((await c.request("POST", "/v1/runs", { body: { input: "hi" }, headers: { "X-Hermes-Session-Key": "k".repeat(256) } })).status).toBe(202)
+  })
+})
+
+describe("routing as aiohttp answers it", () => {
+  it("404 text for unknown paths, 405 with Allow for a known path under another method, no security headers", async () => {
+    const c = await open()
+    const nf = await c.request("GET", "/v1/nope")
+    expect(nf.status).toBe(404)
+    expect(await nf.text()).toBe("404: Not Found")
+    expect(nf.headers.get("content-type")).toBe("text/plain; charset=utf-8")
+    expect(nf.headers.get("x-frame-options")).toBeNull()
+    const na = await c.request("DELETE", "/v1/runs")
+    expect(na.status).toBe(405)
+    expect(na.headers.get("allow")).toBe("POST")
+    expect(await na.text()).toBe("405: Method Not Allowed")
+    expect((await c.request("GET", "/v1/runs/")).status).toBe(404)
+  })
+
+  it("a non-object JSON body crashes the runs handler into aiohttp's plain 500", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    for (const body of ["[1]", "\"x\"", "null", "3"]) {
+      const r = await c.request("POST", "/v1/runs", { body })
+      expect(r.status).toBe(500)
+      expect(await r.text()).toBe("500 Internal Server Error\n\nServer got itself in trouble")
+    }
+    const bad = await c.request("POST", "/v1/runs", { body: "{\"input\": [\"a\"]}" })
+    expect(bad.status).toBe(500)
+  })
+
+  it("/p/<profile>/ prefixes: ignored by 0.19.0, own profile only on 0.21.0", async () => {
+    const old = await open({ hermesVersion: "0.19.0" })
+    expect((await old.request("GET", "/p/anything/health")).status).toBe(200)
+    const cur = await open({ hermesVersion: "0.21.0" })
+    expect((await cur.request("GET", "/p/default/health")).status).toBe(200)
+    const other = await cur.request("GET", "/p/other/health")
+    expect(other.status).toBe(404)
+    expect(await other.json()).toEqual({ error: "Unknown or unconfigured profile" })
+  })
+})
+
+describe("CORS", () => {
+  it("no Origin: no CORS headers; unknown origin: 403 empty; allowed: headers and preflight", async () => {
+    const c = await open({ corsOrigins: "http://app.test" })
+    const plain = await c.request("GET", "/health")
+    expect(plain.headers.get("access-control-allow-origin")).toBeNull()
+    const denied = await c.request("GET", "/health", { headers: { origin: "http://evil.test" } })
+    expect(denied.status).toBe(403)
+    expect(await denied.text()).toBe("")
+    const allowed = await c.request("GET", "/health", { headers: { origin: "http://app.test" } })
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("http://app.test")
+    expect(allowed.headers.get("vary")).toBe("Origin")
+    const pre = await c.request("OPTIONS", "/v1/runs", { headers: { origin: "http://app.test" } })
+    expect(pre.status).toBe(200)
+    expect(pre.headers.get("access-control-max-age")).toBe("600")
+    expect(pre.headers.get("access-control-allow-headers")).toBe("Authorization, Content-Type, Idempotency-Key")
+    expect((await c.request("OPTIONS", "/v1/runs")).status).toBe(403)
+  })
+
+  it("no configured origins refuses every browser origin", async () => {
+    const c = await open()
+    expect((await c.request("GET", "/health", { headers: { origin: "http://app.test" } })).status).toBe(403)
+  })
+})
+
+describe("limits", () => {
+  it("413 for a declared body over 10 MB, 400 for a bad Content-Length (no security headers)", async () => {
+    const c = await open()
+    const big = await c.emu.fetch("http://emulator/v1/runs", {
+      method: "POST",
+      headers: { authorization: `Bearer ${API_KEY}`, "content-length": "10000001" },
+      body: "x"
+    })
+    expect(big.status).toBe(413)
+    expect(await big.json()).toEqual({ error: { message: "Request body too large.", type: "invalid_request_error", param: null, code: "body_too_large" } })
+    expect(big.headers.get("x-frame-options")).toBeNull()
+  })
+
+  it("429 with Retry-After when the concurrency cap is reached, counted across live runs", async () => {
+    const c = await open({ maxConcurrentRuns: 2 })
+    await c.script({ turns: [{ replies: [{ hold: "a" }] }, { replies: [{ hold: "b" }] }] })
+    expect((await c.json("POST", "/v1/runs", { input: "1" })).status).toBe(202)
+    expect((await c.json("POST", "/v1/runs", { input: "2" })).status).toBe(202)
+    const r = await c.request("POST", "/v1/runs", { body: { input: "3" } })
+    expect(r.status).toBe(429)
+    expect(r.headers.get("retry-after")).toBe("1")
+    expect(await r.json()).toEqual({ error: { message: "Too many concurrent runs (max 2)", type: "rate_limit_error", param: null, code: "rate_limit_exceeded" } })
+    await c.release("a")
+    await c.release("b")
+  })
+
+  it("503 with Retry-After while draining", async () => {
+    const c = await open()
+    await c.admin("/drain", { draining: true })
+    const r = await c.request("POST", "/v1/runs", { body: { input: "x" } })
+    expect(r.status).toBe(503)
+    expect(r.headers.get("retry-after")).toBe("1")
+    expect(await r.json()).toEqual({ error: { message: "Gateway is draining existing work; retry shortly.", type: "invalid_request_error", param: null, code: "gateway_draining" } })
+    await c.admin("/drain", { draining: false })
+    expect((await c.request("POST", "/v1/runs", { body: { input: "x" } })).status).toBe(202)
+  })
+})
