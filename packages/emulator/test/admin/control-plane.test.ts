@@ -1,0 +1,145 @@
+import { Effect } from "effect"
+import { afterEach, describe, expect, it } from "vitest"
+import { Emulator, layer, startEmulator } from "../../src/index.js"
+import { API_KEY, type Client, dataEvents, readSse, startClient } from "../support.js"
+
+const clients: Array<Client> = []
+const open = async (...args: Parameters<typeof startClient>) => {
+  const c = await startClient(...args)
+  clients.push(c)
+  return c
+}
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.emu.close()))
+})
+
+describe("faults", () => {
+  it("a status fault answers once with its envelope and changes nothing", async () => {
+    const c = await open()
+    await c.admin("/faults", { route: "runs.create", status: 503, body: { error: { message: "down", type: "server_error", param: null, code: null } } })
+    const r = await c.request("POST", "/v1/runs", { body: { input: "hi" } })
+    expect(r.status).toBe(503)
+    expect(await r.json()).toEqual({ error: { message: "down", type: "server_error", param: null, code: null } })
+    const state = (await (await fetch(`${c.emu.url}/__admin/state`)).json()) as Record<string, unknown>
+    expect(state["runs"]).toBe(0)
+    expect((await c.request("POST", "/v1/runs", { body: { input: "hi" } })).status).toBe(202)
+  })
+
+  it("sticky faults stay until cleared; times counts down", async () => {
+    const c = await open()
+    await c.admin("/faults", { path: "/health", status: 500, sticky: true })
+    for (let i = 0; i < 3; i++) expect((await c.request("GET", "/health")).status).toBe(500)
+    await fetch(`${c.emu.url}/__admin/faults`, { method: "DELETE" })
+    expect((await c.request("GET", "/health")).status).toBe(200)
+    await c.admin("/faults", { path: "/health", status: 502, times: 2 })
+    expect((await c.request("GET", "/health")).status).toBe(502)
+    expect((await c.request("GET", "/health")).status).toBe(502)
+    expect((await c.request("GET", "/health")).status).toBe(200)
+  })
+
+  it("a dropped response closes the connection without an answer", async () => {
+    const c = await open()
+    await c.admin("/faults", { route: "health", drop: true })
+    await expect(c.request("GET", "/health")).rejects.toThrow()
+    expect((await c.request("GET", "/health")).status).toBe(200)
+  })
+
+  it("latency delays the answer", async () => {
+    const c = await open()
+    await c.admin("/faults", { route: "health", latencyMs: 150 })
+    const t = performance.now()
+    expect((await c.request("GET", "/health")).status).toBe(200)
+    expect(performance.now() - t).toBeGreaterThanOrEqual(140)
+  })
+
+  it("a mid-stream disconnect cuts the SSE stream after N frames", async () => {
+    const c = await open()
+    await c.script({ turns: [{ replies: [{ text: "abc", chunks: ["a", "b", "c"] }] }] })
+    const { body } = await c.json("POST", "/v1/runs", { input: "hi" })
+    await c.admin("/faults", { route: "runs.events", disconnectAfterFrames: 2 })
+    const res = await c.request("GET", `/v1/runs/${String(body["run_id"])}/events`)
+    const text = await res.text().catch(() => "")
+    const events = dataEvents(text.split("\n\n").filter((f) => f !== ""))
+    expect(events.length).toBeLessThanOrEqual(2)
+    expect(events.every((e) => e["event"] === "message.delta")).toBe(true)
+  })
+})
+
+describe("namespaces, journal, admin key", () => {
+  it("namespaces do not see each other's runs, scripts or clocks", async () => {
+    const a = await open({}, "a")
+    {
+      await a.script({ turns: [{ replies: [{ text: "only in a" }] }] })
+      const run = (await a.json("POST", "/v1/runs", { input: "x" })).body
+      const inB = await fetch(`${a.emu.url}/v1/runs/${String(run["run_id"])}`, {
+        headers: { authorization: `Bearer ${API_KEY}`, "x-hermetic-namespace": "b" }
+      })
+      expect(inB.status).toBe(404)
+      expect((await a.waitForStatus(String(run["run_id"]), ["completed"]))["output"]).toBe("only in a")
+      const stateB = (await (await fetch(`${a.emu.url}/__admin/state`, { headers: { "x-hermetic-namespace": "b" } })).json()) as Record<string, unknown>
+      expect(stateB).toMatchObject({ namespace: "b", runs: 0, pending_turns: 0 })
+    }
+  })
+
+  it("the journal keeps metadata only", async () => {
+    const c = await open()
+    await c.request("POST", "/v1/runs", { body: { input: "secret prompt" } })
+    const j = (await (await fetch(`${c.emu.url}/__admin/journal`)).json()) as { entries: Array<Record<string, unknown>> }
+    const entry = j.entries.find((e) => e["route"] === "runs.create")
+    expect(entry).toMatchObject({ method: "POST", path: "/v1/runs", status: 202 })
+    expect(JSON.stringify(j)).not.toContain("secret prompt")
+    expect(JSON.stringify(j)).not.toContain(API_KEY)
+  })
+
+  it("an admin key guards the control plane", async () => {
+    const emu = await startEmulator({ adminKey: "adm" })
+    try {
+      expect((await fetch(`${emu.url}/__admin/state`)).status).toBe(401)
+      expect((await fetch(`${emu.url}/__admin/state`, { headers: { "x-hermetic-admin-key": "adm" } })).status).toBe(200)
+    } finally {
+      await emu.close()
+    }
+  })
+
+  it("rejects a malformed Script with a message saying what is wrong", async () => {
+    const c = await open()
+    const r = await c.admin("/script", { turns: [{ replies: "nope" }] })
+    expect(r.status).toBe(400)
+    expect(JSON.stringify(await r.json())).toContain("invalid Script")
+  })
+
+  it("reset clears runs, script and clock of the namespace", async () => {
+    const c = await open()
+    await c.script({ turns: [{ replies: [{ text: "queued" }] }] })
+    await c.admin("/clock", { advance: 1000 })
+    const run = (await c.json("POST", "/v1/runs", { input: "x" })).body
+    await c.waitForStatus(String(run["run_id"]), ["completed"])
+    await c.admin("/reset")
+    expect((await c.json("GET", `/v1/runs/${String(run["run_id"])}`)).status).toBe(404)
+    const state = (await (await fetch(`${c.emu.url}/__admin/state`)).json()) as Record<string, unknown>
+    expect(state["pending_turns"]).toBe(0)
+    expect(Math.abs(Number(state["now"]) - Date.now() / 1000)).toBeLessThan(100)
+  })
+})
+
+describe("Emulator.layer in process", () => {
+  it("serves the whole surface through fetch with no socket", async () => {
+    const program = Effect.gen(function*() {
+      const emu = yield* Emulator
+      const script = yield* Effect.promise(() =>
+        emu.fetch("http://emulator/__admin/script", { method: "POST", body: JSON.stringify({ turns: [{ replies: [{ text: "in process", chunks: ["in ", "process"] }] }] }) })
+      )
+      expect(script.status).toBe(200)
+      const admitted = yield* Effect.promise(() =>
+        emu.fetch("http://emulator/v1/runs", { method: "POST", headers: { authorization: `Bearer ${API_KEY}` }, body: JSON.stringify({ input: "hi" }) }).then((r) => r.json() as Promise<Record<string, unknown>>)
+      )
+      const events = yield* Effect.promise(() =>
+        emu.fetch(`http://emulator/v1/runs/${String(admitted["run_id"])}/events`, { headers: { authorization: `Bearer ${API_KEY}` } }).then(readSse)
+      )
+      return dataEvents(events)
+    })
+    const events = await Effect.runPromise(Effect.scoped(Effect.provide(program, layer({ apiKey: API_KEY, hermesVersion: "0.19.0" }))))
+    expect(events.map((e) => e["event"])).toEqual(["message.delta", "message.delta", "run.completed"])
+    expect(events[2]?.["output"]).toBe("in process")
+  })
+})
