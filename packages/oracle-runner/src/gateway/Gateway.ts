@@ -6,7 +6,7 @@
 import { rm } from "node:fs/promises"
 import { join } from "node:path"
 import type { Script } from "@hermetic/emulator/script"
-import { MissingTool, PinUnavailable } from "../errors.js"
+import { PinUnavailable } from "../errors.js"
 import { startFakeModel, type FakeModel } from "../fake-model/FakeModelServer.js"
 import type { JournalEntry } from "../fake-model/Journal.js"
 import { readSourceLock, type Pin, type SourceLock } from "../lock/SourceLock.js"
@@ -50,6 +50,10 @@ export type GatewayHandle = {
   readonly fakeModel: FakeModel
   readonly logFile: string
   readonly hermesHome: string
+  /** Temp root holding HERMES_HOME, HOME, the work dir and the log; removed by stop(). */
+  readonly tempRoot: string
+  processGroup(): number | null
+  containerId(): string | null
   readonly clock: GatewayClock | null
   script(script: Script): number
   release(hold: string): number
@@ -111,7 +115,17 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
         progress
       })
     } else {
-      throw new MissingTool({ tool: "container launcher", hint: "not built yet" })
+      const { launchContainer } = await import("../container/ContainerLauncher.js")
+      progress(`starting hermes ${name} gateway (container) on 127.0.0.1:${port}`)
+      launched = await launchContainer({
+        pinName: name,
+        pin,
+        home,
+        ...(clock && faketimeLib ? { clock: { clock, lib: faketimeLib } } : {}),
+        ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
+        ...(options.keepTemp ? { keepTemp: true } : {}),
+        progress
+      })
     }
     cleanups.push(() => launched.stop())
     return {
@@ -123,6 +137,9 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
       fakeModel,
       logFile: launched.logFile,
       hermesHome: home.hermesHome,
+      tempRoot: home.root,
+      processGroup: () => launched.processGroup(),
+      containerId: () => launched.containerId(),
       clock: clock
         ? { now: () => clock.now(), set: (s) => clock.set(s), advance: (s) => clock.advance(s) }
         : null,

@@ -4,6 +4,10 @@ export type LaunchedGateway = {
   readonly baseUrl: string
   readonly apiKey: string
   readonly logFile: string
+  /** The gateway's process group id on this host, when it runs as a host process. */
+  processGroup(): number | null
+  /** The container's id, when it runs in a container. */
+  containerId(): string | null
   /** Graceful stop and start again on the same HERMES_HOME. */
   restart(): Promise<void>
   /** SIGKILL, then start again on the same HERMES_HOME. */

@@ -52,8 +52,20 @@ export const gatewayEnv = (o: ProcessLaunchOptions): Record<string, string> => (
   ...(o.clock ? o.clock.clock.env(o.clock.lib) : {})
 })
 
+/**
+ * Runs hermes through a two-line Python shim that asks the kernel to SIGKILL it when its parent
+ * (this Node process) dies (prctl PR_SET_PDEATHSIG), then execs the real CLI. Without it, a
+ * runner killed with SIGKILL (a CI timeout, `kill -9` of `up`) leaves the gateway running.
+ */
+const PDEATHSIG_SHIM = [
+  "import ctypes, os, signal, sys",
+  "ctypes.CDLL(None, use_errno=True).prctl(1, signal.SIGKILL)",
+  "if os.getppid() != int(sys.argv[1]): sys.exit(70)",
+  "os.execv(sys.argv[2], sys.argv[2:])"
+].join("\n")
+
 const spawnGateway = (o: ProcessLaunchOptions) =>
-  execa(o.venv.hermes, ["gateway", "run", "--replace", "-v"], {
+  execa(o.venv.python, ["-c", PDEATHSIG_SHIM, String(process.pid), o.venv.hermes, "gateway", "run", "--replace", "-v"], {
     cwd: o.home.workDir,
     env: gatewayEnv(o),
     extendEnv: false,
@@ -122,6 +134,8 @@ export const launchProcess = async (o: ProcessLaunchOptions): Promise<LaunchedGa
     baseUrl,
     apiKey: o.home.apiKey,
     logFile: o.home.logFile,
+    processGroup: () => pgid,
+    containerId: () => null,
     restart: async () => {
       await stopGracefully()
       await start()

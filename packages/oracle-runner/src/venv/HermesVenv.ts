@@ -66,7 +66,7 @@ export const cachedVenv = async (pinName: string, pin: Pin, source?: string): Pr
   }
 }
 
-const fetchPypiWheel = async (python: string, pinName: string, pin: Pin, progress: Progress): Promise<string> => {
+export const fetchPypiWheel = async (python: string, pinName: string, pin: Pin, progress: Progress): Promise<string> => {
   const pypi = pin.obtain.pypi
   if (!pypi) throw new PinUnavailable({ pin: pinName, reason: "no PyPI source in the lock", needed: [] })
   const wheelDir = join(cacheRoot(), "wheels", pinName)

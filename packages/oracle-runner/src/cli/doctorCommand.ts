@@ -1,0 +1,110 @@
+/**
+ * `doctor`: for each pin and launcher, can the oracle run here, and if not, why and what to install.
+ * It downloads nothing but the 0.19.0 wheel (into the cache, digest-checked) and tries one HEAD
+ * request to the 0.21.0 archive host with a short timeout.
+ */
+import { execa } from "execa"
+import { existsSync } from "node:fs"
+import { probeEngine } from "../container/engine.js"
+import { imageTagFor } from "../container/imageName.js"
+import { LockMismatch } from "../errors.js"
+import { findFaketimeLib } from "../gateway/FakeClock.js"
+import { readSourceLock, defaultLockPath, type Pin } from "../lock/SourceLock.js"
+import { verifyFiles } from "../lock/verifyFiles.js"
+import { cachedVenv, fetchPypiWheel } from "../venv/HermesVenv.js"
+import { inRange, listPythons } from "../venv/findPython.js"
+import { checkKnown, flagString, type Args } from "./args.js"
+
+const out = (line: string) => process.stdout.write(`${line}\n`)
+
+const imagePresent = async (ref: string): Promise<boolean> =>
+  (await execa("docker", ["image", "inspect", ref], { reject: false, timeout: 10_000 })).exitCode === 0
+
+const archiveReachable = async (url: string): Promise<string | null> => {
+  try {
+    const r = await fetch(url, { method: "HEAD", signal: AbortSignal.timeout(5000) })
+    return r.ok ? null : `HTTP ${r.status}`
+  } catch (e) {
+    const cause = (e as { cause?: { code?: string; message?: string } }).cause
+    return `${(e as Error).message}${cause ? ` (${cause.code ?? cause.message ?? ""})` : ""}`
+  }
+}
+
+export const doctorCommand = async (args: Args): Promise<number> => {
+  checkKnown(args, ["source"])
+  const source = flagString(args, "source")
+  const { lock } = await readSourceLock()
+  out(`lock      ${defaultLockPath()}: ok; pins ${Object.keys(lock.pins).join(", ")}; default ${lock.default}`)
+  const pythons = await listPythons()
+  out(`python    ${pythons.map((p) => `${p.path} ${p.version}`).join("; ") || "none found: apt-get install python3 python3-venv (3.11 to 3.13)"}`)
+  const ft = findFaketimeLib()
+  out(`faketime  ${ft ? `ok: ${ft}` : "missing: apt-get update && apt-get install -y faketime (needed only for clock control)"}`)
+  const engine = await probeEngine()
+  out(`engine    ${engine.ok ? `ok: ${engine.info}` : `not running (${engine.reason}); start one with scripts/container-engine.sh up`}`)
+  let defaultRunnable = false
+
+  for (const [name, pin] of Object.entries(lock.pins)) {
+    out(`pin ${name} (release ${pin.releaseDate}${pin.commit ? `, commit ${pin.commit.slice(0, 12)}` : ""})`)
+    const py = pythons.find((p) => inRange(p.version, pin.python))
+    const pyLine = py ? `python ${py.version}` : `no python >=${pin.python.min},<${pin.python.maxExclusive}`
+    // process launcher
+    const processLine = await processStatus(name, pin, py?.path, source)
+    out(`  process    ${processLine.ok ? "obtainable" : "NOT obtainable here"}: ${processLine.text} [${pyLine}]`)
+    if (name === lock.default && processLine.ok && py) defaultRunnable = true
+    // container launcher
+    let containerLine: string
+    if (pin.obtain.pypi) {
+      const tag = imageTagFor(name, pin)
+      containerLine = engine.ok
+        ? (await imagePresent(tag)) ? `obtainable: image ${tag} is built` : `obtainable: image ${tag} is built on first use from Debian packages and the PyPI wheels`
+        : `needs a container engine (scripts/container-engine.sh up); the image is then built locally`
+    } else if (pin.obtain.image) {
+      const ref = `${pin.obtain.image.ref.split(":")[0]}@${pin.obtain.image.digest}`
+      if (!engine.ok) containerLine = `NOT obtainable here: needs a running container engine and ${ref} from a reachable registry`
+      else if (await imagePresent(ref)) containerLine = `obtainable: ${ref} is in the local image store`
+      else {
+        const pull = await execa("docker", ["pull", ref], { reject: false, all: true, timeout: 30_000 })
+        containerLine = pull.exitCode === 0
+          ? `obtainable: pulled ${ref}`
+          : `NOT obtainable here: pulling ${ref} failed: ${String(pull.all).trim().split("\n").at(-1) ?? ""}`
+      }
+    } else containerLine = "NOT obtainable: the lock names no image"
+    out(`  container  ${containerLine}`)
+  }
+  return defaultRunnable ? 0 : 2
+}
+
+const processStatus = async (
+  name: string,
+  pin: Pin,
+  python: string | undefined,
+  source: string | undefined
+): Promise<{ ok: boolean; text: string }> => {
+  if (pin.obtain.pypi) {
+    const cached = await cachedVenv(name, pin).catch((e: unknown) => (e instanceof LockMismatch ? e : null))
+    if (cached instanceof LockMismatch) return { ok: false, text: `cached venv fails the lock check; it will be rebuilt:\n${cached.message}` }
+    if (cached) return { ok: true, text: `cached venv verified against the lock (${cached.dir})` }
+    if (!python) return { ok: false, text: "needs a python in range to build the venv" }
+    try {
+      const wheel = await fetchPypiWheel(python, name, pin, () => {})
+      return { ok: true, text: `wheel from PyPI matches the lock (${wheel}); the first 'up' builds the venv (about 30 s)` }
+    } catch (e) {
+      return { ok: false, text: (e as Error).message }
+    }
+  }
+  if (source) {
+    if (!existsSync(source)) return { ok: false, text: `--source ${source} does not exist` }
+    try {
+      await verifyFiles(source, name, pin)
+      return { ok: true, text: `--source ${source} matches the lock digests; 'up --pin ${name} --source ${source}' installs it editable` }
+    } catch (e) {
+      return { ok: false, text: (e as Error).message }
+    }
+  }
+  const archive = pin.obtain.sourceArchive
+  const why = archive ? await archiveReachable(archive.url) : "no archive in the lock"
+  return {
+    ok: false,
+    text: `not on PyPI; needs --source DIR (a checkout of ${pin.tag ?? "?"} whose files match the lock)${archive ? `; the source archive host is unreachable: ${why ?? "reachable (download and unpack it, then pass --source)"}` : ""}`
+  }
+}

@@ -1,0 +1,19 @@
+/**
+ * @hermetic/oracle-runner — the real pinned Hermes gateway, disposable, with the scripted fake model.
+ *
+ *   const gw = await startGateway({ pin: "0.19.0" })      // Promise API
+ *   gw.script({ turns: [...] }); fetch(`${gw.baseUrl}/v1/runs`, ...); await gw.stop()
+ *
+ *   Effect.scoped(Effect.flatMap(scopedGateway({ pin: "0.19.0" }), (gw) => ...))   // Effect API
+ */
+export { startGateway, resolvePin } from "./gateway/Gateway.js"
+export type { GatewayHandle, GatewayOptions, GatewayClock, LauncherKind } from "./gateway/Gateway.js"
+export { acquireGateway, scopedGateway, withGateway, RealGateway, RealGatewayLayer } from "./gateway/GatewayResource.js"
+export type { Determinism } from "./gateway/hermesHome.js"
+export { startFakeModel, EXHAUSTED_REPLY_TEXT } from "./fake-model/FakeModelServer.js"
+export type { FakeModel, FakeModelOptions } from "./fake-model/FakeModelServer.js"
+export type { JournalEntry } from "./fake-model/Journal.js"
+export { classify } from "./fake-model/classify.js"
+export { readSourceLock, SourceLock, Pin } from "./lock/SourceLock.js"
+export { PinUnavailable, LockMismatch, MissingTool, GatewayStartFailed } from "./errors.js"
+export type { OracleError } from "./errors.js"
