@@ -9,6 +9,7 @@ import { approveRun } from "./runs/ApproveRun.js"
 import { createRun } from "./runs/CreateRun.js"
 import { getRun } from "./runs/GetRun.js"
 import { runEvents } from "./runs/RunEventsStream.js"
+import { steerRun } from "./runs/SteerRun.js"
 import { stopRun } from "./runs/StopRun.js"
 
 export const routesFor = (features: Features): ReadonlyArray<Route> => [
@@ -18,6 +19,8 @@ export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "runs.get", method: "GET", path: "/v1/runs/{run_id}", handler: getRun },
   { id: "runs.events", method: "GET", path: "/v1/runs/{run_id}/events", handler: runEvents },
   { id: "runs.approval", method: "POST", path: "/v1/runs/{run_id}/approval", handler: approveRun },
-  ...(features.runSteer ? [] : []),
+  ...(features.runSteer
+    ? [{ id: "runs.steer", method: "POST", path: "/v1/runs/{run_id}/steer", handler: steerRun } satisfies Route]
+    : []),
   { id: "runs.stop", method: "POST", path: "/v1/runs/{run_id}/stop", handler: stopRun }
 ]

@@ -6,7 +6,7 @@
  */
 import { Deferred, Effect, Queue } from "effect"
 import { PyFloat } from "../http/PyJson.js"
-import type { Reply, Turn } from "../script/Script.js"
+import type { Reply, ToolApproval, ToolCall, Turn } from "../script/Script.js"
 import { replyChunks, replyText } from "../script/Script.js"
 import { Agent } from "../services/Agent.js"
 import type { GatewayState, LiveRun } from "./GatewayState.js"
@@ -46,6 +46,42 @@ const pushProgress = (spec: RunSpec, event: RunEvent) =>
     return setStatus(spec, status, { last_event: event["event"] }).pipe(Effect.zipRight(putIfActive(spec, event)))
   })
 
+const commandOf = (call: ToolCall): string => {
+  if (call.approval?.command !== undefined) return call.approval.command
+  const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments ?? {})
+  const m = /"command"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(args)
+  return m?.[1] ?? ""
+}
+
+/**
+ * Hermes' approval guard: the request joins the run's FIFO of pending approvals, the status turns
+ * waiting_for_approval, and the agent blocks until POST .../approval answers it (or a stop).
+ * The event carries the approval core's fields, then the run's event fields and the choices.
+ */
+const awaitApproval = (spec: RunSpec, live: LiveRun, call: ToolCall, approval: ToolApproval) =>
+  Effect.gen(function*() {
+    const patternKey = approval.patternKey ?? "dangerous_command"
+    const request = {
+      command: commandOf(call),
+      pattern_key: patternKey,
+      pattern_keys: [patternKey],
+      description: approval.description ?? "dangerous command",
+      allow_permanent: true
+    }
+    const answer = yield* Deferred.make<string>()
+    live.approvals.push({ request, answer })
+    yield* setStatus(spec, "waiting_for_approval", { last_event: "approval.request" })
+    yield* putIfActive(spec, {
+      ...request,
+      ...runEvent("approval.request", spec.runId, spec.now()),
+      choices: ["once", "session", "always", "deny"]
+    })
+    return yield* Effect.raceFirst(
+      Deferred.await(answer).pipe(Effect.map((choice) => choice !== "deny")),
+      Deferred.await(live.interrupt).pipe(Effect.as(false))
+    )
+  })
+
 const playReply = (spec: RunSpec, live: LiveRun, reply: Reply) =>
   Effect.gen(function*() {
     if (reply.reasoning !== undefined && reply.reasoning !== "") {
@@ -53,16 +89,18 @@ const playReply = (spec: RunSpec, live: LiveRun, reply: Reply) =>
     }
     for (const call of reply.toolCalls ?? []) {
       yield* pushProgress(spec, runEvent("tool.started", spec.runId, spec.now(), { tool: call.name, preview: null }))
+      const approved = call.approval === undefined ? true : yield* awaitApproval(spec, live, call, call.approval)
       yield* pushProgress(
         spec,
-        runEvent("tool.completed", spec.runId, spec.now(), { tool: call.name, duration: new PyFloat(0), error: false })
+        runEvent("tool.completed", spec.runId, spec.now(), { tool: call.name, duration: new PyFloat(0), error: !approved })
       )
+      // a steer waiting when a tool finishes rides along with the tool result: consumed
+      live.steers.splice(0)
     }
     for (const chunk of replyChunks(reply)) {
       if (!spec.gateway.runStreams.has(spec.runId)) continue
       yield* putIfActive(spec, runEvent("message.delta", spec.runId, spec.now(), { delta: chunk }))
     }
-    void live
   })
 
 /** Plays a turn; a stop (interrupt) ends it at the next reply boundary or while a reply is held. */
@@ -127,11 +165,18 @@ export const runTask = (spec: RunSpec, live: LiveRun) =>
       yield* putIfActive(spec, runEvent("run.failed", spec.runId, spec.now(), { error }))
       yield* setStatus(spec, "failed", { error, last_event: "run.failed" })
     } else {
+      // a steer nothing consumed is handed back as pending_steer (0.21.0; 0.19.0 has no steer)
+      const pending = live.steers.length > 0 ? { pending_steer: live.steers.join("\n") } : {}
       yield* putIfActive(
         spec,
-        runEvent("run.completed", spec.runId, spec.now(), { output: outcome.finalResponse, usage: outcome.usage })
+        runEvent("run.completed", spec.runId, spec.now(), { output: outcome.finalResponse, usage: outcome.usage, ...pending })
       )
-      yield* setStatus(spec, "completed", { output: outcome.finalResponse, usage: outcome.usage, last_event: "run.completed" })
+      yield* setStatus(spec, "completed", {
+        output: outcome.finalResponse,
+        usage: outcome.usage,
+        ...pending,
+        last_event: "run.completed"
+      })
     }
   }).pipe(
     Effect.ensuring(

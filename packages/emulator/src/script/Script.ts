@@ -15,11 +15,24 @@ export const Usage = Schema.Struct({
 })
 export type Usage = typeof Usage.Type
 
+/**
+ * Marks a tool call that Hermes' approval guard stops for a user decision (a dangerous terminal
+ * command, say). The real gateway decides this itself from the command; the emulator, which runs
+ * no tools, needs to be told. The fake model ignores it.
+ */
+export const ToolApproval = Schema.Struct({
+  command: Schema.optional(Schema.String),
+  description: Schema.optional(Schema.String),
+  patternKey: Schema.optional(Schema.String)
+})
+export type ToolApproval = typeof ToolApproval.Type
+
 /** A tool call the model asks for; `arguments` is sent to Hermes as a JSON string. */
 export const ToolCall = Schema.Struct({
   id: Schema.optional(Schema.String),
   name: Schema.String,
-  arguments: Schema.optional(Schema.Union(Schema.String, Schema.Record({ key: Schema.String, value: Schema.Unknown })))
+  arguments: Schema.optional(Schema.Union(Schema.String, Schema.Record({ key: Schema.String, value: Schema.Unknown }))),
+  approval: Schema.optional(ToolApproval)
 })
 export type ToolCall = typeof ToolCall.Type
 
