@@ -87,3 +87,40 @@ describe.skipIf(!live)("real Hermes 0.19.0 gateway (process launcher)", () => {
     expect(((await r.json()) as { choices: Array<{ message: { content: string } }> }).choices[0]?.message.content).toBe("after crash")
   }, 120_000)
 })
+
+describe.skipIf(!live)("real Hermes 0.19.0 gateway under libfaketime", () => {
+  let gw: GatewayHandle
+  const START = 1_893_456_000 // 2030-01-01T00:00:00Z
+  const auth = () => ({ authorization: `Bearer ${gw.apiKey}`, "content-type": "application/json" })
+
+  beforeAll(async () => {
+    gw = await startGateway({ pin: "0.19.0", launcher: "process", clock: { start: START } })
+  }, 600_000)
+  afterAll(async () => {
+    await gw?.stop()
+  }, 60_000)
+
+  it("reports the faked time and drops a terminal run after the clock jumps past 1 h", async () => {
+    gw.script({ turns: [{ replies: [{ text: "timed" }] }] })
+    const { run_id } = (await (await fetch(`${gw.baseUrl}/v1/runs`, { method: "POST", headers: auth(), body: JSON.stringify({ input: "clock" }) })).json()) as { run_id: string }
+    let s: Record<string, unknown> = {}
+    for (let i = 0; i < 100; i++) {
+      s = (await (await fetch(`${gw.baseUrl}/v1/runs/${run_id}`, { headers: auth() })).json()) as Record<string, unknown>
+      if (s["status"] !== "running") break
+      await sleep(100)
+    }
+    expect(s["status"]).toBe("completed")
+    const created = Number(s["created_at"])
+    expect(created).toBeGreaterThanOrEqual(START)
+    expect(created).toBeLessThan(START + 120)
+    // One jump past the 3600 s status TTL: the monotonic clock jumps too, so the sweeper's 60 s
+    // sleep ends at once and the terminal status is dropped.
+    await gw.clock?.advance(3700)
+    let status = 200
+    for (let i = 0; i < 50 && status === 200; i++) {
+      await sleep(200)
+      status = (await fetch(`${gw.baseUrl}/v1/runs/${run_id}`, { headers: auth() })).status
+    }
+    expect(status).toBe(404)
+  }, 60_000)
+})
