@@ -1,0 +1,26 @@
+#!/usr/bin/env bash
+# Bounded live smoke of the oracle runner against the real Hermes 0.19.0 gateway (process
+# launcher): scripted chat completion, held run → running → released → completed, crash and
+# restart, and the libfaketime clock. First run on a machine builds the venv from PyPI (~50 s);
+# later runs reuse ~/.cache/hermetic (~15 s).
+#   scripts/live-smoke.sh              process launcher only
+#   scripts/live-smoke.sh --container  also the container launcher (starts and stops a private
+#                                      dockerd; the first run builds base and gateway images, ~2 min)
+# Exit code: vitest's (0 all passed). Bounded by HERMETIC_SMOKE_TIMEOUT seconds (default 900).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+LIMIT=${HERMETIC_SMOKE_TIMEOUT:-900}
+if ! ls /usr/lib/*/faketime/libfaketimeMT.so.1 >/dev/null 2>&1; then
+  echo "[live-smoke] installing faketime (Debian) for the clock test" >&2
+  apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends faketime >/dev/null
+fi
+FILES=(packages/oracle-runner/test/live.gateway.test.ts)
+ENGINE_STARTED=0
+if [ "${1:-}" = "--container" ]; then
+  eval "export $(scripts/container-engine.sh up | tail -1)"
+  ENGINE_STARTED=1
+  FILES+=(packages/oracle-runner/test/container.gateway.test.ts)
+fi
+cleanup() { if [ "$ENGINE_STARTED" = 1 ]; then scripts/container-engine.sh down || true; fi; }
+trap cleanup EXIT
+HERMETIC_LIVE=1 timeout --kill-after=30 "$LIMIT" npx vitest run "${FILES[@]}"
