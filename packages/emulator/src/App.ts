@@ -10,8 +10,8 @@ import { aiohttpMethodNotAllowed, aiohttpNotFound, internalServerError, plainErr
 import type { EmuRequest, EmuResponse } from "./http/Exchange.js"
 import { jsonResponse } from "./http/Exchange.js"
 import { addCorsHeaders, addSecurityHeaders, bodyLimitShortCircuit, corsShortCircuit } from "./http/Middleware.js"
-import type { AppServices, Route, RouteContext } from "./http/Route.js"
-import { Router } from "./http/Router.js"
+import type { AppServices, Handler, Route, RouteContext } from "./http/Route.js"
+import { type RouteMatch, Router } from "./http/Router.js"
 import { Gateways } from "./runs/GatewayState.js"
 import { routesFor } from "./routes/RouteTable.js"
 import { EmuClock } from "./services/Clock.js"
@@ -46,67 +46,75 @@ export const makeApp = Effect.gen(function*() {
   const features = featuresOf(config.pin)
   const router = new Router<Route["handler"]>(routesFor(features))
 
-  const dispatch = (req: EmuRequest, namespace: string): Effect.Effect<[EmuResponse, string | null], never, AppServices> =>
-    Effect.gen(function*() {
-      const match = router.match(req.method, req.path)
-      const routeId = match._tag === "found" ? match.route.id : null
-      const fault = faults.take(namespace, { route: routeId, method: req.method, path: req.path })
-      if (fault?.latencyMs !== undefined) yield* Effect.sleep(fault.latencyMs)
-      const injected = fault === undefined ? undefined : faultResponse(fault)
-      if (injected !== undefined) return [injected, routeId] as [EmuResponse, string | null]
+  type Answer = readonly [EmuResponse, string | null]
+  const answer = (response: EmuResponse, routeId: string | null): Effect.Effect<Answer> =>
+    Effect.succeed([response, routeId] as const)
 
-      // profile_prefix_middleware
-      const profile = match._tag === "found" ? match.params["profile"] : undefined
-      if (
-        profile !== undefined &&
-        features.profilePrefixWithoutMultiplex === "own-profile-only" &&
-        profile.trim() !== "" &&
-        profile.trim() !== config.profileName
-      ) {
-        return [plainErrorResponse(404, "Unknown or unconfigured profile"), routeId] as [EmuResponse, string | null]
-      }
-      // cors_middleware
-      const cors = corsShortCircuit(config, req)
-      if (cors !== undefined) return [cors, routeId] as [EmuResponse, string | null]
-      // body_limit_middleware
-      const limited = bodyLimitShortCircuit(req)
-      if (limited !== undefined) return [limited, routeId] as [EmuResponse, string | null]
-      // aiohttp's router exceptions pass every middleware untouched
-      if (match._tag === "notFound") return [aiohttpNotFound(), routeId] as [EmuResponse, string | null]
-      if (match._tag === "methodNotAllowed") {
-        return [aiohttpMethodNotAllowed(match.allow), routeId] as [EmuResponse, string | null]
-      }
-      const ctx: RouteContext = {
-        req,
-        params: match.params,
-        namespace,
-        gateway: gateways.get(namespace),
-        features,
-        config,
-        now: () => clock.now(namespace)
-      }
-      const response = yield* match.route.handler(ctx).pipe(
+  /** Hermes' middleware chain around the matched handler; plain code until the handler runs. */
+  const afterFault = (req: EmuRequest, namespace: string, match: RouteMatch<Handler>, fault: FaultRule | undefined) => {
+    const routeId = match._tag === "found" ? match.route.id : null
+    const injected = fault === undefined ? undefined : faultResponse(fault)
+    if (injected !== undefined) return answer(injected, routeId)
+    // profile_prefix_middleware
+    const profile = match._tag === "found" ? match.params["profile"] : undefined
+    if (
+      profile !== undefined &&
+      features.profilePrefixWithoutMultiplex === "own-profile-only" &&
+      profile.trim() !== "" &&
+      profile.trim() !== config.profileName
+    ) {
+      return answer(plainErrorResponse(404, "Unknown or unconfigured profile"), routeId)
+    }
+    // cors_middleware
+    const cors = corsShortCircuit(config, req)
+    if (cors !== undefined) return answer(cors, routeId)
+    // body_limit_middleware
+    const limited = bodyLimitShortCircuit(req)
+    if (limited !== undefined) return answer(limited, routeId)
+    // aiohttp's router exceptions pass every middleware untouched
+    if (match._tag === "notFound") return answer(aiohttpNotFound(), routeId)
+    if (match._tag === "methodNotAllowed") return answer(aiohttpMethodNotAllowed(match.allow), routeId)
+    const ctx: RouteContext = {
+      req,
+      params: match.params,
+      namespace,
+      gateway: gateways.get(namespace),
+      features,
+      config,
+      now: () => clock.now(namespace)
+    }
+    const disconnect = fault?.disconnectAfterFrames
+    return match.route.handler(ctx).pipe(
+      Effect.map((res): Answer => {
         // security_headers_middleware, then cors_middleware adds its headers
-        Effect.map((res) => addCorsHeaders(config, req, addSecurityHeaders(res))),
-        Effect.catchTag("HandlerCrash", () => Effect.succeed(internalServerError()))
-      )
-      const disconnect = fault?.disconnectAfterFrames
-      if (disconnect !== undefined && response.body._tag === "sse") {
-        return [{ ...response, body: { ...response.body, disconnectAfter: disconnect } }, routeId] as [
-          EmuResponse,
-          string | null
-        ]
-      }
-      return [response, routeId] as [EmuResponse, string | null]
-    })
+        const out = addCorsHeaders(config, req, addSecurityHeaders(res))
+        return disconnect !== undefined && out.body._tag === "sse"
+          ? [{ ...out, body: { ...out.body, disconnectAfter: disconnect } }, routeId]
+          : [out, routeId]
+      }),
+      Effect.catchTag("HandlerCrash", () => answer(internalServerError(), routeId))
+    )
+  }
 
-  const handle: AppHandler = (req) =>
-    Effect.gen(function*() {
-      const started = performance.now()
-      const namespace = namespaceOf(req)
-      const [response, routeId] = isAdminPath(req.path)
-        ? [yield* handleAdmin(req, namespace), "admin"]
-        : yield* dispatch(req, namespace)
+  const dispatch = (req: EmuRequest, namespace: string): Effect.Effect<Answer, never, AppServices> => {
+    const match = router.match(req.method, req.path)
+    const fault = faults.take(namespace, {
+      route: match._tag === "found" ? match.route.id : null,
+      method: req.method,
+      path: req.path
+    })
+    return fault?.latencyMs === undefined
+      ? afterFault(req, namespace, match, fault)
+      : Effect.zipRight(Effect.sleep(fault.latencyMs), afterFault(req, namespace, match, fault))
+  }
+
+  const handle: AppHandler = (req) => {
+    const started = performance.now()
+    const namespace = namespaceOf(req)
+    const answered: Effect.Effect<Answer, never, AppServices> = isAdminPath(req.path)
+      ? Effect.map(handleAdmin(req, namespace), (r): Answer => [r, "admin"])
+      : dispatch(req, namespace)
+    return Effect.map(answered, ([response, routeId]) => {
       journal.record({
         at: clock.now(namespace),
         namespace,
@@ -119,6 +127,7 @@ export const makeApp = Effect.gen(function*() {
       })
       return response
     })
+  }
 
   return { handle, router, features, config }
 })

@@ -5,7 +5,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Layer, ManagedRuntime, Runtime } from "effect"
-import { type AppHandler, makeApp } from "./App.js"
+import { makeApp } from "./App.js"
 import { EmulatorConfig, type EmulatorConfigShape, type EmulatorOptions, resolveConfig } from "./config/EmulatorConfig.js"
 import type { EmuRequest, EmuResponse } from "./http/Exchange.js"
 import { listen } from "./http/NodeAdapter.js"
@@ -22,6 +22,9 @@ import { StorageLive } from "./services/Storage.js"
 export interface EmulatorShape {
   readonly config: EmulatorConfigShape
   readonly handle: (req: EmuRequest) => Effect.Effect<EmuResponse>
+  /** The same as a Promise, run on the emulator's runtime (what the adapters call). */
+  readonly respond: (req: EmuRequest) => Promise<EmuResponse>
+  readonly runtime: Runtime.Runtime<AppServices>
   /** A fetch-compatible function answering from the emulator in process. */
   readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>
 }
@@ -59,10 +62,14 @@ const emulatorFromServices = Effect.gen(function*() {
   const app = yield* makeApp
   const runtime = yield* Effect.runtime<AppServices>()
   const handle = (req: EmuRequest) => Effect.provide(app.handle(req), runtime.context)
+  const run = Runtime.runPromise(runtime)
+  const respond = (req: EmuRequest) => run(app.handle(req))
   return {
     config: app.config,
     handle,
-    fetch: makeFetch(app.handle as AppHandler, runtime)
+    respond,
+    runtime,
+    fetch: makeFetch(respond, runtime)
   } satisfies EmulatorShape
 })
 
@@ -85,9 +92,8 @@ export const startEmulator = async (
 ): Promise<RunningEmulator> => {
   const runtime = ManagedRuntime.make(layer(options, overrides))
   const emulator = await runtime.runPromise(Emulator)
-  const rt = await runtime.runtime()
   const host = options.host ?? "127.0.0.1"
-  const server = await listen(emulator.handle, Runtime.make({ ...rt, context: rt.context }), host, options.port ?? 0)
+  const server = await listen(emulator.respond, emulator.runtime, host, options.port ?? 0)
   return {
     url: `http://${host}:${server.port}`,
     port: server.port,

@@ -71,7 +71,7 @@ export interface NodeServer {
 }
 
 export const listen = <R>(
-  handle: (req: EmuRequest) => Effect.Effect<EmuResponse, never, R>,
+  respond: (req: EmuRequest) => Promise<EmuResponse>,
   runtime: Runtime.Runtime<R>,
   host: string,
   port: number
@@ -80,7 +80,7 @@ export const listen = <R>(
     const server = http.createServer((req, res) => {
       const aborted = new Promise<void>((done) => res.on("close", () => done()))
       readBody(req)
-        .then((body) => Effect.runPromise(Effect.provide(handle(toEmuRequest(req, body, aborted)), runtime.context)))
+        .then((body) => respond(toEmuRequest(req, body, aborted)))
         .then((out) => writeResponse(res, out, runtime))
         .catch(() => {
           if (!res.headersSent) {

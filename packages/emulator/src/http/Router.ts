@@ -37,12 +37,19 @@ const decodeSegment = (segment: string): string => {
 
 export class Router<H> {
   private readonly compiled: ReadonlyArray<Compiled<H>>
+  /** Candidates by segment count: a request is only matched against patterns of its own length. */
+  private readonly byLength = new Map<number, Array<Compiled<H>>>()
 
   constructor(routes: ReadonlyArray<RouteDef<H>>) {
     this.compiled = routes.flatMap((route) => [
       { route, segments: splitPath(route.path), profiled: false },
       { route, segments: ["p", "{profile}", ...splitPath(route.path)], profiled: true }
     ])
+    for (const c of this.compiled) {
+      const list = this.byLength.get(c.segments.length) ?? []
+      list.push(c)
+      this.byLength.set(c.segments.length, list)
+    }
   }
 
   get routes(): ReadonlyArray<RouteDef<H>> {
@@ -50,9 +57,9 @@ export class Router<H> {
   }
 
   match(method: string, rawPath: string): RouteMatch<H> {
-    const segments = splitPath(rawPath).map(decodeSegment)
+    const segments = splitPath(rawPath).map((s) => (s.includes("%") ? decodeSegment(s) : s))
     const allow = new Set<string>()
-    for (const c of this.compiled) {
+    for (const c of this.byLength.get(segments.length) ?? []) {
       const params = matchSegments(c.segments, segments)
       if (params === undefined) continue
       if (c.route.method === method) return { _tag: "found", route: c.route, params }

@@ -1,5 +1,5 @@
 /** The emulator behind a fetch-style function: web Request in, web Response out, no socket. */
-import { Effect, type Runtime, Stream } from "effect"
+import { type Effect, type Runtime, Stream } from "effect"
 import type { EmuRequest, EmuResponse } from "./Exchange.js"
 
 export const toEmuRequest = async (request: Request): Promise<EmuRequest> => {
@@ -41,10 +41,9 @@ export const toWebResponse = <R>(res: EmuResponse, runtime: Runtime.Runtime<R>):
 export type EmuHandle = (req: EmuRequest) => Effect.Effect<EmuResponse>
 
 export const makeFetch =
-  <R>(handle: (req: EmuRequest) => Effect.Effect<EmuResponse, never, R>, runtime: Runtime.Runtime<R>) =>
+  <R>(respond: (req: EmuRequest) => Promise<EmuResponse>, runtime: Runtime.Runtime<R>) =>
   async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init)
-    const emuReq = await toEmuRequest(request)
-    const res = await Effect.runPromise(Effect.provide(handle(emuReq), runtime.context))
+    const res = await respond(await toEmuRequest(request))
     return toWebResponse(res, runtime)
   }

@@ -43,6 +43,8 @@ export class GatewayState {
   pendingAgentRequests = 0
   inflightAgentRuns = 0
   draining = false
+  /** Emulated time of the last full sweep of run statuses and buffers. */
+  lastSweepAt = Number.NEGATIVE_INFINITY
   /** `owner` identifies this emulated process in the ledger (a boot id plus the restart count). */
   constructor(readonly startedAt: number, readonly generation: number, readonly owner: string) {}
 

@@ -3,19 +3,26 @@
  * (after the lazy sweep), else — where the pin keeps a ledger — the durable row, hydrated back into
  * memory. A hydrated unsettled run whose owner process is gone becomes `interrupted` (persisted).
  */
+import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { PyFloat } from "../http/PyJson.js"
 import type { RouteContext } from "../http/Route.js"
 import { decodeStatus, findByRun, INTERRUPTED_ERROR, isTerminal, persistStatus } from "./RunLedger.js"
 import type { RunRecord } from "./RunRecord.js"
-import { sweepRuns } from "./Sweep.js"
+import { expireForAccess } from "./Sweep.js"
 
-export const lookupRun = (ctx: RouteContext, runId: string) =>
+export const lookupRun = (ctx: RouteContext, runId: string): Effect.Effect<RunRecord | undefined, never, SqlClient.SqlClient> => {
+  const gw = ctx.gateway
+  expireForAccess(gw, runId, ctx.now())
+  const cached = gw.runStatuses.get(runId)
+  // the hot path (a status in memory) stays synchronous
+  if (cached !== undefined || !ctx.features.runsIdempotencyLedger) return Effect.succeed(cached)
+  return hydrate(ctx, runId)
+}
+
+const hydrate = (ctx: RouteContext, runId: string) =>
   Effect.gen(function*() {
     const gw = ctx.gateway
-    sweepRuns(gw, ctx.now())
-    const cached = gw.runStatuses.get(runId)
-    if (cached !== undefined || !ctx.features.runsIdempotencyLedger) return cached
     const row = yield* findByRun(ctx.namespace, runId)
     if (row === undefined) return undefined
     const record: RunRecord = decodeStatus(row.status_json)

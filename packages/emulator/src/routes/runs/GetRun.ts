@@ -6,11 +6,9 @@ import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
 import { lookupRun } from "../../runs/RunLookup.js"
 
-export const getRun: Handler = (ctx) =>
-  Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
-    const runId = ctx.params["run_id"] ?? ""
-    const record = yield* lookupRun(ctx, runId)
-    return record === undefined ? runNotFound(runId) : jsonResponse(record)
-  })
+export const getRun: Handler = (ctx) => {
+  const denied = checkAuth(ctx)
+  if (denied !== undefined) return Effect.succeed(denied)
+  const runId = ctx.params["run_id"] ?? ""
+  return Effect.map(lookupRun(ctx, runId), (record) => (record === undefined ? runNotFound(runId) : jsonResponse(record)))
+}

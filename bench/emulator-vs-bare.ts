@@ -1,0 +1,93 @@
+/**
+ * The emulator against a bare node:http + better-sqlite3 server doing the same work, measured side
+ * by side in one run: requests/s, p50/p99 and server CPU per request, each the median of several
+ * alternating rounds (min–max shown). Target: the emulator within 2× of the bare server.
+ */
+import { execa } from "execa"
+import { createInterface } from "node:readline"
+import { type LoadResult, type LoadSpec, runLoad } from "./load.js"
+import { fmt, fmtSpread, spread, type Spread } from "./stats.js"
+
+const API_KEY = "bench-key-0123456789abcdef"
+
+interface Server {
+  readonly proc: { readonly kill: (signal?: NodeJS.Signals) => boolean }
+  readonly port: number
+  readonly controlPort: number
+  readonly runId: string
+}
+
+const startServer = async (script: string): Promise<Server> => {
+  const proc = execa("node", ["--import", "tsx", script], { cwd: new URL("..", import.meta.url).pathname, reject: false })
+  const line = await new Promise<string>((resolve, reject) => {
+    const rl = createInterface({ input: proc.stdout! })
+    rl.on("line", (l) => l.startsWith("LISTENING ") && resolve(l))
+    void proc.then((r) => reject(new Error(`${script} exited early: ${String(r.stderr)}`)))
+  })
+  const [, port, controlPort, runId] = line.split(" ")
+  return { proc, port: Number(port), controlPort: Number(controlPort), runId: String(runId) }
+}
+
+export const SPECS: ReadonlyArray<LoadSpec> = [
+  { name: "GET /v1/runs/{id}", method: "GET", path: (id) => `/v1/runs/${id}` },
+  { name: "POST /v1/runs (no key)", method: "POST", path: () => "/v1/runs", body: JSON.stringify({ input: "hi" }) },
+  { name: "POST /v1/runs (Idempotency-Key)", method: "POST", path: () => "/v1/runs", body: JSON.stringify({ input: "hi" }), uniqueKey: true }
+]
+
+export interface SideBySide {
+  readonly name: string
+  readonly emulator: { readonly rps: Spread; readonly p50: Spread; readonly p99: Spread; readonly cpu: Spread }
+  readonly bare: { readonly rps: Spread; readonly p50: Spread; readonly p99: Spread; readonly cpu: Spread }
+  readonly throughputRatio: number
+  readonly cpuRatio: number
+}
+
+const summarize = (rs: ReadonlyArray<LoadResult>) => ({
+  rps: spread(rs.map((r) => r.requestsPerSecond)),
+  p50: spread(rs.map((r) => r.p50Ms)),
+  p99: spread(rs.map((r) => r.p99Ms)),
+  cpu: spread(rs.map((r) => r.cpuMicrosPerRequest))
+})
+
+export const emulatorVsBare = async (opts: { rounds: number; seconds: number; log: (s: string) => void }) => {
+  const emulator = await startServer("bench/servers/emulator.ts")
+  const bare = await startServer("bench/servers/bare.ts")
+  const results: Array<SideBySide> = []
+  try {
+    for (const spec of SPECS) {
+      const emu: Array<LoadResult> = []
+      const ref: Array<LoadResult> = []
+      for (let round = 0; round < opts.rounds; round++) {
+        // alternate the order so neither side always runs on a warmer machine
+        const order = round % 2 === 0 ? ([["emulator", emulator, emu], ["bare", bare, ref]] as const) : ([["bare", bare, ref], ["emulator", emulator, emu]] as const)
+        for (const [label, server, sink] of order) {
+          await runLoad(spec, { ...server, apiKey: API_KEY }, 1) // warm-up
+          const r = await runLoad(spec, { ...server, apiKey: API_KEY }, opts.seconds)
+          if (r.errors > 0) opts.log(`  warning: ${label} answered ${r.errors} errors/non-2xx on ${spec.name}`)
+          sink.push(r)
+          opts.log(`  ${spec.name} round ${round + 1}/${opts.rounds} ${label}: ${fmt(r.requestsPerSecond)} req/s, ${fmt(r.cpuMicrosPerRequest)} µs CPU/req`)
+        }
+      }
+      const e = summarize(emu)
+      const b = summarize(ref)
+      results.push({ name: spec.name, emulator: e, bare: b, throughputRatio: b.rps.median / e.rps.median, cpuRatio: e.cpu.median / b.cpu.median })
+    }
+  } finally {
+    emulator.proc.kill("SIGTERM")
+    bare.proc.kill("SIGTERM")
+  }
+  return results
+}
+
+export const renderEmulatorVsBare = (rows: ReadonlyArray<SideBySide>): string => {
+  const lines = [
+    "| operation | emulator req/s | bare req/s | emulator p50 / p99 ms | bare p50 / p99 ms | emulator CPU µs/req | bare CPU µs/req | bare÷emulator throughput | emulator÷bare CPU |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
+  ]
+  for (const r of rows) {
+    lines.push(
+      `| ${r.name} | ${fmtSpread(r.emulator.rps)} | ${fmtSpread(r.bare.rps)} | ${fmt(r.emulator.p50.median)} / ${fmt(r.emulator.p99.median)} | ${fmt(r.bare.p50.median)} / ${fmt(r.bare.p99.median)} | ${fmtSpread(r.emulator.cpu)} | ${fmtSpread(r.bare.cpu)} | **${fmt(r.throughputRatio, 2)}×** | **${fmt(r.cpuRatio, 2)}×** |`
+    )
+  }
+  return lines.join("\n")
+}
