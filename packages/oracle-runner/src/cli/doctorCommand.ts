@@ -61,11 +61,11 @@ export const doctorCommand = async (args: Args): Promise<number> => {
     } else if (pin.obtain.image) {
       const ref = `${pin.obtain.image.ref.split(":")[0]}@${pin.obtain.image.digest}`
       if (!engine.ok) containerLine = `NOT obtainable here: needs a running container engine and ${ref} from a reachable registry`
-      else if (await imagePresent(ref)) containerLine = `obtainable: ${ref} is in the local image store`
+      else if (await imagePresent(ref)) containerLine = `image ${ref} is in the local image store, but running the official image is not implemented yet (its entrypoint and user handling were never seen here)`
       else {
         const pull = await execa("docker", ["pull", ref], { reject: false, all: true, timeout: 30_000 })
         containerLine = pull.exitCode === 0
-          ? `obtainable: pulled ${ref}`
+          ? `pulled ${ref}, but running the official image is not implemented yet`
           : `NOT obtainable here: pulling ${ref} failed: ${String(pull.all).trim().split("\n").at(-1) ?? ""}`
       }
     } else containerLine = "NOT obtainable: the lock names no image"
