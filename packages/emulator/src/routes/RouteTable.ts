@@ -5,6 +5,13 @@
 import type { Route } from "../http/Route.js"
 import type { Features } from "../version/Pins.js"
 import { health } from "./Health.js"
+import { createSessionRoute } from "./sessions/CreateSession.js"
+import { deleteSessionRoute } from "./sessions/DeleteSession.js"
+import { forkSessionRoute } from "./sessions/ForkSession.js"
+import { getSessionRoute } from "./sessions/GetSession.js"
+import { listSessionsRoute } from "./sessions/ListSessions.js"
+import { patchSessionRoute } from "./sessions/PatchSession.js"
+import { sessionMessagesRoute } from "./sessions/SessionMessages.js"
 import { approveRun } from "./runs/ApproveRun.js"
 import { createRun } from "./runs/CreateRun.js"
 import { getRun } from "./runs/GetRun.js"
@@ -15,6 +22,13 @@ import { stopRun } from "./runs/StopRun.js"
 export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "health", method: "GET", path: "/health", handler: health },
   { id: "health.v1", method: "GET", path: "/v1/health", handler: health },
+  { id: "sessions.list", method: "GET", path: "/api/sessions", handler: listSessionsRoute },
+  { id: "sessions.create", method: "POST", path: "/api/sessions", handler: createSessionRoute },
+  { id: "sessions.get", method: "GET", path: "/api/sessions/{session_id}", handler: getSessionRoute },
+  { id: "sessions.patch", method: "PATCH", path: "/api/sessions/{session_id}", handler: patchSessionRoute },
+  { id: "sessions.delete", method: "DELETE", path: "/api/sessions/{session_id}", handler: deleteSessionRoute },
+  { id: "sessions.messages", method: "GET", path: "/api/sessions/{session_id}/messages", handler: sessionMessagesRoute },
+  { id: "sessions.fork", method: "POST", path: "/api/sessions/{session_id}/fork", handler: forkSessionRoute },
   { id: "runs.create", method: "POST", path: "/v1/runs", handler: createRun },
   { id: "runs.get", method: "GET", path: "/v1/runs/{run_id}", handler: getRun },
   { id: "runs.events", method: "GET", path: "/v1/runs/{run_id}/events", handler: runEvents },

@@ -9,6 +9,7 @@ import { SqliteClient } from "@effect/sql-sqlite-node"
 import { Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
+import { SESSION_TABLE_NAMES, SESSION_TABLES } from "../sessions/SessionTables.js"
 
 /** Every table the emulator owns. Each statement is idempotent; order matters for foreign keys only. */
 export const SCHEMA: ReadonlyArray<string> = [
@@ -30,7 +31,7 @@ export const SCHEMA: ReadonlyArray<string> = [
 
 export const migrate = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  for (const statement of SCHEMA) yield* sql.unsafe(statement)
+  for (const statement of [...SCHEMA, ...SESSION_TABLES]) yield* sql.unsafe(statement)
 })
 
 /** Deletes one namespace's durable state (admin reset). */
@@ -38,6 +39,7 @@ export const clearNamespace = (namespace: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql`DELETE FROM run_ledger WHERE namespace = ${namespace}`
+    for (const table of SESSION_TABLE_NAMES) yield* sql.unsafe(`DELETE FROM ${table} WHERE namespace = ?`, [namespace])
   })
 
 export const StorageLive = (filename: string) =>

@@ -24,6 +24,18 @@ export interface Features {
   /** POST /v1/runs/{id}/steer exists from 0.21.0 on; 0.19.0 has no such route. */
   readonly runSteer: boolean
   /**
+   * Session rows carry pinned/archived/hidden flags (shown as bools, PATCH-able with unread; archived
+   * sessions leave the default list): 0.21.0 (reference notes §4.6, inferred detail); 0.19.0 has none.
+   */
+  readonly sessionFlags: boolean
+  /** POST /api/sessions honours a `source` from an allow-list (0.21.0, reference notes); 0.19.0 always api_server. */
+  readonly sessionCreateSource: boolean
+  /**
+   * GET /api/sessions/{id}/messages pages (limit ≤ 500, offset, order, `pagination` object): 0.21.0
+   * (reference notes; error text inferred); 0.19.0 returns the whole transcript and ignores the query.
+   */
+  readonly sessionMessagesPagination: boolean
+  /**
    * A /p/<profile>/ prefix on a single-profile gateway: 0.19.0 ignores it; 0.21.0 accepts only the
    * gateway's own profile name and answers 404 for any other.
    */
@@ -42,6 +54,9 @@ const FEATURES: Record<Pin, Features> = {
     runsIdempotencyLedger: false,
     runsAcceptedHasReplayed: false,
     runSteer: false,
+    sessionFlags: false,
+    sessionCreateSource: false,
+    sessionMessagesPagination: false,
     profilePrefixWithoutMultiplex: "ignore",
     stopWithoutLiveTask: "not-found"
   },
@@ -55,6 +70,9 @@ const FEATURES: Record<Pin, Features> = {
     runsIdempotencyLedger: true,
     runsAcceptedHasReplayed: true,
     runSteer: true,
+    sessionFlags: true,
+    sessionCreateSource: true,
+    sessionMessagesPagination: true,
     profilePrefixWithoutMultiplex: "own-profile-only",
     stopWithoutLiveTask: "terminal-status-else-conflict"
   }

@@ -1,0 +1,100 @@
+/**
+ * POST /api/sessions: an empty session row. Check, insert and title run as one transaction, as
+ * upstream's do: a duplicate id is 409, a title another session holds is 400 and leaves no row,
+ * and a title that fails sanitising (too long) is an exception upstream lets escape (plain 500),
+ * also leaving no row.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect, Either } from "effect"
+import { checkAuth } from "../../http/Auth.js"
+import { errorResponse } from "../../http/Envelopes.js"
+import type { EmuResponse } from "../../http/Exchange.js"
+import { pyStr } from "../../http/PyStr.js"
+import { truthy } from "../../http/RequestBody.js"
+import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
+import { pyStrip } from "../../python/strip.js"
+import { Ids } from "../../services/Ids.js"
+import { hasControlBreak, isPathUnsafe, MAX_SESSION_ID_LENGTH, newApiSessionId } from "../../sessions/SessionIds.js"
+import { sanitizeTitle } from "../../sessions/SessionTitle.js"
+import { deleteSessionRow, getSession, titleHolder, upsertSession, writeTitle } from "../../sessions/SessionStore.js"
+import { readObjectBody, sessionEnvelope } from "./SessionRouteSupport.js"
+
+/** 0.21.0 (reference notes): the sources a client may claim; "browser" is an alias. */
+const ALLOWED_SOURCES = new Set(["api_server", "hermes_browser", "cli", "telegram", "discord", "slack", "desktop", "dashboard"])
+
+const sourceOf = (ctx: RouteContext, body: Record<string, unknown>): string => {
+  if (!ctx.features.sessionCreateSource) return "api_server"
+  const raw = body["source"]
+  if (raw === "browser") return "hermes_browser"
+  return typeof raw === "string" && ALLOWED_SOURCES.has(raw) ? raw : "api_server"
+}
+
+type Created = { readonly _tag: "created"; readonly id: string } | { readonly _tag: "answer"; readonly response: EmuResponse }
+
+export const createSessionRoute: Handler = (ctx) =>
+  Effect.gen(function*() {
+    const denied = checkAuth(ctx)
+    if (denied !== undefined) return denied
+    const read = readObjectBody(ctx)
+    if (read._tag === "rejected") return read.response
+    const body = read.body
+    const ids = yield* Ids
+    const rawId = truthy(body["id"]) ? body["id"] : body["session_id"]
+    const id = truthy(rawId) ? pyStrip(pyStr(rawId)) : newApiSessionId(ids, ctx.now())
+    if (id === "" || hasControlBreak(id) || isPathUnsafe(id)) {
+      return errorResponse(400, "Invalid session ID", { code: "invalid_session_id" })
+    }
+    if ([...id].length > MAX_SESSION_ID_LENGTH) {
+      return errorResponse(400, "Session ID too long", { code: "invalid_session_id" })
+    }
+    const model = pyStr(truthy(body["model"]) ? body["model"] : ctx.config.modelName)
+    const systemPrompt = body["system_prompt"] ?? null
+    if (systemPrompt !== null && typeof systemPrompt !== "string") {
+      return errorResponse(400, "system_prompt must be a string", { code: "invalid_system_prompt" })
+    }
+    const title = body["title"] ?? null
+    const source = sourceOf(ctx, body)
+    const sql = yield* SqlClient.SqlClient
+    const created = yield* sql
+      .withTransaction(
+        Effect.gen(function*() {
+          if ((yield* getSession(ctx.namespace, id)) !== undefined) {
+            return {
+              _tag: "answer",
+              response: errorResponse(409, `Session already exists: ${id}`, { code: "session_exists" })
+            } satisfies Created
+          }
+          yield* upsertSession(ctx.namespace, {
+            id,
+            source,
+            model,
+            modelConfig: null,
+            systemPrompt,
+            parentSessionId: null,
+            startedAt: ctx.now()
+          })
+          if (title !== null) {
+            const clean = sanitizeTitle(pyStr(title))
+            // upstream raises inside the write transaction: rolled back, and aiohttp answers 500
+            if (Either.isLeft(clean)) return yield* new HandlerCrash({ reason: clean.left })
+            if (clean.right !== null) {
+              const holder = yield* titleHolder(ctx.namespace, clean.right, id)
+              if (holder !== undefined) {
+                yield* deleteSessionRow(ctx.namespace, id)
+                return {
+                  _tag: "answer",
+                  response: errorResponse(400, `Title already in use by session ${holder}`, { code: "invalid_title" })
+                } satisfies Created
+              }
+            }
+            yield* writeTitle(ctx.namespace, id, clean.right)
+          }
+          return { _tag: "created", id } satisfies Created
+        })
+      )
+      .pipe(Effect.catchTag("SqlError", (e) => Effect.die(e)))
+    if (created._tag === "answer") return created.response
+    const session = yield* getSession(ctx.namespace, created.id)
+    if (session === undefined) return yield* new HandlerCrash({ reason: "session vanished" })
+    return sessionEnvelope(ctx, session, 201)
+  })

@@ -1,0 +1,33 @@
+/** GET /api/sessions: persisted sessions, most recently active first, one page. */
+import { Effect } from "effect"
+import { checkAuth } from "../../http/Auth.js"
+import { jsonResponse } from "../../http/Exchange.js"
+import { coerceRequestBool } from "../../http/RequestBool.js"
+import type { Handler } from "../../http/Route.js"
+import { parseNonNegativeInt } from "../../sessions/PyIntParse.js"
+import { listSessions } from "../../sessions/SessionList.js"
+import { sessionView } from "../../sessions/SessionView.js"
+
+export const listSessionsRoute: Handler = (ctx) =>
+  Effect.gen(function*() {
+    const denied = checkAuth(ctx)
+    if (denied !== undefined) return denied
+    const q = ctx.req.query
+    const limit = parseNonNegativeInt(q.get("limit"), 50, 200)
+    const offset = parseNonNegativeInt(q.get("offset"), 0, 1_000_000)
+    const source = q.get("source")
+    const sessions = yield* listSessions(ctx.namespace, {
+      source: source === null || source === "" ? undefined : source,
+      limit,
+      offset,
+      includeChildren: coerceRequestBool(q.get("include_children") ?? undefined, false),
+      excludeArchived: ctx.features.sessionFlags
+    })
+    return jsonResponse({
+      object: "list",
+      data: sessions.map((s) => sessionView(s, ctx.features)),
+      limit,
+      offset,
+      has_more: sessions.length === limit
+    })
+  })
