@@ -23,6 +23,19 @@ export interface EmulatorOptions {
   readonly adminKey?: string
   /** The gateway's profile name (the advertised model falls back to it when not default/custom). */
   readonly profileName?: string
+  /** extra.model_routes: alias -> the model (and provider) requests naming the alias run on; listed by /v1/models. */
+  readonly modelRoutes?: Readonly<Record<string, ModelRoute>>
+  /** extra.direct_model_requests (0.21.0): honour a bare `model` on chat/responses. Not observable on the wire. */
+  readonly directModelRequests?: boolean
+  /** The toolsets enabled for the api_server platform (default: none, like the oracle runner's home). */
+  readonly enabledToolsets?: ReadonlyArray<string>
+  /** What GET /v1/skills lists (default: none, like a fresh HERMES_HOME). */
+  readonly skills?: ReadonlyArray<Readonly<Record<string, unknown>>>
+}
+
+export interface ModelRoute {
+  readonly model: string
+  readonly provider?: string
 }
 
 export interface EmulatorConfigShape {
@@ -36,6 +49,10 @@ export interface EmulatorConfigShape {
   readonly maxConcurrentRuns: number
   readonly adminKey: string | undefined
   readonly profileName: string
+  readonly modelRoutes: Readonly<Record<string, ModelRoute>>
+  readonly directModelRequests: boolean
+  readonly enabledToolsets: ReadonlyArray<string>
+  readonly skills: ReadonlyArray<Readonly<Record<string, unknown>>>
 }
 
 export class EmulatorConfig extends Context.Tag("hermetic/EmulatorConfig")<EmulatorConfig, EmulatorConfigShape>() {}
@@ -61,7 +78,7 @@ export const parseCorsOrigins = (value: string | ReadonlyArray<string> | undefin
 }
 
 /** Hermes' `_resolve_model_name`: explicit name, else a non-default profile name, else hermes-agent. */
-const resolveModelName = (explicit: string | undefined, profile: string): string => {
+export const resolveModelName = (explicit: string | undefined, profile: string): string => {
   if (explicit !== undefined && explicit.trim() !== "") return explicit.trim()
   if (profile !== "" && profile !== "default" && profile !== "custom") return profile
   return DEFAULT_MODEL_NAME
@@ -85,6 +102,10 @@ export const resolveConfig = (
     sqliteFilename: memory ? ":memory:" : `${options.dataDir}/${SQLITE_FILE_NAME}`,
     maxConcurrentRuns: Math.max(0, Math.trunc(options.maxConcurrentRuns ?? DEFAULT_MAX_CONCURRENT_RUNS)),
     adminKey: options.adminKey ?? env["HERMETIC_ADMIN_KEY"],
-    profileName
+    profileName,
+    modelRoutes: options.modelRoutes ?? {},
+    directModelRequests: options.directModelRequests ?? false,
+    enabledToolsets: options.enabledToolsets ?? [],
+    skills: options.skills ?? []
   }
 }

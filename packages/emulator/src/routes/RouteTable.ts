@@ -4,6 +4,12 @@
  */
 import type { Route } from "../http/Route.js"
 import type { Features } from "../version/Pins.js"
+import { capabilities } from "./discovery/Capabilities.js"
+import { healthDetailed } from "./discovery/HealthDetailed.js"
+import { modelOptions } from "./discovery/ModelOptions.js"
+import { listModels } from "./discovery/Models.js"
+import { listSkills } from "./discovery/Skills.js"
+import { listToolsets } from "./discovery/Toolsets.js"
 import { health } from "./Health.js"
 import { createSessionRoute } from "./sessions/CreateSession.js"
 import { deleteSessionRoute } from "./sessions/DeleteSession.js"
@@ -21,6 +27,7 @@ import { stopRun } from "./runs/StopRun.js"
 
 export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "health", method: "GET", path: "/health", handler: health },
+  { id: "health.detailed", method: "GET", path: "/health/detailed", handler: healthDetailed },
   { id: "health.v1", method: "GET", path: "/v1/health", handler: health },
   { id: "sessions.list", method: "GET", path: "/api/sessions", handler: listSessionsRoute },
   { id: "sessions.create", method: "POST", path: "/api/sessions", handler: createSessionRoute },
@@ -29,6 +36,13 @@ export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "sessions.delete", method: "DELETE", path: "/api/sessions/{session_id}", handler: deleteSessionRoute },
   { id: "sessions.messages", method: "GET", path: "/api/sessions/{session_id}/messages", handler: sessionMessagesRoute },
   { id: "sessions.fork", method: "POST", path: "/api/sessions/{session_id}/fork", handler: forkSessionRoute },
+  { id: "models.list", method: "GET", path: "/v1/models", handler: listModels },
+  ...(features.modelOptionsRoute
+    ? [{ id: "model.options", method: "GET", path: "/api/model/options", handler: modelOptions } satisfies Route]
+    : []),
+  { id: "capabilities", method: "GET", path: "/v1/capabilities", handler: capabilities },
+  { id: "skills.list", method: "GET", path: "/v1/skills", handler: listSkills },
+  { id: "toolsets.list", method: "GET", path: "/v1/toolsets", handler: listToolsets },
   { id: "runs.create", method: "POST", path: "/v1/runs", handler: createRun },
   { id: "runs.get", method: "GET", path: "/v1/runs/{run_id}", handler: getRun },
   { id: "runs.events", method: "GET", path: "/v1/runs/{run_id}/events", handler: runEvents },

@@ -35,6 +35,19 @@ export interface Features {
    * (reference notes; error text inferred); 0.19.0 returns the whole transcript and ignores the query.
    */
   readonly sessionMessagesPagination: boolean
+  /** GET /api/model/options exists from 0.21.0 on (0.19.0: absent, aiohttp 404 — observed live). */
+  readonly modelOptionsRoute: boolean
+  /**
+   * /v1/chat/completions reads `provider` and `model_options` and rejects a `provider` that
+   * contradicts a model_routes alias (0.21.0, reference notes); 0.19.0 reads `model` only.
+   */
+  readonly chatProviderSelection: boolean
+  /** The body keys of the chat Idempotency-Key fingerprint (0.19.0 source; 0.21.0 reference notes §6). */
+  readonly chatIdempotencyFingerprintKeys: ReadonlyArray<string>
+  /** 0.21.0's /v1/capabilities advertises a session model lock route (reference notes); 0.19.0 has none. */
+  readonly sessionModelLock: boolean
+  /** 0.21.0's /v1/capabilities describes the browser-extension control surface (reference notes). */
+  readonly browserExtensionControl: boolean
   /**
    * A /p/<profile>/ prefix on a single-profile gateway: 0.19.0 ignores it; 0.21.0 accepts only the
    * gateway's own profile name and answers 404 for any other.
@@ -57,6 +70,11 @@ const FEATURES: Record<Pin, Features> = {
     sessionFlags: false,
     sessionCreateSource: false,
     sessionMessagesPagination: false,
+    modelOptionsRoute: false,
+    chatProviderSelection: false,
+    chatIdempotencyFingerprintKeys: ["model", "messages", "tools", "tool_choice", "stream"],
+    sessionModelLock: false,
+    browserExtensionControl: false,
     profilePrefixWithoutMultiplex: "ignore",
     stopWithoutLiveTask: "not-found"
   },
@@ -73,6 +91,11 @@ const FEATURES: Record<Pin, Features> = {
     sessionFlags: true,
     sessionCreateSource: true,
     sessionMessagesPagination: true,
+    modelOptionsRoute: true,
+    chatProviderSelection: true,
+    chatIdempotencyFingerprintKeys: ["model", "provider", "model_options", "messages", "tools", "tool_choice", "stream"],
+    sessionModelLock: true,
+    browserExtensionControl: true,
     profilePrefixWithoutMultiplex: "own-profile-only",
     stopWithoutLiveTask: "terminal-status-else-conflict"
   }

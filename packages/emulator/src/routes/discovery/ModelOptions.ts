@@ -1,0 +1,22 @@
+/**
+ * GET /api/model/options[?refresh=1] (bearer; 0.21.0 only — 0.19.0's API server has no such route,
+ * observed live as aiohttp's 404). Upstream returns `build_model_options_payload(...)`: the
+ * provider picker inventory `{providers, model, provider}` of the gateway's HERMES_HOME, which
+ * depends on the credentials and network of the host. The emulator has no providers, so it answers
+ * the shape with no rows and the model the oracle runner configures (`custom` /
+ * `hermetic-fake-model`). The row format is not modelled (the reference notes leave it open).
+ */
+import { Effect } from "effect"
+import { checkAuth } from "../../http/Auth.js"
+import { jsonResponse } from "../../http/Exchange.js"
+import type { Handler } from "../../http/Route.js"
+
+export const EMULATED_PROVIDER = "custom"
+export const EMULATED_PROVIDER_MODEL = "hermetic-fake-model"
+
+export const modelOptions: Handler = (ctx) =>
+  Effect.sync(
+    () =>
+      checkAuth(ctx) ??
+      jsonResponse({ providers: [], model: EMULATED_PROVIDER_MODEL, provider: EMULATED_PROVIDER })
+  )
