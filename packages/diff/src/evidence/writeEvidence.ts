@@ -1,0 +1,26 @@
+/** Writes a comparison's evidence: `<name>.json` (schema-checked), REPORT.md and `<name>.junit.xml`. */
+import { mkdir, writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import { Schema } from "effect"
+import { Evidence } from "./Evidence.js"
+import { renderJUnit } from "./renderJUnit.js"
+import { renderReport } from "./renderReport.js"
+
+export interface WrittenEvidence {
+  readonly json: string
+  readonly report: string
+  readonly junit: string
+}
+
+export const evidenceName = (e: Evidence) => `${e.provenance.pin}-${e.provenance.reference.kind}-vs-${e.provenance.candidate.kind}`
+
+export const writeEvidence = async (evidence: Evidence, dir: string, name = evidenceName(evidence)): Promise<WrittenEvidence> => {
+  // encoding through the Schema refuses evidence that does not match what the JSON Schema promises
+  const encoded = Schema.encodeSync(Evidence)(evidence)
+  await mkdir(dir, { recursive: true })
+  const paths = { json: join(dir, `${name}.json`), report: join(dir, "REPORT.md"), junit: join(dir, `${name}.junit.xml`) }
+  await writeFile(paths.json, `${JSON.stringify(encoded, null, 2)}\n`)
+  await writeFile(paths.report, renderReport(evidence))
+  await writeFile(paths.junit, renderJUnit(evidence))
+  return paths
+}

@@ -1,0 +1,48 @@
+/**
+ * One HTTP exchange as the differ records it: the request actually sent (references resolved, the
+ * API key never written down) and the response with its body as the exact text received, so a
+ * cassette keeps key order, spacing and number formats byte for byte.
+ */
+import { Schema } from "effect"
+
+export const WireRequest = Schema.Struct({
+  method: Schema.String,
+  /** Path and query as sent. */
+  path: Schema.String,
+  /** Headers the scenario set (lower-case names); auth is described by `auth`, never by the key. */
+  headers: Schema.Record({ key: Schema.String, value: Schema.String }),
+  auth: Schema.Literal("key", "none", "wrong"),
+  /** The body text as sent, if any. */
+  body: Schema.optional(Schema.String)
+})
+export type WireRequest = typeof WireRequest.Type
+
+export const ResponseBody = Schema.Union(
+  Schema.Struct({ kind: Schema.Literal("empty") }),
+  Schema.Struct({ kind: Schema.Literal("json"), text: Schema.String }),
+  Schema.Struct({ kind: Schema.Literal("text"), text: Schema.String }),
+  Schema.Struct({
+    kind: Schema.Literal("sse"),
+    text: Schema.String,
+    /** false when the read stopped at the frame bound or the read deadline, not at the stream's end. */
+    complete: Schema.Boolean,
+    stoppedBy: Schema.optional(Schema.Literal("end", "max-frames", "deadline", "disconnect"))
+  })
+)
+export type ResponseBody = typeof ResponseBody.Type
+
+export const WireResponse = Schema.Struct({
+  status: Schema.Number,
+  /** Header list in received order; names lower-cased (HTTP header names are case-insensitive). */
+  headers: Schema.Array(Schema.Tuple(Schema.String, Schema.String)),
+  body: ResponseBody
+})
+export type WireResponse = typeof WireResponse.Type
+
+export const Exchange = Schema.Struct({
+  request: WireRequest,
+  /** Absent when the connection failed (then `transportError` says how). */
+  response: Schema.optional(WireResponse),
+  transportError: Schema.optional(Schema.String)
+})
+export type Exchange = typeof Exchange.Type

@@ -1,0 +1,38 @@
+/**
+ * Identity-preserving tokens: each distinct server-made id becomes `<kind:N>`, N counting from 1
+ * in order of first appearance on that side. Two sides agree when the same id reappears in the
+ * same places (a run id echoed as session_id, in a later path, in an error message), whatever the
+ * random bytes were.
+ */
+import { ID_PATTERNS } from "./NormalizationRule.js"
+
+export class IdTokens {
+  private readonly tokens = new Map<string, string>()
+  private readonly counters = new Map<string, number>()
+  /** How often each rule fired, for the evidence. */
+  readonly fired = new Map<string, number>()
+
+  tokenize(text: string): string {
+    let out = text
+    for (const { kind, pattern } of ID_PATTERNS) {
+      if (!pattern.test(out)) continue
+      pattern.lastIndex = 0
+      out = out.replace(pattern, (id) => {
+        this.fired.set(`id.${kind}`, (this.fired.get(`id.${kind}`) ?? 0) + 1)
+        const known = this.tokens.get(id)
+        if (known !== undefined) return known
+        const n = (this.counters.get(kind) ?? 0) + 1
+        this.counters.set(kind, n)
+        const token = `<${kind}:${n}>`
+        this.tokens.set(id, token)
+        return token
+      })
+    }
+    return out
+  }
+
+  /** The raw id behind a token, for reports that want to show it. */
+  reverse(): ReadonlyMap<string, string> {
+    return new Map([...this.tokens].map(([id, token]) => [token, id]))
+  }
+}

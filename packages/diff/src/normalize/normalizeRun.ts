@@ -1,0 +1,195 @@
+/**
+ * Normalizes one side's ScenarioRun with the rules of NormalizationRule.ts: server-made ids become
+ * identity-preserving tokens, noise headers leave the comparison, keepalive frames are dropped,
+ * and — with a running clock — timestamps become `<time:int|float>` while their relations are
+ * collected to be compared instead. With a pinned clock timestamps stay exact.
+ */
+import type { Exchange, WireResponse } from "../exchange/Exchange.js"
+import { parseSse } from "../exchange/SseFrames.js"
+import { isJsonObject, type JsonValue, jsonTypeOf, numericValue } from "../json/JsonValue.js"
+import { parseJsonPreservingNumbers } from "../json/parseJsonPreservingNumbers.js"
+import type { ScenarioRun } from "../runner/ScenarioRun.js"
+import type { Scenario } from "../scenario/Scenario.js"
+import { IdTokens } from "./IdTokens.js"
+import type { NormalizedBody, NormalizedExchange, NormalizedFrame, NormalizedRun, NormalizedStep, TimeRelation } from "./NormalizedRun.js"
+import { isPlausibleEpoch, NOISE_HEADERS, TIMESTAMP_FIELD } from "./NormalizationRule.js"
+
+export interface NormalizeOptions {
+  readonly clock: "pinned" | "running"
+}
+
+interface TimeObservation {
+  readonly step: number
+  readonly location: string
+  readonly field: string
+  readonly value: number
+  /** The tokenized identity of the object holding it (its run_id / id), when it has one. */
+  readonly entity: string | undefined
+}
+
+const NOISE_HEADER_NAMES = new Set(NOISE_HEADERS.map((h) => h.name))
+const IDENTITY_FIELDS = ["run_id", "id", "response_id", "job_id", "session_id"]
+
+class Normalizer {
+  readonly tokens = new IdTokens()
+  readonly fired = new Map<string, number>()
+  readonly times: Array<TimeObservation> = []
+  constructor(private readonly options: NormalizeOptions) {}
+
+  count(rule: string) {
+    this.fired.set(rule, (this.fired.get(rule) ?? 0) + 1)
+  }
+
+  /** Keys are visited sorted (stable token numbering whatever the key order); output keeps the original order. */
+  json(value: JsonValue, step: number, location: string): JsonValue {
+    if (typeof value === "string") return this.tokens.tokenize(value)
+    if (Array.isArray(value)) return (value as ReadonlyArray<JsonValue>).map((v, i) => this.json(v, step, `${location}[${i}]`))
+    if (!isJsonObject(value) || jsonTypeOf(value) !== "object") return value
+    const normalized = new Map<string, JsonValue>()
+    const keys = Object.keys(value)
+    for (const key of [...keys].sort()) normalized.set(key, this.json(value[key] as JsonValue, step, `${location}.${key}`))
+    const identityField = IDENTITY_FIELDS.find((f) => typeof normalized.get(f) === "string")
+    const entity = identityField === undefined ? undefined : `${identityField}=${String(normalized.get(identityField))}`
+    if (this.options.clock === "running") {
+      for (const key of keys) {
+        const raw = value[key] as JsonValue
+        const n = numericValue(raw)
+        if (!TIMESTAMP_FIELD.test(key) || n === undefined || !isPlausibleEpoch(n)) continue
+        this.count("time.relations")
+        this.times.push({ step, location: `${location}.${key}`, field: key, value: n, entity })
+        normalized.set(key, `<time:${jsonTypeOf(raw)}>`)
+      }
+    }
+    return Object.fromEntries(keys.map((k) => [k, normalized.get(k) as JsonValue]))
+  }
+
+  body(res: WireResponse, step: number, location: string): NormalizedBody {
+    const body = res.body
+    switch (body.kind) {
+      case "empty":
+        return body
+      case "text":
+        return { kind: "text", text: this.tokens.tokenize(body.text) }
+      case "json":
+        try {
+          return { kind: "json", value: this.json(parseJsonPreservingNumbers(body.text), step, `${location}.body`) }
+        } catch {
+          return { kind: "invalid-json", text: this.tokens.tokenize(body.text) }
+        }
+      case "sse": {
+        const frames: Array<NormalizedFrame> = []
+        for (const frame of parseSse(body.text)) {
+          if (frame.comment === "keepalive" && frame.data === undefined) {
+            this.count("sse.keepalive")
+            continue
+          }
+          let data: JsonValue | undefined
+          if (frame.data !== undefined) {
+            try {
+              data = this.json(parseJsonPreservingNumbers(frame.data), step, `${location}.frames[${frames.length}].data`)
+            } catch {
+              data = this.tokens.tokenize(frame.data)
+            }
+          }
+          frames.push({
+            ...(frame.event !== undefined ? { event: frame.event } : {}),
+            ...(frame.id !== undefined ? { id: this.tokens.tokenize(frame.id) } : {}),
+            ...(frame.retry !== undefined ? { retry: frame.retry } : {}),
+            ...(frame.comment !== undefined ? { comment: frame.comment } : {}),
+            ...(data !== undefined ? { data } : {})
+          })
+        }
+        return { kind: "sse", frames, complete: body.complete, ...(body.stoppedBy !== undefined ? { stoppedBy: body.stoppedBy } : {}) }
+      }
+    }
+  }
+
+  exchange(ex: Exchange, step: number, location: string): NormalizedExchange {
+    const req = ex.request
+    let reqBody: JsonValue | undefined
+    if (req.body !== undefined) {
+      try {
+        reqBody = this.json(parseJsonPreservingNumbers(req.body), step, `${location}.request.body`)
+      } catch {
+        reqBody = { $raw: this.tokens.tokenize(req.body) }
+      }
+    }
+    const request = {
+      method: req.method,
+      path: this.tokens.tokenize(req.path),
+      headers: Object.fromEntries(Object.entries(req.headers).map(([k, v]) => [k, this.tokens.tokenize(v)])),
+      auth: req.auth,
+      ...(reqBody !== undefined ? { body: reqBody } : {})
+    }
+    const res = ex.response
+    if (res === undefined) return { request, ...(ex.transportError !== undefined ? { transportError: ex.transportError } : {}) }
+    const headers: Record<string, string> = {}
+    for (const [name, value] of res.headers) {
+      const lower = name.toLowerCase()
+      if (NOISE_HEADER_NAMES.has(lower)) {
+        this.count(`header.${lower}`)
+        continue
+      }
+      headers[lower] = this.tokens.tokenize(value)
+    }
+    const sortedHeaders = Object.fromEntries(Object.keys(headers).sort().map((k) => [k, headers[k] as string]))
+    return { request, response: { status: res.status, headers: sortedHeaders, body: this.body(res, step, `${location}.response`) } }
+  }
+}
+
+/** Relations between the timestamps one side showed; ids are built from structure only, so both sides' facts line up. */
+const timeRelations = (times: ReadonlyArray<TimeObservation>, scenario: Scenario): Array<TimeRelation> => {
+  const out: Array<TimeRelation> = []
+  // created ≤ updated inside one object
+  const byObject = new Map<string, Map<string, number>>()
+  for (const t of times) {
+    const object = t.location.slice(0, t.location.length - t.field.length - 1)
+    const fields = byObject.get(object) ?? new Map<string, number>()
+    fields.set(t.field, t.value)
+    byObject.set(object, fields)
+  }
+  for (const [object, fields] of byObject) {
+    const created = fields.get("created_at") ?? fields.get("created")
+    if (created === undefined) continue
+    for (const [field, value] of fields) {
+      if (field === "created_at" || field === "created") continue
+      out.push({ id: `${object}: created ≤ ${field}`, holds: created <= value })
+    }
+  }
+  // one entity's timestamps never go backwards from step to step
+  const last = new Map<string, TimeObservation>()
+  for (const t of times) {
+    if (t.entity === undefined) continue
+    const key = `${t.entity}.${t.field}`
+    const before = last.get(key)
+    if (before !== undefined && before.step !== t.step) {
+      out.push({ id: `${t.location}: ${t.field} of ${t.entity} ≥ its value at step ${before.step}`, holds: t.value >= before.value })
+    }
+    last.set(key, t)
+  }
+  // a clock jump shows: timestamps made after `advance: X` are at least X later than any before it
+  scenario.steps.forEach((step, index) => {
+    if (!("clock" in step) || !("advance" in step.clock) || step.clock.advance <= 0) return
+    const before = times.filter((t) => t.step < index).map((t) => t.value)
+    const after = times.filter((t) => t.step > index).map((t) => t.value)
+    if (before.length === 0 || after.length === 0) return
+    const jump = (step.clock as { advance: number }).advance
+    out.push({ id: `step ${index}: newest timestamp after advance ${jump}s ≥ newest before + ${jump}s`, holds: Math.max(...after) >= Math.max(...before) + jump * 0.999 })
+  })
+  return out
+}
+
+export const normalizeRun = (run: ScenarioRun, scenario: Scenario, options: NormalizeOptions): NormalizedRun => {
+  const n = new Normalizer(options)
+  const steps: Array<NormalizedStep> = run.steps.map((s) => ({
+    index: s.index,
+    kind: s.kind,
+    ...(s.note !== undefined ? { note: s.note } : {}),
+    exchanges: s.exchanges.map((ex, i) => n.exchange(ex, s.index, `steps[${s.index}].exchanges[${i}]`)),
+    ...(s.settled !== undefined ? { settled: s.settled } : {}),
+    ...(s.error !== undefined ? { error: n.tokens.tokenize(s.error) } : {})
+  }))
+  if (run.steps.some((s) => s.attempts !== undefined)) n.count("until.attempts")
+  const fired = new Map([...n.fired, ...n.tokens.fired])
+  return { steps, relations: options.clock === "running" ? timeRelations(n.times, scenario) : [], fired }
+}

@@ -1,0 +1,108 @@
+/**
+ * The Scenario: the unit of comparison. JSON, versioned, hand-writable; what generators produce
+ * and counterexamples are saved as. Both targets play the same steps; each target adds its own key.
+ *
+ *   script   append turns to the model's Script (emulator Agent / the real gateway's fake model)
+ *   request  one HTTP request; path, headers and body may hold `{alias.field}` references to
+ *            earlier responses named with `as`; `until` polls until a settle condition holds
+ *   parallel several requests sent at once (idempotency races, concurrent submissions)
+ *   release  release a held model reply
+ *   clock    set / advance / freeze the server's wall clock
+ *   restart  restart the server on the same state (`crash: true` = SIGKILL on the real gateway)
+ *   reset    forget everything (a fresh namespace / a fresh fake model)
+ */
+import { Script } from "@hermetic/emulator/script"
+import { Schema } from "effect"
+import { JsonValue } from "../json/JsonValue.js"
+
+export const ScenarioVersion = 1 as const
+
+export const HttpRequestSpec = Schema.Struct({
+  method: Schema.String,
+  path: Schema.String,
+  headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
+  /** A JSON body (serialized with JSON.stringify; content-type application/json unless set). */
+  body: Schema.optional(JsonValue),
+  /** A body sent verbatim (invalid JSON, odd encodings); excludes `body`. */
+  rawBody: Schema.optional(Schema.String),
+  /** "key" (default) sends the target's key; "none" sends no Authorization; "wrong" a wrong key. */
+  auth: Schema.optional(Schema.Literal("key", "none", "wrong")),
+  /** For an SSE response: stop after this many frames instead of reading to the end. */
+  maxFrames: Schema.optional(Schema.Number)
+})
+export type HttpRequestSpec = typeof HttpRequestSpec.Type
+
+export const Until = Schema.Struct({
+  /** Settle when the body's `status` field is one of these. */
+  status: Schema.optional(Schema.Array(Schema.String)),
+  /** Settle when the body's `status` is terminal (completed, failed, cancelled, interrupted, …). */
+  terminal: Schema.optional(Schema.Boolean),
+  /** Settle when the HTTP status is one of these (e.g. [404] after an expiry sweep). */
+  httpStatus: Schema.optional(Schema.Array(Schema.Number)),
+  /** Give up after this long (default 10 s); an unsettled step is recorded as such and compared. */
+  deadlineMs: Schema.optional(Schema.Number)
+})
+export type Until = typeof Until.Type
+
+const Labelled = { note: Schema.optional(Schema.String) }
+
+export const ScriptStep = Schema.Struct({ script: Script, ...Labelled })
+export const RequestStep = Schema.Struct({
+  request: HttpRequestSpec,
+  as: Schema.optional(Schema.String),
+  until: Schema.optional(Until),
+  ...Labelled
+})
+export const ParallelStep = Schema.Struct({
+  parallel: Schema.Array(Schema.Struct({ request: HttpRequestSpec, as: Schema.optional(Schema.String) })),
+  ...Labelled
+})
+export const ReleaseStep = Schema.Struct({ release: Schema.String, ...Labelled })
+export const ClockCommand = Schema.Union(
+  Schema.Struct({ set: Schema.Number }),
+  Schema.Struct({ advance: Schema.Number }),
+  Schema.Struct({ freeze: Schema.Boolean })
+)
+export type ClockCommand = typeof ClockCommand.Type
+export const ClockStep = Schema.Struct({ clock: ClockCommand, ...Labelled })
+export const RestartStep = Schema.Struct({
+  restart: Schema.Struct({ crash: Schema.optional(Schema.Boolean) }),
+  ...Labelled
+})
+export const ResetStep = Schema.Struct({ reset: Schema.Struct({}), ...Labelled })
+
+export const Step = Schema.Union(ScriptStep, RequestStep, ParallelStep, ReleaseStep, ClockStep, RestartStep, ResetStep)
+export type Step = typeof Step.Type
+export type ScriptStep = typeof ScriptStep.Type
+export type RequestStep = typeof RequestStep.Type
+export type ParallelStep = typeof ParallelStep.Type
+
+export const Scenario = Schema.Struct({
+  version: Schema.Literal(ScenarioVersion),
+  name: Schema.String,
+  description: Schema.optional(Schema.String),
+  /** Pins this scenario applies to (all when absent): a 0.21.0-only feature says so here. */
+  pins: Schema.optional(Schema.Array(Schema.String)),
+  /** Where a generated scenario came from (seed, path), so it can be reproduced. */
+  origin: Schema.optional(Schema.Struct({ seed: Schema.optional(Schema.Number), path: Schema.optional(Schema.String), generator: Schema.optional(Schema.String) })),
+  steps: Schema.Array(Step)
+}).annotations({ identifier: "Scenario" })
+export type Scenario = typeof Scenario.Type
+
+export type StepKind = "script" | "request" | "parallel" | "release" | "clock" | "restart" | "reset"
+
+export const stepKind = (step: Step): StepKind => {
+  if ("script" in step) return "script"
+  if ("request" in step) return "request"
+  if ("parallel" in step) return "parallel"
+  if ("release" in step) return "release"
+  if ("clock" in step) return "clock"
+  if ("restart" in step) return "restart"
+  return "reset"
+}
+
+export const decodeScenario = Schema.decodeUnknown(Scenario)
+export const decodeScenarioSync = Schema.decodeUnknownSync(Scenario)
+
+/** Run statuses after which a run never changes again. */
+export const TERMINAL_RUN_STATUSES: ReadonlyArray<string> = ["completed", "failed", "cancelled", "interrupted", "expired", "incomplete"]

@@ -1,0 +1,27 @@
+import { describe, expect, it } from "vitest"
+import { jsonTypeOf } from "../src/json/JsonValue.js"
+import { parseJsonPreservingNumbers } from "../src/json/parseJsonPreservingNumbers.js"
+import { stableStringify } from "../src/json/stableStringify.js"
+
+describe("parseJsonPreservingNumbers", () => {
+  it("keeps Python's int/float distinction and big ints", () => {
+    const v = parseJsonPreservingNumbers('{"a": 1.0, "b": 1, "c": 1.5, "d": 12345678901234567890, "e": 1e3, "s": "1.0 and 2"}')
+    expect(v).toEqual({ a: { $float: "1.0" }, b: 1, c: 1.5, d: { $bigint: "12345678901234567890" }, e: { $float: "1e3" }, s: "1.0 and 2" })
+    expect(jsonTypeOf({ $float: "1.0" })).toBe("float")
+    expect(jsonTypeOf(1)).toBe("int")
+  })
+
+  it("lines numbers up across nesting and escaped strings", () => {
+    expect(parseJsonPreservingNumbers('[{"x": "a\\"1.0", "y": [2.0, 3]}, 4.25]')).toEqual([{ x: 'a"1.0', y: [{ $float: "2.0" }, 3] }, 4.25])
+  })
+
+  it("throws on invalid JSON like JSON.parse", () => {
+    expect(() => parseJsonPreservingNumbers("{nope")).toThrow(SyntaxError)
+  })
+})
+
+describe("stableStringify", () => {
+  it("sorts object keys at every depth and keeps array order", () => {
+    expect(stableStringify({ b: 1, a: { d: [3, 1], c: null } })).toBe('{\n  "a": {\n    "c": null,\n    "d": [\n      3,\n      1\n    ]\n  },\n  "b": 1\n}\n')
+  })
+})

@@ -1,0 +1,83 @@
+import { describe, expect, it } from "vitest"
+import { normalizeRun } from "../src/normalize/normalizeRun.js"
+import type { Scenario } from "../src/scenario/Scenario.js"
+import { jsonExchange, rawJsonExchange, runOf, sseExchange } from "./support.js"
+
+const scenarioOf = (n: number, extra: Scenario["steps"] = []): Scenario => ({
+  version: 1,
+  name: "t",
+  steps: [...Array.from({ length: n }, () => ({ reset: {} })), ...extra]
+})
+
+const A = `run_${"a".repeat(32)}`
+const B = `run_${"b".repeat(32)}`
+
+describe("normalizeRun", () => {
+  it("gives server-made ids identity-preserving tokens across responses, later requests and messages", () => {
+    const run = runOf(
+      jsonExchange("POST", "/v1/runs", 202, { run_id: A, status: "started" }),
+      jsonExchange("POST", "/v1/runs", 202, { run_id: B, status: "started" }),
+      jsonExchange("GET", `/v1/runs/${A}`, 404, { error: { message: `Run not found: ${A}` } })
+    )
+    const n = normalizeRun(run, scenarioOf(3), { clock: "pinned" })
+    const bodies = n.steps.map((s) => (s.exchanges[0]?.response?.body.kind === "json" ? s.exchanges[0].response.body.value : null))
+    expect(bodies).toEqual([{ run_id: "<run:1>", status: "started" }, { run_id: "<run:2>", status: "started" }, { error: { message: "Run not found: <run:1>" } }])
+    expect(n.steps[2]?.exchanges[0]?.request.path).toBe("/v1/runs/<run:1>")
+    expect(n.fired.get("id.run")).toBe(4)
+  })
+
+  it("numbers tokens by sorted key so key order on the wire does not change the numbering", () => {
+    const one = normalizeRun(runOf(rawJsonExchange("GET", "/x", 200, `{"z": "${A}", "a": "${B}"}`)), scenarioOf(1), { clock: "pinned" })
+    const other = normalizeRun(runOf(rawJsonExchange("GET", "/x", 200, `{"a": "${B}", "z": "${A}"}`)), scenarioOf(1), { clock: "pinned" })
+    const body = (r: typeof one) => (r.steps[0]?.exchanges[0]?.response?.body.kind === "json" ? r.steps[0].exchanges[0].response.body.value : null)
+    expect(body(one)).toEqual({ z: "<run:2>", a: "<run:1>" })
+    expect(Object.keys(body(one) ?? {})).toEqual(["z", "a"])
+    expect(body(other)).toEqual({ a: "<run:1>", z: "<run:2>" })
+  })
+
+  it("with a running clock replaces timestamps by their type and compares relations", () => {
+    const run = runOf(
+      rawJsonExchange("GET", "/r", 200, `{"run_id": "${A}", "created_at": 1764500000.5, "updated_at": 1764500001.25}`),
+      rawJsonExchange("GET", "/r", 200, `{"run_id": "${A}", "created_at": 1764500000.5, "updated_at": 1764400000}`)
+    )
+    const n = normalizeRun(run, scenarioOf(2), { clock: "running" })
+    const body = n.steps[1]?.exchanges[0]?.response?.body
+    expect(body).toEqual({ kind: "json", value: { run_id: "<run:1>", created_at: "<time:float>", updated_at: "<time:int>" } })
+    const failed = n.relations.filter((r) => !r.holds).map((r) => r.id)
+    expect(failed).toEqual([
+      "steps[1].exchanges[0].response.body: created ≤ updated_at",
+      "steps[1].exchanges[0].response.body.updated_at: updated_at of run_id=<run:1> ≥ its value at step 0"
+    ])
+    const pinned = normalizeRun(run, scenarioOf(2), { clock: "pinned" })
+    expect(pinned.steps[1]?.exchanges[0]?.response?.body).toEqual({ kind: "json", value: { run_id: "<run:1>", created_at: 1764500000.5, updated_at: 1764400000 } })
+    expect(pinned.relations).toEqual([])
+  })
+
+  it("sees a clock jump only when later timestamps moved by it", () => {
+    const steps: Scenario["steps"] = [{ reset: {} }, { clock: { advance: 3600 } }, { reset: {} }]
+    const jumped = runOf(rawJsonExchange("GET", "/a", 200, `{"created_at": 1764500000.0}`), { kind: "clock", exchanges: [] }, rawJsonExchange("GET", "/b", 200, `{"created_at": 1764503601.0}`))
+    const stuck = runOf(rawJsonExchange("GET", "/a", 200, `{"created_at": 1764500000.0}`), { kind: "clock", exchanges: [] }, rawJsonExchange("GET", "/b", 200, `{"created_at": 1764500002.0}`))
+    expect(normalizeRun(jumped, { version: 1, name: "t", steps }, { clock: "running" }).relations).toEqual([{ id: "step 1: newest timestamp after advance 3600s ≥ newest before + 3600s", holds: true }])
+    expect(normalizeRun(stuck, { version: 1, name: "t", steps }, { clock: "running" }).relations[0]?.holds).toBe(false)
+  })
+
+  it("drops noise headers (counted) and keeps every other header", () => {
+    const run = runOf(jsonExchange("GET", "/health", 200, {}, [["date", "Mon"], ["server", "Python/3.11 aiohttp/3.14.1"], ["x-frame-options", "DENY"]]))
+    const n = normalizeRun(run, scenarioOf(1), { clock: "pinned" })
+    expect(n.steps[0]?.exchanges[0]?.response?.headers).toEqual({ "content-type": "application/json; charset=utf-8", "x-frame-options": "DENY" })
+    expect(n.fired.get("header.date")).toBe(1)
+    expect(n.fired.get("header.server")).toBe(1)
+  })
+
+  it("parses SSE frames, tokenizes their data and drops keepalives", () => {
+    const run = runOf(sseExchange(`/v1/runs/${A}/events`, `data: {"event": "message.delta", "run_id": "${A}", "delta": "a"}\n\n: keepalive\n\n: stream closed\n\n`))
+    const n = normalizeRun(run, scenarioOf(1), { clock: "pinned" })
+    expect(n.steps[0]?.exchanges[0]?.response?.body).toEqual({
+      kind: "sse",
+      complete: true,
+      stoppedBy: "end",
+      frames: [{ data: { event: "message.delta", run_id: "<run:1>", delta: "a" } }, { comment: "stream closed" }]
+    })
+    expect(n.fired.get("sse.keepalive")).toBe(1)
+  })
+})

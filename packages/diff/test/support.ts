@@ -1,0 +1,26 @@
+/** Builders for ScenarioRuns and exchanges in unit tests. */
+import type { Exchange } from "../src/exchange/Exchange.js"
+import type { ScenarioRun, StepRecord } from "../src/runner/ScenarioRun.js"
+
+export const jsonExchange = (method: string, path: string, status: number, body: unknown, headers: Array<[string, string]> = []): Exchange => ({
+  request: { method, path, headers: {}, auth: "key" },
+  response: { status, headers: [["content-type", "application/json; charset=utf-8"], ...headers], body: { kind: "json", text: JSON.stringify(body) } }
+})
+
+export const rawJsonExchange = (method: string, path: string, status: number, text: string): Exchange => ({
+  request: { method, path, headers: {}, auth: "key" },
+  response: { status, headers: [["content-type", "application/json; charset=utf-8"]], body: { kind: "json", text } }
+})
+
+export const sseExchange = (path: string, text: string): Exchange => ({
+  request: { method: "GET", path, headers: {}, auth: "key" },
+  response: { status: 200, headers: [["content-type", "text/event-stream"]], body: { kind: "sse", text, complete: true, stoppedBy: "end" } }
+})
+
+export const runOf = (...steps: Array<Exchange | Omit<StepRecord, "index">>): ScenarioRun => ({
+  scenario: "t",
+  target: "test",
+  pin: "0.19.0",
+  durationMs: 1,
+  steps: steps.map((s, index) => ("request" in s ? { index, kind: "request" as const, exchanges: [s] } : { ...s, index }))
+})
