@@ -11,6 +11,9 @@ import { listModels } from "./discovery/Models.js"
 import { listSkills } from "./discovery/Skills.js"
 import { listToolsets } from "./discovery/Toolsets.js"
 import { health } from "./Health.js"
+import { createResponse } from "./responses/CreateResponse.js"
+import { deleteResponse } from "./responses/DeleteResponse.js"
+import { getResponse } from "./responses/GetResponse.js"
 import { createSessionRoute } from "./sessions/CreateSession.js"
 import { deleteSessionRoute } from "./sessions/DeleteSession.js"
 import { forkSessionRoute } from "./sessions/ForkSession.js"
@@ -43,6 +46,9 @@ export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "capabilities", method: "GET", path: "/v1/capabilities", handler: capabilities },
   { id: "skills.list", method: "GET", path: "/v1/skills", handler: listSkills },
   { id: "toolsets.list", method: "GET", path: "/v1/toolsets", handler: listToolsets },
+  { id: "responses.create", method: "POST", path: "/v1/responses", handler: createResponse },
+  { id: "responses.get", method: "GET", path: "/v1/responses/{response_id}", handler: getResponse },
+  { id: "responses.delete", method: "DELETE", path: "/v1/responses/{response_id}", handler: deleteResponse },
   { id: "runs.create", method: "POST", path: "/v1/runs", handler: createRun },
   { id: "runs.get", method: "GET", path: "/v1/runs/{run_id}", handler: getRun },
   { id: "runs.events", method: "GET", path: "/v1/runs/{run_id}/events", handler: runEvents },

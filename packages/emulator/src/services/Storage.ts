@@ -26,7 +26,22 @@ export const SCHEMA: ReadonlyArray<string> = [
      updated_at REAL NOT NULL,
      PRIMARY KEY (namespace, scope, idempotency_key)
    )`,
-  `CREATE UNIQUE INDEX IF NOT EXISTS run_ledger_run ON run_ledger (namespace, run_id)`
+  `CREATE UNIQUE INDEX IF NOT EXISTS run_ledger_run ON run_ledger (namespace, run_id)`,
+  // Responses API store (upstream response_store.db): LRU by accessed_at, access_seq breaks ties
+  `CREATE TABLE IF NOT EXISTS stored_responses (
+     namespace TEXT NOT NULL,
+     response_id TEXT NOT NULL,
+     data TEXT NOT NULL,
+     accessed_at REAL NOT NULL,
+     access_seq INTEGER NOT NULL,
+     PRIMARY KEY (namespace, response_id)
+   )`,
+  `CREATE TABLE IF NOT EXISTS response_conversations (
+     namespace TEXT NOT NULL,
+     name TEXT NOT NULL,
+     response_id TEXT NOT NULL,
+     PRIMARY KEY (namespace, name)
+   )`
 ]
 
 export const migrate = Effect.gen(function*() {
@@ -39,6 +54,8 @@ export const clearNamespace = (namespace: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql`DELETE FROM run_ledger WHERE namespace = ${namespace}`
+    yield* sql`DELETE FROM stored_responses WHERE namespace = ${namespace}`
+    yield* sql`DELETE FROM response_conversations WHERE namespace = ${namespace}`
     for (const table of SESSION_TABLE_NAMES) yield* sql.unsafe(`DELETE FROM ${table} WHERE namespace = ?`, [namespace])
   })
 

@@ -58,6 +58,29 @@ export interface Features {
    * the status; 0.21.0 answers 200 with the status when it is terminal, else 409 run_not_active.
    */
   readonly stopWithoutLiveTask: "not-found" | "terminal-status-else-conflict"
+  /** MAX_STORED_RESPONSES: the Responses store's LRU size (100 in both; 0.19.0 source, 0.21.0 notes). */
+  readonly storedResponsesCap: number
+  /**
+   * Body keys of the /v1/responses Idempotency-Key fingerprint. 0.19.0 (source): input,
+   * instructions, previous_response_id, conversation, model, tools; 0.21.0 (notes §6) adds
+   * provider and model_options.
+   */
+  readonly responsesFingerprintKeys: ReadonlyArray<string>
+  /**
+   * Non-streamed function_call / function_call_output items: 0.19.0 (source) writes them bare
+   * (type, name, arguments, call_id / type, call_id, output); 0.21.0 (notes §4.4) adds an
+   * `fc_`/`fco_` id and status "completed".
+   */
+  readonly responsesOutputItemIds: boolean
+  /**
+   * Which agent messages count as "this turn" for output items and what is stored to chain from.
+   * 0.19.0 (source, observed live): the turn starts after the history only when the agent's
+   * transcript still begins with the history by value — it rarely does (the agent stamps and
+   * repairs the dicts), so output lists the whole repaired transcript's tool calls and the stored
+   * history grows by a second copy each turn. 0.21.0 (notes §4.4 "current turn only"; docs):
+   * output is the current turn and the stored chain is the agent's repaired transcript.
+   */
+  readonly responsesTurnBoundary: "history-prefix-match" | "current-turn"
 }
 
 const FEATURES: Record<Pin, Features> = {
@@ -76,7 +99,11 @@ const FEATURES: Record<Pin, Features> = {
     sessionModelLock: false,
     browserExtensionControl: false,
     profilePrefixWithoutMultiplex: "ignore",
-    stopWithoutLiveTask: "not-found"
+    stopWithoutLiveTask: "not-found",
+    storedResponsesCap: 100,
+    responsesFingerprintKeys: ["input", "instructions", "previous_response_id", "conversation", "model", "tools"],
+    responsesOutputItemIds: false,
+    responsesTurnBoundary: "history-prefix-match"
   },
   "0.21.0": {
     version: "0.21.0",
@@ -97,7 +124,20 @@ const FEATURES: Record<Pin, Features> = {
     sessionModelLock: true,
     browserExtensionControl: true,
     profilePrefixWithoutMultiplex: "own-profile-only",
-    stopWithoutLiveTask: "terminal-status-else-conflict"
+    stopWithoutLiveTask: "terminal-status-else-conflict",
+    storedResponsesCap: 100,
+    responsesFingerprintKeys: [
+      "input",
+      "instructions",
+      "previous_response_id",
+      "conversation",
+      "model",
+      "provider",
+      "model_options",
+      "tools"
+    ],
+    responsesOutputItemIds: true,
+    responsesTurnBoundary: "current-turn"
   }
 }
 

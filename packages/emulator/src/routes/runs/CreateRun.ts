@@ -6,7 +6,7 @@
  * identical submissions start exactly one run.
  */
 import { SqlClient } from "@effect/sql"
-import { Deferred, Effect, Queue } from "effect"
+import { Deferred, Effect, Either, Queue } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
 import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
 import { PyFloat } from "../../http/PyJson.js"
@@ -17,6 +17,7 @@ import type { LiveRun } from "../../runs/GatewayState.js"
 import { runTask } from "../../runs/RunExecutor.js"
 import { findByKey, insertReservation, ownerScope, pruneExpired, runFingerprint } from "../../runs/RunLedger.js"
 import { lookupRun } from "../../runs/RunLookup.js"
+import { getStoredResponse, sqlKey } from "../../responses/ResponseStore.js"
 import { type RunRecord, setRunStatus } from "../../runs/RunRecord.js"
 import { Ids, runId as newRunId } from "../../services/Ids.js"
 import { admitAgentRequest, concurrencyLimited, parseSessionKeyHeader } from "../Admission.js"
@@ -50,13 +51,35 @@ const validateBody = (body: Record<string, unknown>): Effect.Effect<EmuResponse 
     return undefined
   })
 
+/**
+ * previous_response_id without explicit history: the stored response's session (its transcript and
+ * instructions would feed the agent, which the Script stands in for). An unknown id is ignored,
+ * unlike on /v1/responses; the lookup still refreshes the response's LRU position, and a value
+ * SQLite cannot bind crashes the handler, as upstream's does.
+ */
+const chainedSession = (ctx: RouteContext, body: Record<string, unknown>) =>
+  Effect.gen(function*() {
+    const previous = body["previous_response_id"]
+    if (truthy(body["conversation_history"]) || !truthy(previous)) return undefined
+    const key = sqlKey(previous)
+    if (Either.isLeft(key)) return yield* new HandlerCrash({ reason: key.left })
+    const stored = yield* getStoredResponse(ctx.namespace, key.right, ctx.now())
+    return stored?.session_id
+  })
+
 const IDEMPOTENCY_KEY_VALID = /^[\x21-\x7e]{1,255}$/
 
 /** The queued status a new run starts with. */
-const initialRecord = (ctx: RouteContext, runId: string, body: Record<string, unknown>, createdAt: number) =>
+const initialRecord = (
+  ctx: RouteContext,
+  runId: string,
+  body: Record<string, unknown>,
+  createdAt: number,
+  chainedSessionId: unknown
+) =>
   setRunStatus(new Map(), runId, "queued", createdAt, {
     created_at: new PyFloat(createdAt),
-    session_id: truthy(body["session_id"]) ? body["session_id"] : runId,
+    session_id: truthy(body["session_id"]) ? body["session_id"] : truthy(chainedSessionId) ? chainedSessionId : runId,
     model: "model" in body ? body["model"] : ctx.config.modelName
   })
 
@@ -111,6 +134,7 @@ export const createRun: Handler = (ctx) =>
       if (!isObject(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
       const rejected = yield* validateBody(body)
       if (rejected !== undefined) return rejected
+      const chainedSessionId = yield* chainedSession(ctx, body)
 
       const ids = yield* Ids
       let admission: Admission
@@ -120,7 +144,7 @@ export const createRun: Handler = (ctx) =>
           if (limited !== undefined) return limited
         }
         const runId = newRunId(ids)
-        admission = { _tag: "new", runId, record: initialRecord(ctx, runId, body, ctx.now()) }
+        admission = { _tag: "new", runId, record: initialRecord(ctx, runId, body, ctx.now(), chainedSessionId) }
       } else {
         const fingerprint = runFingerprint(parsed.right.py, sessionKey.key)
         if (fingerprint === undefined) return yield* new HandlerCrash({ reason: "surrogates not allowed" })
@@ -145,7 +169,7 @@ export const createRun: Handler = (ctx) =>
             if (limited !== undefined) return { _tag: "answer", response: limited } satisfies Admission
             const runId = newRunId(ids)
             const now = ctx.now()
-            const record = initialRecord(ctx, runId, body, now)
+            const record = initialRecord(ctx, runId, body, now, chainedSessionId)
             yield* insertReservation(ctx.namespace, {
               scope,
               idempotency_key: key,

@@ -1,0 +1,234 @@
+/**
+ * POST /v1/responses with `stream: true`: upstream's `_write_sse_responses`. Named SSE events, each
+ * `data` carrying its `type` and a `sequence_number` counted from 0: response.created (and an
+ * in_progress snapshot stored), the message item opened by the first text, text deltas,
+ * output_text.done and output_item.done for the message, then response.completed — or
+ * response.failed when the agent ends with an error and no text. No `[DONE]`. A client that goes
+ * away before the terminal event leaves an `incomplete` snapshot behind and interrupts the agent.
+ *
+ * Text batching: upstream buffers text deltas for 50 ms and sends each batch as one delta, so how
+ * text splits into deltas depends on timing. The emulator flushes deterministically at each point
+ * where upstream's model stream pauses — the end of each model reply and before a held reply — so
+ * the chunks of one reply become one delta. (Observed live: the chunks of one scripted reply
+ * arrive as one delta; replies separated by a tool round arrive as separate deltas.) Differ
+ * normalization: concatenate adjacent response.output_text.delta events of the same item and
+ * renumber sequence_number before comparing; the joined text, the other events and their order
+ * are compared exactly.
+ */
+import { Deferred, Duration, Effect, Either, Fiber, Option, Queue, Stream } from "effect"
+import { type AgentTurnResult, type AgentUsage, playAgentTurn } from "../agent/AgentLoop.js"
+import type { AgentMessage } from "../agent/AgentMessages.js"
+import type { EmuResponse } from "../http/Exchange.js"
+import { sseResponse } from "../http/Exchange.js"
+import { pyDumps } from "../http/PyJson.js"
+import { truthy } from "../http/RequestBody.js"
+import type { AppServices, RouteContext } from "../http/Route.js"
+import { Ids, messageItemId } from "../services/Ids.js"
+import { type StoredResponse, putStoredResponse, setConversation, sqlKey } from "./ResponseStore.js"
+import { messageItem, storedHistory } from "./ResponseTranscript.js"
+
+/** CHAT_COMPLETIONS_SSE_KEEPALIVE_SECONDS: a comment frame after this long without an event. */
+const KEEPALIVE_AFTER = Duration.seconds(30)
+const KEEPALIVE_FRAME = ": keepalive\n\n"
+
+export interface StreamSpec {
+  readonly responseId: string
+  readonly model: unknown
+  readonly createdAt: number
+  readonly history: Array<AgentMessage>
+  readonly userMessage: unknown
+  readonly instructions: unknown
+  readonly conversation: unknown
+  readonly store: boolean
+  readonly sessionId: string
+  readonly headers: ReadonlyArray<readonly [string, string]>
+}
+
+type AgentSignal =
+  | { readonly _tag: "delta"; readonly text: string }
+  | { readonly _tag: "pause" }
+  | { readonly _tag: "done"; readonly result: AgentTurnResult }
+
+const ZERO_USAGE: AgentUsage = { input_tokens: 0, output_tokens: 0, total_tokens: 0 }
+
+export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effect<EmuResponse, never, AppServices> =>
+  Effect.gen(function*() {
+    const ids = yield* Ids
+    const gw = ctx.gateway
+    const signals = yield* Queue.unbounded<AgentSignal>()
+    const interrupt = yield* Deferred.make<void>()
+
+    // The agent starts in the handler, before the first event is written (upstream's ensure_future).
+    gw.inflightAgentRuns += 1
+    const agentFiber = yield* playAgentTurn({
+      namespace: ctx.namespace,
+      userMessage: spec.userMessage,
+      history: spec.history,
+      interrupt,
+      callbacks: {
+        onDelta: (text) => Queue.offer(signals, { _tag: "delta", text }),
+        onPause: () => Queue.offer(signals, { _tag: "pause" })
+      }
+    }).pipe(
+      Effect.tap((result) => Queue.offer(signals, { _tag: "done", result })),
+      Effect.ensuring(Effect.sync(() => void (gw.inflightAgentRuns = Math.max(0, gw.inflightAgentRuns - 1)))),
+      Effect.forkDaemon
+    )
+
+    const messageId = messageItemId(ids)
+    const frames = yield* Queue.unbounded<string | null>()
+    let sequence = 0
+    let terminalPersisted = false
+    const textParts: Array<string> = []
+    let messageOpened = false
+    const messageIndex = 0
+    const usage: AgentUsage = ZERO_USAGE
+
+    // numbered when written, not when the effect is built
+    const write = (type: string, data: Record<string, unknown>) =>
+      Effect.suspend(() =>
+        Queue.offer(frames, `event: ${type}\ndata: ${pyDumps({ type, ...data, sequence_number: sequence++ })}\n\n`)
+      )
+    const envelope = (status: string) => ({
+      id: spec.responseId,
+      object: "response",
+      status,
+      created_at: spec.createdAt,
+      model: spec.model
+    })
+    const conversationKey = Either.getOrNull(sqlKey(spec.conversation))
+    const persist = (response: Record<string, unknown>, history: Array<AgentMessage>) =>
+      Effect.gen(function*() {
+        if (!spec.store) return
+        const data: StoredResponse = {
+          response,
+          conversation_history: history,
+          instructions: spec.instructions,
+          session_id: spec.sessionId
+        }
+        yield* putStoredResponse(ctx.namespace, spec.responseId, data, ctx.now(), ctx.features.storedResponsesCap)
+        if (conversationKey !== null && truthy(spec.conversation)) {
+          yield* setConversation(ctx.namespace, conversationKey, spec.responseId)
+        }
+      })
+    const withUser = () => [...spec.history, { role: "user", content: spec.userMessage }]
+
+    const openMessage = Effect.suspend(() => {
+      if (messageOpened) return Effect.void
+      messageOpened = true
+      return write("response.output_item.added", {
+        output_index: messageIndex,
+        item: { id: messageId, type: "message", status: "in_progress", role: "assistant", content: [] }
+      })
+    })
+    const emitDelta = (text: string) =>
+      openMessage.pipe(
+        Effect.zipRight(Effect.sync(() => textParts.push(text))),
+        Effect.zipRight(
+          write("response.output_text.delta", {
+            item_id: messageId,
+            output_index: messageIndex,
+            content_index: 0,
+            delta: text,
+            logprobs: []
+          })
+        )
+      )
+
+    /** `_persist_incomplete_if_needed`: what a vanished client leaves in the store. */
+    const persistIncomplete = Effect.suspend(() => {
+      if (!spec.store || terminalPersisted) return Effect.void
+      const text = textParts.join("")
+      const env = { ...envelope("incomplete"), output: text === "" ? [] : [messageItem(text)], usage }
+      const history: Array<AgentMessage> = withUser()
+      if (text !== "") history.push({ role: "assistant", content: text })
+      return persist(env, history)
+    })
+
+    const writer = Effect.gen(function*() {
+      const created = { ...envelope("in_progress"), output: [] }
+      yield* write("response.created", { response: created })
+      yield* persist(created, withUser())
+
+      let buffer: Array<string> = []
+      const flush = Effect.suspend(() => {
+        if (buffer.length === 0) return Effect.void
+        const text = buffer.join("")
+        buffer = []
+        return emitDelta(text)
+      })
+      let result: AgentTurnResult | undefined
+      while (result === undefined) {
+        const next = yield* Queue.take(signals).pipe(Effect.timeoutOption(KEEPALIVE_AFTER))
+        if (Option.isNone(next)) {
+          yield* Queue.offer(frames, KEEPALIVE_FRAME)
+          continue
+        }
+        const signal = next.value
+        if (signal._tag === "delta") buffer.push(signal.text)
+        else if (signal._tag === "pause") yield* flush
+        else result = signal.result
+      }
+      yield* flush
+
+      const agentFinal = result.finalResponse
+      if (agentFinal !== "" && textParts.length === 0) yield* emitDelta(agentFinal)
+      const finalText = textParts.join("") || agentFinal
+      const agentError = result.error !== undefined && finalText === "" ? result.error : undefined
+      if (messageOpened) {
+        yield* write("response.output_text.done", {
+          item_id: messageId,
+          output_index: messageIndex,
+          content_index: 0,
+          text: finalText,
+          logprobs: []
+        })
+        yield* write("response.output_item.done", {
+          output_index: messageIndex,
+          item: {
+            id: messageId,
+            type: "message",
+            status: "completed",
+            role: "assistant",
+            content: [{ type: "output_text", text: finalText }]
+          }
+        })
+      }
+      const output = [messageItem(finalText !== "" ? finalText : agentError ?? "")]
+      if (agentError !== undefined) {
+        const failed = {
+          ...envelope("failed"),
+          output,
+          error: { message: agentError, type: "server_error" },
+          usage: result.usage
+        }
+        const history: Array<AgentMessage> = withUser()
+        history.push({ role: "assistant", content: finalText !== "" ? finalText : agentError })
+        yield* persist(failed, history)
+        terminalPersisted = true
+        yield* write("response.failed", { response: failed })
+      } else {
+        const completed = { ...envelope("completed"), output, usage: result.usage }
+        yield* persist(completed, storedHistory(ctx.features, spec.history, spec.userMessage, result, finalText))
+        terminalPersisted = true
+        yield* write("response.completed", { response: completed })
+      }
+    }).pipe(
+      Effect.onInterrupt(() =>
+        persistIncomplete.pipe(
+          Effect.zipRight(Deferred.succeed(interrupt, undefined)),
+          Effect.zipRight(Fiber.interrupt(agentFiber))
+        )
+      ),
+      Effect.ensuring(Queue.offer(frames, null))
+    )
+    const writerFiber = yield* Effect.forkDaemon(writer)
+
+    const body = Stream.fromQueue(frames).pipe(
+      Stream.takeWhile((f): f is string => f !== null),
+      Stream.interruptWhen(Effect.promise(() => ctx.req.aborted)),
+      // the client went away (or a fault cut the stream): upstream notices on its next write
+      Stream.ensuring(Fiber.interrupt(writerFiber))
+    )
+    return sseResponse(body, spec.headers)
+  })
