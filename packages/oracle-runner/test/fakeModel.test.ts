@@ -134,16 +134,29 @@ describe("fake model: holds", () => {
 })
 
 describe("fake model: errors", () => {
-  it("answers an error reply with its status, and repeats it to retries of the same call", async () => {
-    fm.appendScript({ turns: [{ replies: [{ error: { status: 400, message: "synthetic failure" } }] }, { replies: [{ text: "after" }] }] })
+  it("answers an error reply with its status, and repeats it only to Hermes' retries of the same call", async () => {
+    fm.appendScript({
+      turns: [
+        { replies: [{ error: { status: 500, message: "synthetic failure" } }] },
+        { replies: [{ error: { status: 400, message: "bad" } }] },
+        { replies: [{ text: "after" }] }
+      ]
+    })
     const msgs = [SYSTEM, { role: "user", content: "x" }]
     const r1 = await chat(msgs)
-    expect(r1.status).toBe(400)
-    expect(await r1.json()).toEqual({ error: { message: "synthetic failure", type: "invalid_request_error", param: null, code: null } })
-    const r2 = await chat(msgs, { stream: true })
-    expect(r2.status).toBe(400)
-    expect(fm.journal().at(-1)?.reply).toEqual({ source: "script-sticky-error", turn: 0, reply: 0 })
-    expect(await textOf(await chat([SYSTEM, { role: "user", content: "new" }]))).toBe("after")
+    expect(r1.status).toBe(500)
+    expect(await r1.json()).toEqual({ error: { message: "synthetic failure", type: "server_error", param: null, code: null } })
+    // a 5xx is tried three times in all: two retries get the same error
+    for (let i = 0; i < 2; i++) {
+      const retry = await chat(msgs, { stream: true })
+      expect(retry.status).toBe(500)
+      expect(fm.journal().at(-1)?.reply).toEqual({ source: "script-sticky-error", turn: 0, reply: 0 })
+    }
+    // the same messages once more are a new turn (a new run with the same input), not a retry
+    const r4 = await chat(msgs)
+    expect(r4.status).toBe(400)
+    // a 400 is not retried: the identical next call opens the next turn
+    expect(await textOf(await chat(msgs))).toBe("after")
   })
 
   it("defaults the error type by status class", async () => {

@@ -6,9 +6,11 @@
  */
 import { Deferred, Effect, Queue } from "effect"
 import { PyFloat } from "../http/PyJson.js"
+import { pyStrip } from "../http/PyText.js"
 import type { Reply, ToolApproval, ToolCall, Turn } from "../script/Script.js"
-import { replyChunks, replyText } from "../script/Script.js"
+import { modelErrorText, replyChunks, replyText } from "../script/Script.js"
 import { Agent } from "../services/Agent.js"
+import { recordRunTurn } from "../sessions/RunTurnRecord.js"
 import type { GatewayState, LiveRun } from "./GatewayState.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import type { RunStatus } from "./RunRecord.js"
@@ -19,6 +21,8 @@ export interface RunSpec {
   readonly namespace: string
   readonly gateway: GatewayState
   readonly now: () => number
+  /** The run's user message, written to the session transcript (sessions/RunTurnRecord). */
+  readonly userMessage?: unknown
 }
 
 export interface TurnOutcome {
@@ -82,10 +86,21 @@ const awaitApproval = (spec: RunSpec, live: LiveRun, call: ToolCall, approval: T
     )
   })
 
+/**
+ * What Hermes' agent loop reports for each model reply it receives: the streamed text deltas as
+ * they arrive, then — for a reply with text — `reasoning.available` carrying that text (stripped of
+ * reasoning tags, first 500 characters; seen on the real 0.19.0 gateway for every assistant message,
+ * the final answer included), then its tool calls.
+ */
 const playReply = (spec: RunSpec, live: LiveRun, reply: Reply) =>
   Effect.gen(function*() {
-    if (reply.reasoning !== undefined && reply.reasoning !== "") {
-      yield* pushProgress(spec, runEvent("reasoning.available", spec.runId, spec.now(), { text: reply.reasoning }))
+    for (const chunk of replyChunks(reply)) {
+      if (!spec.gateway.runStreams.has(spec.runId)) continue
+      yield* putIfActive(spec, runEvent("message.delta", spec.runId, spec.now(), { delta: chunk }))
+    }
+    const thinking = reasoningText(replyText(reply))
+    if (thinking !== "") {
+      yield* pushProgress(spec, runEvent("reasoning.available", spec.runId, spec.now(), { text: thinking }))
     }
     for (const call of reply.toolCalls ?? []) {
       yield* pushProgress(spec, runEvent("tool.started", spec.runId, spec.now(), { tool: call.name, preview: null }))
@@ -97,11 +112,13 @@ const playReply = (spec: RunSpec, live: LiveRun, reply: Reply) =>
       // a steer waiting when a tool finishes rides along with the tool result: consumed
       live.steers.splice(0)
     }
-    for (const chunk of replyChunks(reply)) {
-      if (!spec.gateway.runStreams.has(spec.runId)) continue
-      yield* putIfActive(spec, runEvent("message.delta", spec.runId, spec.now(), { delta: chunk }))
-    }
   })
+
+const REASONING_TAGS = /<\/?(?:REASONING_SCRATCHPAD|think|reasoning)>/g
+
+/** The text Hermes reports as reasoning.available for an assistant message. */
+export const reasoningText = (content: string): string =>
+  [...pyStrip(pyStrip(content).replace(REASONING_TAGS, ""))].slice(0, 500).join("")
 
 /** Plays a turn; a stop (interrupt) ends it at the next reply boundary or while a reply is held. */
 export const playTurn = (spec: RunSpec, live: LiveRun, turn: Turn) =>
@@ -124,7 +141,7 @@ export const playTurn = (spec: RunSpec, live: LiveRun, turn: Turn) =>
         return {
           finalResponse: "",
           failed: true,
-          error: reply.error.message,
+          error: modelErrorText(reply.error),
           interrupted: false,
           usage: { input_tokens: input, output_tokens: output, total_tokens: input + output }
         } satisfies TurnOutcome
@@ -157,6 +174,7 @@ export const runTask = (spec: RunSpec, live: LiveRun) =>
     live.agentStarted = true
     const turn = yield* agent.nextTurn(spec.namespace)
     const outcome = yield* playTurn(spec, live, turn)
+    yield* recordRunTurn(spec, turn, outcome)
     if (gw.stoppingRunIds.has(spec.runId)) {
       yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))
       yield* setStatus(spec, "cancelled", { last_event: "run.cancelled" })

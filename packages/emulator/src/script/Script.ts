@@ -83,3 +83,9 @@ export const replyText = (reply: Reply): string => reply.text ?? (reply.chunks ?
 
 /** The answer to Hermes' own housekeeping calls (titles, memory, compression): never from the Script. */
 export const HOUSEKEEPING_REPLY_TEXT = "ok"
+
+/** What the model says to a call the Script has no reply for (both targets use this text). */
+export const EXHAUSTED_REPLY_TEXT = "[hermetic: the script has no reply for this model call]"
+
+/** How a failed model call surfaces as Hermes' error text (observed on 0.19.0 for 400–503). */
+export const modelErrorText = (error: ReplyError): string => `HTTP ${error.status}: ${error.message}`

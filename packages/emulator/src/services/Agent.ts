@@ -4,10 +4,10 @@
  * is remembered, so scripts never race their own control steps.
  */
 import { Context, Deferred, Effect, Layer } from "effect"
-import type { Script, Turn } from "../script/Script.js"
+import { EXHAUSTED_REPLY_TEXT, type Script, type Turn } from "../script/Script.js"
 
-/** What the model says when the Script has no turn left: an empty-handed but valid reply. */
-export const DEFAULT_TURN: Turn = { replies: [{ text: "" }] }
+/** What the model says when the Script has no turn left: the fake model's fixed "exhausted" text. */
+export const DEFAULT_TURN: Turn = { replies: [{ text: EXHAUSTED_REPLY_TEXT }] }
 
 interface NamespaceScript {
   readonly turns: Array<Turn>

@@ -38,7 +38,7 @@ describe.each(["0.19.0", "0.21.0"] as const)("approvals on %s", (pin) => {
     expect(again.status).toBe(409)
     expect((again.body["error"] as Record<string, unknown>)["code"]).toBe("approval_not_active")
     const events = dataEvents(await readSse(await c.request("GET", `/v1/runs/${runId}/events`)))
-    expect(events.map((e) => e["event"])).toEqual(["tool.started", "approval.request", "approval.responded", "tool.completed", "message.delta", "run.completed"])
+    expect(events.map((e) => e["event"])).toEqual(["tool.started", "approval.request", "approval.responded", "tool.completed", "message.delta", "reasoning.available", "run.completed"])
     expect(events[1]).toMatchObject({ command: "rm -rf /tmp/hermetic-probe", pattern_key: "rm_rf", description: "recursive delete", choices: ["once", "session", "always", "deny"] })
   })
 

@@ -15,7 +15,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
 import { Either } from "effect"
-import { decodeScriptSync, HOUSEKEEPING_REPLY_TEXT, type Reply, type Script } from "@hermetic/emulator/script"
+import { decodeScriptSync, EXHAUSTED_REPLY_TEXT, HOUSEKEEPING_REPLY_TEXT, type Reply, type Script } from "@hermetic/emulator/script"
 import { contentText, decodeChatRequest, type ChatRequest } from "./ChatRequest.js"
 import { classify, housekeepingText } from "./classify.js"
 import { Holds } from "./Holds.js"
@@ -47,7 +47,7 @@ export type FakeModel = {
 }
 
 /** The text a call gets when the Script has nothing for it. Visible in Hermes' output on purpose. */
-export const EXHAUSTED_REPLY_TEXT = "[hermetic: the script has no reply for this model call]"
+export { EXHAUSTED_REPLY_TEXT }
 
 const MAX_BODY = 20_000_000
 

@@ -7,10 +7,11 @@
  * fixed "exhausted" answer and no later turn is touched, so a miscounted turn cannot shift every
  * following one.
  *
- * Errors are sticky per call: Hermes retries a failed model call with the same messages (0.19.0:
- * see docs/pins/0.19.0-vs-0.21.0.md for the observed count), and every such retry gets the same
- * error again. An error reply therefore means "this agent turn fails", however many times Hermes
- * retries — one deterministic outcome the emulator can mirror without knowing Hermes' retry policy.
+ * Errors are sticky for Hermes' retries: Hermes retries a failed model call with the same messages
+ * (0.19.0, observed: 400 and 401 are not retried; other statuses are tried 3 times in all), and each
+ * retry gets the same error again, so an error reply means "this agent turn fails". Stickiness is
+ * bounded by that attempt count: a later turn whose messages happen to be identical (a new run with
+ * the same input) must open the next Script turn, not replay the old error.
  */
 import type { Reply, Script, Turn } from "@hermetic/emulator/script"
 import type { ChatMessage } from "./ChatRequest.js"
@@ -22,13 +23,18 @@ export type Pick =
 
 type Current = { readonly turn: number; readonly replies: ReadonlyArray<Reply>; next: number }
 
+/** How many times Hermes 0.19.0 retries a model call that failed with `status` (observed). */
+export const modelRetries = (status: number): number => (status === 400 || status === 401 ? 0 : 2)
+
 export const fingerprint = (messages: ReadonlyArray<ChatMessage>): string => JSON.stringify(messages)
 
 export class ScriptPlayer {
   private queue: Array<Turn> = []
   private turnsStarted = 0
   private current: Current | null = null
-  private lastError: { readonly fp: string; readonly turn: number; readonly index: number; readonly reply: Reply } | null = null
+  private lastError:
+    | { readonly fp: string; readonly turn: number; readonly index: number; readonly reply: Reply; retriesLeft: number }
+    | null = null
 
   append(script: Script): number {
     this.queue.push(...script.turns)
@@ -58,7 +64,8 @@ export class ScriptPlayer {
   /** Chooses the reply for one main-agent call. `continuesTurn` overrides the last-message rule. */
   pick(messages: ReadonlyArray<ChatMessage>, continuesTurn = false): Pick {
     const fp = fingerprint(messages)
-    if (this.lastError && this.lastError.fp === fp) {
+    if (this.lastError && this.lastError.fp === fp && this.lastError.retriesLeft > 0) {
+      this.lastError.retriesLeft -= 1
       return { kind: "sticky-error", turn: this.lastError.turn, index: this.lastError.index, reply: this.lastError.reply }
     }
     this.lastError = null
@@ -77,7 +84,7 @@ export class ScriptPlayer {
     const reply = cur.replies[cur.next]
     if (!reply) return { kind: "exhausted", why: "turn-has-no-reply-left" }
     const index = cur.next++
-    if (reply.error) this.lastError = { fp, turn: cur.turn, index, reply }
+    if (reply.error) this.lastError = { fp, turn: cur.turn, index, reply, retriesLeft: modelRetries(reply.error.status) }
     return { kind: "reply", turn: cur.turn, index, reply, skipped }
   }
 }
