@@ -21,6 +21,8 @@ import { getSessionRoute } from "./sessions/GetSession.js"
 import { listSessionsRoute } from "./sessions/ListSessions.js"
 import { patchSessionRoute } from "./sessions/PatchSession.js"
 import { sessionMessagesRoute } from "./sessions/SessionMessages.js"
+import { sessionChatRoute } from "./sessions/SessionChat.js"
+import { sessionChatStreamRoute } from "./sessions/SessionChatStream.js"
 import { approveRun } from "./runs/ApproveRun.js"
 import { createRun } from "./runs/CreateRun.js"
 import { getRun } from "./runs/GetRun.js"
@@ -39,6 +41,8 @@ export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "sessions.delete", method: "DELETE", path: "/api/sessions/{session_id}", handler: deleteSessionRoute },
   { id: "sessions.messages", method: "GET", path: "/api/sessions/{session_id}/messages", handler: sessionMessagesRoute },
   { id: "sessions.fork", method: "POST", path: "/api/sessions/{session_id}/fork", handler: forkSessionRoute },
+  { id: "sessions.chat", method: "POST", path: "/api/sessions/{session_id}/chat", handler: sessionChatRoute },
+  { id: "sessions.chat.stream", method: "POST", path: "/api/sessions/{session_id}/chat/stream", handler: sessionChatStreamRoute },
   { id: "models.list", method: "GET", path: "/v1/models", handler: listModels },
   ...(features.modelOptionsRoute
     ? [{ id: "model.options", method: "GET", path: "/api/model/options", handler: modelOptions } satisfies Route]

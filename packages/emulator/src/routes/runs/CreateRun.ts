@@ -20,6 +20,7 @@ import { lookupRun } from "../../runs/RunLookup.js"
 import { getStoredResponse, sqlKey } from "../../responses/ResponseStore.js"
 import { type RunRecord, setRunStatus } from "../../runs/RunRecord.js"
 import { Ids, runId as newRunId } from "../../services/Ids.js"
+import { runUserMessage } from "../../sessions/RunUserMessage.js"
 import { admitAgentRequest, concurrencyLimited, parseSessionKeyHeader } from "../Admission.js"
 
 const invalid = (message: string) => errorResponse(400, message)
@@ -84,7 +85,7 @@ const initialRecord = (
   })
 
 /** Puts the run in memory and starts its background task. */
-const startRun = (ctx: RouteContext, runId: string, record: RunRecord, keyed: boolean) =>
+const startRun = (ctx: RouteContext, runId: string, record: RunRecord, keyed: boolean, userMessage: unknown) =>
   Effect.gen(function*() {
     const gw = ctx.gateway
     const queue = yield* Queue.unbounded<Record<string, unknown> | null>()
@@ -101,7 +102,7 @@ const startRun = (ctx: RouteContext, runId: string, record: RunRecord, keyed: bo
       steers: []
     }
     gw.liveRuns.set(runId, live)
-    live.fiber = yield* runTask({ runId, namespace: ctx.namespace, gateway: gw, now: ctx.now }, live).pipe(
+    live.fiber = yield* runTask({ runId, namespace: ctx.namespace, gateway: gw, now: ctx.now, userMessage }, live).pipe(
       Effect.forkDaemon
     )
   })
@@ -198,7 +199,7 @@ export const createRun: Handler = (ctx) =>
           ])
         }
         case "new": {
-          yield* startRun(ctx, admission.runId, admission.record, key !== "")
+          yield* startRun(ctx, admission.runId, admission.record, key !== "", runUserMessage(body))
           release()
           const accepted = ctx.features.runsAcceptedHasReplayed
             ? { run_id: admission.runId, status: "started", replayed: false }

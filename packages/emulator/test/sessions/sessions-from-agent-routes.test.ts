@@ -1,0 +1,71 @@
+import { afterEach, describe, expect, it } from "vitest"
+import { type Client, startClient } from "../support.js"
+
+const clients: Array<Client> = []
+const open = async (...args: Parameters<typeof startClient>) => {
+  const c = await startClient(...args)
+  clients.push(c)
+  return c
+}
+afterEach(async () => {
+  await Promise.all(clients.splice(0).map((c) => c.emu.close()))
+})
+
+type Listed = { data: Array<Record<string, unknown>> }
+
+describe.each(["0.19.0", "0.21.0"] as const)("agent turns of other routes appear in /api/sessions on %s", (pin) => {
+  it("a run records its turn under the run id, as upstream's agent does (observed live on 0.19.0)", async () => {
+    const c = await open({ hermesVersion: pin })
+    await c.script({ turns: [{ replies: [{ text: "Hello from run", usage: { prompt_tokens: 30, completion_tokens: 5 } }] }] })
+    const { body } = await c.json("POST", "/v1/runs", { input: "hi run" })
+    const runId = String(body["run_id"])
+    await c.waitForStatus(runId, ["completed"])
+    const listed = await c.json<Listed>("GET", "/api/sessions")
+    expect(listed.body.data).toHaveLength(1)
+    expect(listed.body.data[0]).toMatchObject({
+      id: runId,
+      source: "api_server",
+      user_id: null,
+      model: "hermetic-fake-model",
+      title: null,
+      ended_at: null,
+      message_count: 2,
+      tool_call_count: 0,
+      input_tokens: 30,
+      output_tokens: 5,
+      estimated_cost_usd: 0,
+      actual_cost_usd: null,
+      api_call_count: 1,
+      parent_session_id: null,
+      preview: "hi run",
+      has_system_prompt: true,
+      has_model_config: true
+    })
+    const messages = await c.json<Listed>("GET", `/api/sessions/${runId}/messages`)
+    expect(messages.body.data.map((m) => [m["role"], m["content"], m["finish_reason"]])).toEqual([
+      ["user", "hi run", null],
+      ["assistant", "Hello from run", "stop"]
+    ])
+  })
+
+  it("a failed run leaves only its user message under the body's session_id", async () => {
+    const c = await open({ hermesVersion: pin })
+    await c.script({ turns: [{ replies: [{ error: { status: 400, message: "synthetic failure" } }] }] })
+    const { body } = await c.json("POST", "/v1/runs", { input: "fail run", session_id: "run-err-sess" })
+    await c.waitForStatus(String(body["run_id"]), ["failed"])
+    const s = (await c.json("GET", "/api/sessions/run-err-sess")).body["session"] as Record<string, unknown>
+    expect(s).toMatchObject({ message_count: 1, api_call_count: 0, estimated_cost_usd: null, input_tokens: 0, has_system_prompt: true })
+  })
+
+  it("deleting a session: the next turn under the same id starts a fresh row with only its own messages", async () => {
+    const c = await open({ hermesVersion: pin })
+    await c.script({ turns: [{ replies: [{ text: "one" }] }, { replies: [{ text: "two" }] }] })
+    const first = await c.json("POST", "/v1/runs", { input: "first", session_id: "same" })
+    await c.waitForStatus(String(first.body["run_id"]), ["completed"])
+    expect((await c.json("DELETE", "/api/sessions/same")).body).toMatchObject({ deleted: true })
+    const second = await c.json("POST", "/v1/runs", { input: "second", session_id: "same" })
+    await c.waitForStatus(String(second.body["run_id"]), ["completed"])
+    const messages = await c.json<Listed>("GET", "/api/sessions/same/messages")
+    expect(messages.body.data.map((m) => m["content"])).toEqual(["second", "two"])
+  })
+})
