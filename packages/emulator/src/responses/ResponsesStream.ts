@@ -24,6 +24,7 @@ import { pyDumps } from "../http/PyJson.js"
 import { truthy } from "../http/RequestBody.js"
 import type { AppServices, RouteContext } from "../http/Route.js"
 import { Ids, messageItemId } from "../services/Ids.js"
+import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
 import { type StoredResponse, putStoredResponse, setConversation, sqlKey } from "./ResponseStore.js"
 import { messageItem, storedHistory } from "./ResponseTranscript.js"
 
@@ -70,6 +71,7 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
         onPause: () => Queue.offer(signals, { _tag: "pause" })
       }
     }).pipe(
+      Effect.tap((result) => recordPlayedTurn(ctx.namespace, spec.sessionId, result, ctx.now())),
       Effect.tap((result) => Queue.offer(signals, { _tag: "done", result })),
       Effect.ensuring(Effect.sync(() => void (gw.inflightAgentRuns = Math.max(0, gw.inflightAgentRuns - 1)))),
       Effect.forkDaemon

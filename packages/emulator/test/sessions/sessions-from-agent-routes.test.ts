@@ -48,6 +48,21 @@ describe.each(["0.19.0", "0.21.0"] as const)("agent turns of other routes appear
     ])
   })
 
+  it("a response (plain and streamed) records its turn under the X-Hermes-Session-Id it answers with", async () => {
+    const c = await open({ hermesVersion: pin })
+    await c.script({ turns: [{ replies: [{ text: "Hello from responses", usage: { prompt_tokens: 20, completion_tokens: 4 } }] }, { replies: [{ text: "streamed" }] }] })
+    const plain = await c.request("POST", "/v1/responses", { body: { model: "hermes-agent", input: "hi responses" } })
+    const sid = plain.headers.get("x-hermes-session-id") ?? ""
+    expect(sid).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/)
+    const s = (await c.json("GET", `/api/sessions/${sid}`)).body["session"] as Record<string, unknown>
+    expect(s).toMatchObject({ source: "api_server", model: "hermetic-fake-model", message_count: 2, input_tokens: 20, output_tokens: 4, api_call_count: 1 })
+    const streamed = await c.request("POST", "/v1/responses", { body: { input: "stream me", stream: true } })
+    await streamed.text()
+    const streamedSid = streamed.headers.get("x-hermes-session-id") ?? ""
+    const messages = await c.json<Listed>("GET", `/api/sessions/${streamedSid}/messages`)
+    expect(messages.body.data.map((m) => m["content"])).toEqual(["stream me", "streamed"])
+  })
+
   it("a failed run leaves only its user message under the body's session_id", async () => {
     const c = await open({ hermesVersion: pin })
     await c.script({ turns: [{ replies: [{ error: { status: 400, message: "synthetic failure" } }] }] })

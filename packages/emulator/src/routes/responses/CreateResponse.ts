@@ -17,6 +17,7 @@ import { putStoredResponse, setConversation, sqlKey } from "../../responses/Resp
 import { streamResponse } from "../../responses/ResponsesStream.js"
 import { finalTextOf, outputItems, storedHistory, turnStartIndex } from "../../responses/ResponseTranscript.js"
 import { Ids, type IdsShape, responseId as newResponseId } from "../../services/Ids.js"
+import { recordPlayedTurn } from "../../sessions/RecordTurnResult.js"
 import { admitAgentRequest, concurrencyLimited, parseSessionKeyHeader } from "../Admission.js"
 
 /** `str(uuid.uuid4())`: the session id of a response that does not continue a chain. */
@@ -27,11 +28,13 @@ const uuid4 = (ids: IdsShape): string => {
 }
 
 /** `_run_agent`: the turn counts as in-flight agent work while it plays. */
-const runTurn = (ctx: RouteContext, request: ResponseRequest, release: () => void) =>
+const runTurn = (ctx: RouteContext, request: ResponseRequest, release: () => void, sessionId: string) =>
   Effect.suspend(() => {
     release()
     ctx.gateway.inflightAgentRuns += 1
     return playAgentTurn({ namespace: ctx.namespace, userMessage: request.userMessage, history: request.history }).pipe(
+      // the agent writes its turn to state.db under the response's session
+      Effect.tap((result) => recordPlayedTurn(ctx.namespace, sessionId, result, ctx.now())),
       Effect.ensuring(
         Effect.sync(() => void (ctx.gateway.inflightAgentRuns = Math.max(0, ctx.gateway.inflightAgentRuns - 1)))
       )
@@ -76,12 +79,12 @@ export const createResponse: Handler = (ctx) =>
 
       const key = ctx.req.headers["idempotency-key"] ?? ""
       const result: AgentTurnResult = key === ""
-        ? yield* runTurn(ctx, request, release)
+        ? yield* runTurn(ctx, request, release, sessionId)
         : yield* idempotencyCacheOf(ctx.gateway).getOrSet(
           key,
           requestFingerprint(request.py, ctx.features.responsesFingerprintKeys),
           ctx.now,
-          runTurn(ctx, request, release)
+          runTurn(ctx, request, release, sessionId)
         )
       return yield* respond(ctx, request, result, sessionId, headers)
     })
