@@ -69,12 +69,21 @@ export interface AgentTurnInput {
   readonly interrupt?: Deferred.Deferred<void>
 }
 
-/** `_summarize_api_error` of the fake model's error body; retryable statuses report the retries. */
-export const modelErrorText = (error: ReplyError): string => {
-  const summary = `HTTP ${error.status}: ${pyTruncate(error.message, 300)}`
-  const retryable = error.status === 429 || error.status >= 500
-  return retryable ? `API call failed after ${MODEL_CALL_RETRIES} retries: ${summary}` : summary
-}
+/** `_summarize_api_error` of the fake model's error body: the turn's `error`. */
+export const modelErrorSummary = (error: ReplyError): string => `HTTP ${error.status}: ${pyTruncate(error.message, 300)}`
+
+/**
+ * Statuses Hermes' error classifier retries (0.19.0 source; observed live: 404, 429, 500 and 503
+ * are tried three times, 400, 401 and 422 once). Other 4xx abort at once.
+ */
+export const isRetriedModelStatus = (status: number): boolean =>
+  status === 404 || status === 408 || status === 413 || status === 429 || status >= 500
+
+/** The turn's final text: the summary, prefixed with the retry count when Hermes retried. */
+export const modelErrorText = (error: ReplyError): string =>
+  isRetriedModelStatus(error.status)
+    ? `API call failed after ${MODEL_CALL_RETRIES} retries: ${modelErrorSummary(error)}`
+    : modelErrorSummary(error)
 
 /** `_invalid_tool_name_error_content`. */
 export const unknownToolText = (name: string): string =>
@@ -155,7 +164,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
       }
       if (reply.error !== undefined) {
         const text = modelErrorText(reply.error)
-        return finish({ finalResponse: text, error: text, completed: false, failed: true })
+        return finish({ finalResponse: text, error: modelErrorSummary(reply.error), completed: false, failed: true })
       }
       for (const chunk of replyChunks(reply)) yield* onDelta(chunk)
       yield* onPause()

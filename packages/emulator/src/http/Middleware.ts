@@ -51,7 +51,13 @@ export const corsShortCircuit = (config: EmulatorConfigShape, req: EmuRequest): 
   return undefined
 }
 
+/**
+ * A prepared stream's headers are already on the wire when the middleware sees it, so an SSE
+ * response carries only what its handler put in it (upstream's chat stream adds the CORS headers
+ * itself; the runs event stream has none).
+ */
 export const addCorsHeaders = (config: EmulatorConfigShape, req: EmuRequest, res: EmuResponse): EmuResponse => {
+  if (res.body._tag === "sse") return res
   const cors = corsHeadersFor(config, req.headers["origin"] ?? "")
   return cors === undefined ? res : withHeaders(res, cors)
 }

@@ -10,6 +10,7 @@ import { modelOptions } from "./discovery/ModelOptions.js"
 import { listModels } from "./discovery/Models.js"
 import { listSkills } from "./discovery/Skills.js"
 import { listToolsets } from "./discovery/Toolsets.js"
+import { chatCompletions } from "./chat/ChatCompletions.js"
 import { health } from "./Health.js"
 import { createResponse } from "./responses/CreateResponse.js"
 import { deleteResponse } from "./responses/DeleteResponse.js"
@@ -53,6 +54,7 @@ export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "responses.create", method: "POST", path: "/v1/responses", handler: createResponse },
   { id: "responses.get", method: "GET", path: "/v1/responses/{response_id}", handler: getResponse },
   { id: "responses.delete", method: "DELETE", path: "/v1/responses/{response_id}", handler: deleteResponse },
+  { id: "chat.completions", method: "POST", path: "/v1/chat/completions", handler: chatCompletions },
   { id: "runs.create", method: "POST", path: "/v1/runs", handler: createRun },
   { id: "runs.get", method: "GET", path: "/v1/runs/{run_id}", handler: getRun },
   { id: "runs.events", method: "GET", path: "/v1/runs/{run_id}/events", handler: runEvents },
