@@ -15,7 +15,7 @@
  * renumber sequence_number before comparing; the joined text, the other events and their order
  * are compared exactly.
  */
-import { Deferred, Duration, Effect, Either, Fiber, Option, Queue, Stream } from "effect"
+import { Data, Deferred, Duration, Effect, Either, Fiber, Option, Queue, Stream } from "effect"
 import { type AgentTurnResult, type AgentUsage, playAgentTurn } from "../agent/AgentLoop.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
 import type { EmuResponse } from "../http/Exchange.js"
@@ -52,6 +52,16 @@ type AgentSignal =
 
 const ZERO_USAGE: AgentUsage = { input_tokens: 0, output_tokens: 0, total_tokens: 0 }
 
+/** A write to a client that has gone away (upstream: ConnectionResetError from response.write). */
+class ClientGone extends Data.TaggedError("ClientGone") {}
+
+/**
+ * Upstream learns that the client left only by writing to it, and the first write after the
+ * peer closed still goes out (TCP reports the reset on the next one): observed live, the second
+ * write after a disconnect fails. Until then the turn carries on and its text is kept.
+ */
+const FAILING_WRITE_AFTER_DISCONNECT = 2
+
 export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effect<EmuResponse, never, AppServices> =>
   Effect.gen(function*() {
     const ids = yield* Ids
@@ -84,13 +94,18 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
     const textParts: Array<string> = []
     let messageOpened = false
     const messageIndex = 0
-    const usage: AgentUsage = ZERO_USAGE
+    let usage: AgentUsage = ZERO_USAGE
+    let clientGone = false
+    let writesSinceGone = 0
 
+    const send = (frame: () => string) =>
+      Effect.suspend(() => {
+        if (clientGone && ++writesSinceGone >= FAILING_WRITE_AFTER_DISCONNECT) return Effect.fail(new ClientGone())
+        return Queue.offer(frames, frame())
+      })
     // numbered when written, not when the effect is built
     const write = (type: string, data: Record<string, unknown>) =>
-      Effect.suspend(() =>
-        Queue.offer(frames, `event: ${type}\ndata: ${pyDumps({ type, ...data, sequence_number: sequence++ })}\n\n`)
-      )
+      send(() => `event: ${type}\ndata: ${pyDumps({ type, ...data, sequence_number: sequence++ })}\n\n`)
     const envelope = (status: string) => ({
       id: spec.responseId,
       object: "response",
@@ -163,7 +178,7 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
       while (result === undefined) {
         const next = yield* Queue.take(signals).pipe(Effect.timeoutOption(KEEPALIVE_AFTER))
         if (Option.isNone(next)) {
-          yield* Queue.offer(frames, KEEPALIVE_FRAME)
+          yield* send(() => KEEPALIVE_FRAME)
           continue
         }
         const signal = next.value
@@ -172,6 +187,7 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
         else result = signal.result
       }
       yield* flush
+      usage = result.usage
 
       const agentFinal = result.finalResponse
       if (agentFinal !== "" && textParts.length === 0) yield* emitDelta(agentFinal)
@@ -215,22 +231,24 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
         terminalPersisted = true
         yield* write("response.completed", { response: completed })
       }
-    }).pipe(
-      Effect.onInterrupt(() =>
-        persistIncomplete.pipe(
-          Effect.zipRight(Deferred.succeed(interrupt, undefined)),
-          Effect.zipRight(Fiber.interrupt(agentFiber))
-        )
-      ),
-      Effect.ensuring(Queue.offer(frames, null))
+    })
+    // client gone (or the server cancelling the stream): keep an incomplete snapshot, stop the agent
+    const abandon = persistIncomplete.pipe(
+      Effect.zipRight(Deferred.succeed(interrupt, undefined)),
+      Effect.zipRight(Fiber.interrupt(agentFiber))
     )
-    const writerFiber = yield* Effect.forkDaemon(writer)
+    yield* writer.pipe(
+      Effect.catchTag("ClientGone", () => abandon),
+      Effect.onInterrupt(() => abandon),
+      Effect.ensuring(Queue.offer(frames, null)),
+      Effect.forkDaemon
+    )
 
     const body = Stream.fromQueue(frames).pipe(
       Stream.takeWhile((f): f is string => f !== null),
       Stream.interruptWhen(Effect.promise(() => ctx.req.aborted)),
-      // the client went away (or a fault cut the stream): upstream notices on its next write
-      Stream.ensuring(Fiber.interrupt(writerFiber))
+      // the client went away (or a fault cut the stream); after a normal end this changes nothing
+      Stream.ensuring(Effect.sync(() => void (clientGone = true)))
     )
     return sseResponse(body, spec.headers)
   })

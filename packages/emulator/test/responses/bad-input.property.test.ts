@@ -53,8 +53,13 @@ const request = fc.record({
 const isDict = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
 const truthy = (v: unknown) =>
   !(v === null || v === undefined || v === false || v === 0 || v === "" || (Array.isArray(v) && v.length === 0) || (isDict(v) && Object.keys(v).length === 0))
-/** What SQLite cannot bind (upstream passes the value straight to its query). */
-const unbindable = (v: unknown) => Array.isArray(v) || isDict(v) || (typeof v === "number" && Number.isInteger(v) && Math.abs(v) > 2 ** 63)
+/**
+ * What SQLite cannot bind (upstream passes the value straight to its query): containers, and ints
+ * beyond 64 bits. JSON.stringify writes integers below 1e21 as digits (a Python int) and larger
+ * ones with an exponent (a Python float, which binds).
+ */
+const unbindable = (v: unknown) =>
+  Array.isArray(v) || isDict(v) || (typeof v === "number" && Number.isInteger(v) && (v >= 2 ** 63 || v < -(2 ** 63)) && Math.abs(v) < 1e21)
 
 /** Where upstream's handler lets an exception escape, in its order of checks (null: it answers). */
 const upstreamCrashes = (body: string): boolean => {

@@ -137,17 +137,19 @@ describe.each(["0.19.0", "0.21.0"] as const)("Responses API on %s", (pin) => {
     expect(textOf(afterRestart.body)).toBe("third answer")
   })
 
-  it("a stream cut after response.created leaves an incomplete snapshot", async () => {
+  it("a client gone while the reply is held leaves an incomplete snapshot once upstream would notice (live-observed)", async () => {
     const c = await open({ hermesVersion: pin })
-    await c.script({ turns: [{ replies: [{ hold: "h1", text: "late" }] }] })
+    await c.script({ turns: [{ replies: [{ hold: "h1", text: "too late" }] }] })
     const res = await c.request("POST", "/v1/responses", { body: { input: "stream", stream: true } })
     const reader = (res.body as ReadableStream<Uint8Array>).getReader()
     const first = new TextDecoder().decode((await reader.read()).value)
     const id = /"id": "(resp_[0-9a-f]{28})"/.exec(first)?.[1] ?? ""
     expect(first.startsWith("event: response.created\n")).toBe(true)
-    expect((await c.json("GET", `/v1/responses/${id}`)).body).toMatchObject({ status: "in_progress", output: [] })
     await reader.cancel()
-    for (let i = 0; i < 100; i++) {
+    // nothing is written while the reply is held, so nothing notices the client is gone
+    expect((await c.json("GET", `/v1/responses/${id}`)).body).toMatchObject({ status: "in_progress", output: [] })
+    await c.release("h1")
+    for (let i = 0; i < 200; i++) {
       if ((await c.json("GET", `/v1/responses/${id}`)).body["status"] === "incomplete") break
       await new Promise((f) => setTimeout(f, 10))
     }
@@ -157,7 +159,7 @@ describe.each(["0.19.0", "0.21.0"] as const)("Responses API on %s", (pin) => {
       status: "incomplete",
       created_at: expect.any(Number),
       model: "hermes-agent",
-      output: [],
+      output: [{ type: "message", role: "assistant", content: [{ type: "output_text", text: "too late" }] }],
       usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 }
     })
   })
