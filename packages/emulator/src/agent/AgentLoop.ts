@@ -17,12 +17,12 @@ import { Deferred, Effect } from "effect"
 import { pyTruncate } from "../content/MultimodalContent.js"
 import { pyStrip } from "../http/PyText.js"
 import type { Reply, ReplyError, ToolCall } from "../script/Script.js"
-import { replyChunks, replyText } from "../script/Script.js"
+import { EXHAUSTED_REPLY_TEXT, replyChunks, replyText } from "../script/Script.js"
 import { Agent, DEFAULT_TURN } from "../services/Agent.js"
 import { type AgentMessage, repairMessageSequence, stampPersisted } from "./AgentMessages.js"
 
-/** The fake model's answer to a model call the Script has no reply for (oracle-runner's EXHAUSTED_REPLY_TEXT). */
-export const EXHAUSTED_REPLY_TEXT = "[hermetic: the script has no reply for this model call]"
+/** The fake model's answer to a model call the Script has no reply for (one definition, in Script.ts). */
+export { EXHAUSTED_REPLY_TEXT }
 
 /** Hermes' tool-less gateway: the sorted tool names listed in unknown-tool errors. */
 const AVAILABLE_TOOLS: ReadonlyArray<string> = []
