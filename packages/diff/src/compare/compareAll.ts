@@ -15,6 +15,10 @@ import { compareScenario, type ScenarioComparison } from "./compareScenario.js"
 export interface ScenarioInput {
   readonly scenario: Scenario
   readonly file?: string
+  /** This scenario's own reference (a cassette); the comparison's reference when absent. */
+  readonly reference?: Target
+  /** Its second recorded run, for learning noise offline. */
+  readonly secondReference?: Target
 }
 
 export interface CompareAllOptions {
@@ -44,12 +48,15 @@ export const compareAll = (options: CompareAllOptions): Effect.Effect<Comparison
     const comparisons: Array<ScenarioComparison> = []
     const inputs = options.scenarios.filter((s) => applies(s.scenario, pin))
     for (const input of inputs) {
+      const reference = input.reference ?? options.reference
+      const learnNoise = options.noise !== undefined && (input.reference === undefined || input.secondReference !== undefined)
       const comparison = yield* compareScenario(
-        options.reference,
+        reference,
         options.candidate,
         input.scenario,
-        { register: options.register, pin, ...(options.noise !== undefined ? { noise: options.noise } : {}) },
-        input.file
+        { register: options.register, pin, ...(learnNoise && options.noise !== undefined ? { noise: options.noise } : {}) },
+        input.file,
+        input.secondReference ?? reference
       )
       comparisons.push(comparison)
       options.progress?.(comparisons.length, inputs.length, comparison)

@@ -55,13 +55,15 @@ export const compareScenario = (
   candidate: Target,
   scenario: Scenario,
   settings: CompareSettings,
-  file?: string
+  file?: string,
+  /** Plays the reference's second run for noise learning (a cassette's second recording); the reference itself when absent. */
+  secondReference: Target = reference
 ): Effect.Effect<ScenarioComparison> =>
   Effect.gen(function*() {
     const clock = reference.info.clock === "pinned" && candidate.info.clock === "pinned" ? "pinned" : "running"
     const refRun = yield* runScenario(reference, scenario)
     if (settings.noise !== undefined) {
-      const again = yield* runScenario(reference, scenario)
+      const again = yield* runScenario(secondReference, scenario)
       const a = normalizeRun(refRun, scenario, { clock })
       const b = normalizeRun(again, scenario, { clock })
       settings.noise.learn(scenario.name, diffRuns(a, b))

@@ -167,6 +167,19 @@ const timeRelations = (times: ReadonlyArray<TimeObservation>, scenario: Scenario
     }
     last.set(key, t)
   }
+  // events of one stream carry non-decreasing timestamps
+  const byExchange = new Map<string, Array<TimeObservation>>()
+  for (const t of times) {
+    const frame = /^(steps\[\d+\]\.exchanges\[\d+\])\.response\.frames\[\d+\]/.exec(t.location)
+    if (frame === null) continue
+    const list = byExchange.get(frame[1] as string) ?? []
+    list.push(t)
+    byExchange.set(frame[1] as string, list)
+  }
+  for (const [exchange, list] of byExchange) {
+    const monotone = list.every((t, i) => i === 0 || t.value >= (list[i - 1] as TimeObservation).value)
+    out.push({ id: `${exchange}: SSE frame timestamps non-decreasing`, holds: monotone })
+  }
   // a clock jump shows: timestamps made after `advance: X` are at least X later than any before it
   scenario.steps.forEach((step, index) => {
     if (!("clock" in step) || !("advance" in step.clock) || step.clock.advance <= 0) return

@@ -57,6 +57,9 @@ export interface AgentTurnCallbacks {
   readonly onDelta?: (text: string) => Effect.Effect<void>
   /** A pause in the stream (a model call ended, or a held reply is awaited): buffered text may flush. */
   readonly onPause?: () => Effect.Effect<void>
+  /** `tool_start_callback` / `tool_complete_callback`: a call to a tool the gateway has, around its execution. */
+  readonly onToolStart?: (call: ExecutedToolCall) => Effect.Effect<void>
+  readonly onToolComplete?: (call: ExecutedToolCall) => Effect.Effect<void>
 }
 
 export interface AgentTurnInput {
@@ -67,7 +70,23 @@ export interface AgentTurnInput {
   readonly callbacks?: AgentTurnCallbacks
   /** Completes when the caller interrupts the agent (client gone, stop). */
   readonly interrupt?: Deferred.Deferred<void>
+  /**
+   * The tools enabled for the api_server platform (default none, as in the oracle runner's home).
+   * A model reply whose tool calls all name enabled tools is executed — with the tool callbacks, an
+   * emulated result, and a paragraph break before the next streamed text, as Hermes does; any other
+   * tool call is an unknown tool.
+   */
+  readonly enabledTools?: ReadonlySet<string>
 }
+
+export interface ExecutedToolCall {
+  readonly id: string
+  readonly name: string
+  readonly arguments: string
+}
+
+/** What an executed tool returns to the model in the emulator (no tool really runs). */
+export const EMULATED_TOOL_RESULT = '{"success": true, "emulated": true}'
 
 /** `_summarize_api_error` of the fake model's error body: the turn's `error`. */
 export const modelErrorSummary = (error: ReplyError): string => `HTTP ${error.status}: ${pyTruncate(error.message, 300)}`
@@ -102,7 +121,14 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
     const agent = yield* Agent
     const messages: Array<AgentMessage> = [...input.history]
     messages.push({ role: "user", content: input.userMessage })
-    const onDelta = input.callbacks?.onDelta ?? (() => Effect.void)
+    const emitDelta = input.callbacks?.onDelta ?? (() => Effect.void)
+    // `_stream_needs_break`: after executed tools, the next non-blank delta starts a new paragraph
+    let needsBreak = false
+    const onDelta = (chunk: string) => {
+      if (!needsBreak || pyStrip(chunk) === "") return emitDelta(chunk)
+      needsBreak = false
+      return emitDelta(`\n\n${chunk}`)
+    }
     const onPause = input.callbacks?.onPause ?? (() => Effect.void)
     let inputTokens = 0
     let outputTokens = 0
@@ -172,6 +198,34 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
       outputTokens += reply.usage?.completion_tokens ?? 0
       const text = replyText(reply)
       const calls = reply.toolCalls ?? []
+      const enabled = input.enabledTools
+      if (calls.length > 0 && enabled !== undefined && calls.every((call) => enabled.has(call.name))) {
+        const executed = calls.map((call, i): ExecutedToolCall => ({
+          id: call.id ?? `call_hermetic_${modelCalls}_${i}`,
+          name: call.name,
+          arguments: toolArguments(call)
+        }))
+        messages.push({
+          role: "assistant",
+          content: text,
+          reasoning: reply.reasoning ?? null,
+          finish_reason: "tool_calls",
+          tool_calls: executed.map((call) => ({
+            id: call.id,
+            call_id: call.id,
+            response_item_id: `fc_${call.id.replace(/^call_/, "")}`,
+            type: "function",
+            function: { name: call.name, arguments: call.arguments }
+          }))
+        })
+        for (const call of executed) {
+          yield* input.callbacks?.onToolStart?.(call) ?? Effect.void
+          messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: EMULATED_TOOL_RESULT })
+          yield* input.callbacks?.onToolComplete?.(call) ?? Effect.void
+        }
+        needsBreak = true
+        continue
+      }
       if (calls.length > 0) {
         invalidToolRounds++
         if (invalidToolRounds >= MAX_INVALID_TOOL_ROUNDS) {

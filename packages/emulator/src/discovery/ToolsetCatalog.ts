@@ -58,3 +58,14 @@ export const TOOLSET_CATALOG: ReadonlyArray<ToolsetInfo> = [
  */
 export const HERMES_DEFAULT_ENABLED_TOOLSETS: ReadonlyArray<string> = ["web", "browser", "terminal", "file", "code_execution", "vision", "image_gen", "skills", "todo", "memory", "session_search", "delegation", "cronjob"]
 
+
+/** Every tool the enabled toolsets expand to (lazily registered ones once the process is warm). */
+export const enabledToolNames = (enabledToolsets: ReadonlyArray<string>, warm: boolean): ReadonlySet<string> => {
+  const on = new Set(enabledToolsets)
+  const names = new Set<string>()
+  for (const t of TOOLSET_CATALOG) {
+    if (!on.has(t.name)) continue
+    for (const tool of (warm ? TOOLS_AFTER_FIRST_AGENT_TURN[t.name] : undefined) ?? t.tools) names.add(tool)
+  }
+  return names
+}

@@ -1,7 +1,8 @@
 /**
  * Differential replay: every exchange recorded from the real 0.19.0 gateway in
- * evidence/live/chat-completions-0.19.0.md is replayed, in the recorded order and with the same
- * Script, against one emulator; status, headers and body must match once server-made ids and
+ * evidence/live/chat-completions-0.19.0.md (the oracle runner's strict home: no tools) and
+ * chat-tool-progress-0.19.0.md (Hermes' default toolsets) is replayed, in the recorded order and
+ * with the same Script, against one emulator configured alike; status, headers and body must match once server-made ids and
  * timestamps are normalized. The few exchanges the emulator does not reproduce are listed with
  * the reason — a listed exchange that starts matching fails the test, so the list stays honest.
  */
@@ -10,8 +11,8 @@ import { API_KEY, type Client, startClient } from "../support.js"
 import { type RecordedExchange, recordedExchanges } from "../liveEvidence.js"
 import { rawRequest, semanticHeaders } from "../rawHttp.js"
 import { readFileSync } from "node:fs"
-
-const FILE = "chat-completions-0.19.0.md"
+import type { EmulatorOptions } from "../../src/index.js"
+import { HERMES_DEFAULT_ENABLED_TOOLSETS } from "../../src/discovery/ToolsetCatalog.js"
 
 /** Exchanges the emulator knowingly answers differently, and why. */
 const KNOWN_DIVERGENCES: Readonly<Record<string, string>> = {
@@ -30,10 +31,10 @@ interface Recorded extends RecordedExchange {
 }
 
 /** The script, request line and headers of each section (the shared reader gives the rest). */
-const load = (): ReadonlyArray<Recorded> => {
-  const text = readFileSync(new URL(`../../../../evidence/live/${FILE}`, import.meta.url), "utf8")
+const load = (file: string): ReadonlyArray<Recorded> => {
+  const text = readFileSync(new URL(`../../../../evidence/live/${file}`, import.meta.url), "utf8")
   const sections = text.split("\n### ").slice(1)
-  return recordedExchanges(FILE).map((ex, i) => {
+  return recordedExchanges(file).map((ex, i) => {
     const section = sections[i] ?? ""
     const script = /Script appended: `(.*)`/.exec(section)?.[1]
     const request = section.slice(section.indexOf("Request:\n\n```\n") + 14)
@@ -53,13 +54,13 @@ const normalize = (s: string): string =>
 
 const VOLATILE = /^(content-length):/
 
-describe("chat completions replayed against the recorded real 0.19.0 gateway", () => {
+const replay = (file: string, options: EmulatorOptions) => () => {
   let c: Client
-  const exchanges = load()
+  const exchanges = load(file)
   const answers = new Map<string, { status: number; headers: Array<string>; body: string }>()
 
   beforeAll(async () => {
-    c = await startClient({ hermesVersion: "0.19.0" })
+    c = await startClient({ hermesVersion: "0.19.0", ...options })
     for (const ex of exchanges) {
       if (ex.title.includes("keepalive")) continue
       if (ex.script !== undefined) await c.script(ex.script as never)
@@ -70,7 +71,7 @@ describe("chat completions replayed against the recorded real 0.19.0 gateway", (
   })
   afterAll(() => c.emu.close())
 
-  for (const ex of load()) {
+  for (const ex of exchanges) {
     const divergence = KNOWN_DIVERGENCES[ex.title]
     it(`${ex.title}${divergence === undefined ? "" : " (known divergence)"}`, () => {
       if (ex.title.includes("keepalive")) return
@@ -91,4 +92,11 @@ describe("chat completions replayed against the recorded real 0.19.0 gateway", (
       expect(emu.headers.filter((h) => !VOLATILE.test(h))).toEqual(semanticHeaders(ex.headers).filter((h) => !VOLATILE.test(h)))
     })
   }
-})
+}
+
+describe("chat completions replayed against the recorded real 0.19.0 gateway (no tools)", replay("chat-completions-0.19.0.md", {}))
+
+describe(
+  "tool progress replayed against the recorded real 0.19.0 gateway (Hermes' default toolsets)",
+  replay("chat-tool-progress-0.19.0.md", { enabledToolsets: HERMES_DEFAULT_ENABLED_TOOLSETS })
+)

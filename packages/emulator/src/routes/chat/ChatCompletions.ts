@@ -10,13 +10,15 @@
  * 502 agent_incomplete). Streamed answers are SSE (see chat/ChatStream.ts).
  */
 import { Deferred, Duration, Effect, Either, Queue, Stream } from "effect"
-import { type AgentTurnResult, playAgentTurn } from "../../agent/AgentLoop.js"
+import { type AgentTurnCallbacks, type AgentTurnResult, playAgentTurn } from "../../agent/AgentLoop.js"
 import type { AgentMessage } from "../../agent/AgentMessages.js"
 import { type ChatTurnRequest, parseChatRequest } from "../../chat/ChatRequest.js"
 import { errorHeaderValue, finishReasonOf, hermesBlock, usageBody } from "../../chat/ChatOutcome.js"
 import { deriveChatSessionId, parseSessionIdHeader } from "../../chat/ChatSessionId.js"
 import { chatStreamFrames, type StreamItem } from "../../chat/ChatStream.js"
-import { markAgentTurn } from "../../discovery/AgentWarmth.js"
+import { completedPayload, isInternalTool, runningPayload } from "../../chat/ToolProgress.js"
+import { hasRunAgentTurn, markAgentTurn } from "../../discovery/AgentWarmth.js"
+import { enabledToolNames } from "../../discovery/ToolsetCatalog.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import { type EmuResponse, jsonResponse, sseResponse } from "../../http/Exchange.js"
 import { corsHeadersFor } from "../../http/Middleware.js"
@@ -60,18 +62,20 @@ const runTurn = (
   ctx: RouteContext,
   request: ChatTurnRequest,
   release: () => void,
-  onDelta?: (text: string) => Effect.Effect<void>,
+  callbacks?: AgentTurnCallbacks,
   interrupt?: Deferred.Deferred<void>
 ) =>
   Effect.suspend(() => {
     release()
     ctx.gateway.inflightAgentRuns += 1
+    const enabledTools = enabledToolNames(ctx.config.enabledToolsets, hasRunAgentTurn(ctx.gateway))
     markAgentTurn(ctx.gateway)
     return playAgentTurn({
       namespace: ctx.namespace,
       userMessage: request.userMessage,
       history: agentHistory(request),
-      ...(onDelta === undefined ? {} : { callbacks: { onDelta } }),
+      enabledTools,
+      ...(callbacks === undefined ? {} : { callbacks }),
       ...(interrupt === undefined ? {} : { interrupt })
     }).pipe(Effect.ensuring(Effect.sync(() => void (ctx.gateway.inflightAgentRuns -= 1))))
   })
@@ -131,8 +135,19 @@ const streamed = (
     const items = yield* Queue.unbounded<StreamItem | null>()
     const result = yield* Deferred.make<AgentTurnResult>()
     const interrupt = yield* Deferred.make<void>()
-    const onDelta = (text: string) => Queue.offer(items, { _tag: "delta", text }).pipe(Effect.asVoid)
-    yield* runTurn(ctx, request, release, onDelta, interrupt).pipe(
+    const put = (item: StreamItem) => Queue.offer(items, item).pipe(Effect.asVoid)
+    // a "completed" is only sent for a call whose "running" was (internal tools are never shown)
+    const shown = new Set<string>()
+    const callbacks: AgentTurnCallbacks = {
+      onDelta: (text) => put({ _tag: "delta", text }),
+      onToolStart: (call) => {
+        if (call.id === "" || isInternalTool(call.name)) return Effect.void
+        shown.add(call.id)
+        return put({ _tag: "tool", payload: runningPayload(call) })
+      },
+      onToolComplete: (call) => (shown.delete(call.id) ? put({ _tag: "tool", payload: completedPayload(call) }) : Effect.void)
+    }
+    yield* runTurn(ctx, request, release, callbacks, interrupt).pipe(
       Effect.flatMap((r) => Deferred.succeed(result, r)),
       Effect.ensuring(Queue.offer(items, null)),
       Effect.forkDaemon

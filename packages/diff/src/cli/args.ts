@@ -1,0 +1,52 @@
+/** Flag parsing shared by the commands (node:util parseArgs; unknown flags are usage errors). */
+import { readFileSync } from "node:fs"
+import { join } from "node:path"
+import { parseArgs } from "node:util"
+import { isPinName } from "../coverage/emulatorRoutes.js"
+import { repoRoot } from "../evidence/provenance.js"
+import { UsageError } from "./CliError.js"
+
+export type ParsedArgs = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>
+
+export const OPTIONS = {
+  pin: { type: "string" },
+  target: { type: "string" },
+  runs: { type: "string" },
+  seed: { type: "string" },
+  scenario: { type: "string", multiple: true },
+  out: { type: "string" },
+  register: { type: "string" },
+  source: { type: "string" },
+  "no-noise": { type: "boolean" },
+  help: { type: "boolean", short: "h" }
+} as const
+
+export const parse = (argv: ReadonlyArray<string>): ParsedArgs => {
+  try {
+    return parseArgs({ args: [...argv], options: OPTIONS, allowPositionals: true, strict: true })
+  } catch (e) {
+    throw new UsageError({ message: e instanceof Error ? e.message : String(e) })
+  }
+}
+
+export const defaultPin = (): string => {
+  try {
+    return (JSON.parse(readFileSync(join(repoRoot(), "source-lock.json"), "utf8")) as { default: string }).default
+  } catch {
+    return "0.19.0"
+  }
+}
+
+/** The pin both sides run; the emulator must have a profile for it. */
+export const pinOf = (args: ParsedArgs): "0.19.0" | "0.21.0" => {
+  const pin = args.values.pin ?? defaultPin()
+  if (!isPinName(pin)) throw new UsageError({ message: `--pin ${pin}: the emulator has profiles for 0.19.0 and 0.21.0 only` })
+  return pin
+}
+
+export const intFlag = (args: ParsedArgs, name: "runs" | "seed", fallback: number): number => {
+  const raw = args.values[name]
+  if (raw === undefined) return fallback
+  if (!/^-?\d+$/.test(raw)) throw new UsageError({ message: `--${name} wants an integer, got ${raw}` })
+  return Number(raw)
+}

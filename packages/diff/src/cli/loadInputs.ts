@@ -1,0 +1,37 @@
+/** Scenario and cassette files named on the command line (or the defaults), decoded. */
+import { Effect } from "effect"
+import { cassetteFiles, fixturesDir, readCassette } from "../cassette/cassetteFiles.js"
+import type { ScenarioInput } from "../compare/compareAll.js"
+import { builtinScenarioDir, readScenarioFile, scenarioFilesIn } from "../scenario/ScenarioFile.js"
+import { cassetteTarget } from "../target/CassetteTarget.js"
+import { UsageError } from "./CliError.js"
+
+export const loadScenarioFiles = (files: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const list = files.length > 0 ? files : yield* Effect.promise(() => scenarioFilesIn(builtinScenarioDir()))
+    return yield* Effect.forEach(list, (file) => Effect.map(readScenarioFile(file), (scenario): ScenarioInput => ({ scenario, file })))
+  })
+
+/** Each cassette becomes a scenario input with its own reference (and its second run for noise). */
+export const loadCassettes = (pin: string, files: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const list = files.length > 0 ? files : yield* Effect.promise(() => cassetteFiles(fixturesDir(), pin))
+    if (list.length === 0) {
+      return yield* new UsageError({
+        message: `no cassettes for pin ${pin} under fixtures/${pin}/ — record them with \`oracle record --pin ${pin}\` on a machine that can start that gateway`
+      })
+    }
+    return yield* Effect.forEach(list, (file) =>
+      Effect.gen(function*() {
+        const cassette = yield* readCassette(file)
+        if (cassette.pin !== pin) return yield* new UsageError({ message: `${file} was recorded against ${cassette.pin}, not ${pin}` })
+        const second = cassette.runs[1]
+        return {
+          scenario: cassette.scenario,
+          file,
+          reference: cassetteTarget(cassette, file),
+          ...(second !== undefined ? { secondReference: cassetteTarget(cassette, file, second) } : {})
+        } satisfies ScenarioInput
+      })
+    )
+  })

@@ -1,0 +1,65 @@
+/**
+ * The `oracle` CLI. Exit codes: 0 no divergence, 1 divergences, 2 the oracle could not run — a
+ * pin that cannot be obtained, a launcher that failed, a cassette missing a request, a bad flag.
+ */
+import { writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import { Cause, Effect, Exit, type Scope } from "effect"
+import { cassetteJsonSchema, evidenceJsonSchema, schemaDir } from "../evidence/evidenceJsonSchema.js"
+import { parse } from "./args.js"
+import { UsageError } from "./CliError.js"
+import { compareCommand } from "./compareCommand.js"
+import { recordCommand } from "./recordCommand.js"
+import { replayCommand } from "./replayCommand.js"
+import { COMPARE_HELP, MAIN_HELP, RECORD_HELP, REPLAY_HELP } from "./usage.js"
+
+const schemaCommand = Effect.promise(async () => {
+  await writeFile(join(schemaDir(), "evidence.schema.json"), `${JSON.stringify(evidenceJsonSchema(), null, 2)}\n`)
+  await writeFile(join(schemaDir(), "cassette.schema.json"), `${JSON.stringify(cassetteJsonSchema(), null, 2)}\n`)
+  process.stdout.write(`wrote ${schemaDir()}evidence.schema.json and cassette.schema.json\n`)
+  return 0 as const
+})
+
+const HELP: Record<string, string> = { compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP }
+
+const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Scope.Scope> =>
+  Effect.suspend((): Effect.Effect<number, unknown, Scope.Scope> => {
+    const args = parse(argv)
+    const command = args.positionals[0]
+    if (command === undefined || (args.values.help === true && HELP[command] === undefined)) {
+      process.stdout.write(MAIN_HELP)
+      return Effect.succeed(command === undefined && args.values.help !== true ? 2 : 0)
+    }
+    if (args.values.help === true) {
+      process.stdout.write(HELP[command] ?? MAIN_HELP)
+      return Effect.succeed(0)
+    }
+    switch (command) {
+      case "compare":
+        return compareCommand(args)
+      case "record":
+        return recordCommand(args)
+      case "replay":
+        return replayCommand(args)
+      case "schema":
+        return schemaCommand
+      default:
+        throw new UsageError({ message: `unknown command ${command}` })
+    }
+  })
+
+const main = async () => {
+  const exit = await Effect.runPromiseExit(Effect.scoped(program(process.argv.slice(2))))
+  if (Exit.isSuccess(exit)) {
+    process.exitCode = exit.value
+    return
+  }
+  const failure = Cause.squash(exit.cause)
+  const message = failure instanceof Error ? failure.message : String(failure)
+  if (failure instanceof UsageError) process.stderr.write(`oracle: ${message}\nRun 'oracle --help' for usage.\n`)
+  else process.stderr.write(`oracle: the oracle could not run:\n${message}\n`)
+  // never 0 or 1: a comparison that did not happen is neither a pass nor a divergence
+  process.exitCode = 2
+}
+
+await main()

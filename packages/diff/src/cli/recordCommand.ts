@@ -1,0 +1,40 @@
+/** `oracle record`: each scenario played on the real gateway, written as a cassette under fixtures/<pin>/. */
+import { Effect } from "effect"
+import { fixturesDir, writeCassette } from "../cassette/cassetteFiles.js"
+import { recordCassette } from "../cassette/recordCassette.js"
+import { emulatorGitState, installedVersions, sourceLockEntry } from "../evidence/provenance.js"
+import { intFlag, type ParsedArgs, pinOf } from "./args.js"
+import { UsageError } from "./CliError.js"
+import { loadScenarioFiles } from "./loadInputs.js"
+import { progress } from "./progress.js"
+import { realReference } from "./referenceTarget.js"
+
+export const recordCommand = (args: ParsedArgs) =>
+  Effect.gen(function*() {
+    const pin = pinOf(args)
+    const kind = args.values.target ?? "process"
+    if (kind !== "process" && kind !== "container") throw new UsageError({ message: `record needs the real gateway: --target process or container, not ${kind}` })
+    const runs = intFlag(args, "runs", 2)
+    if (runs !== 1 && runs !== 2) throw new UsageError({ message: "--runs is 1 or 2 for record" })
+    const out = args.values.out ?? fixturesDir()
+    const inputs = yield* loadScenarioFiles(args.values.scenario ?? [])
+    const applicable = inputs.filter((i) => i.scenario.pins === undefined || i.scenario.pins.includes(pin))
+    progress(`starting the real ${pin} gateway (${kind} launcher)…`)
+    const target = yield* realReference(pin, kind, args.values.source)
+    const git = yield* Effect.promise(() => emulatorGitState())
+    const installed = yield* Effect.promise(() => installedVersions(pin))
+    const lock = yield* Effect.promise(() => sourceLockEntry(pin))
+    for (const [i, input] of applicable.entries()) {
+      const t0 = Date.now()
+      const cassette = yield* recordCassette(target, input.scenario, runs, {
+        launcher: kind,
+        hermeticCommit: git.commit,
+        ...(installed !== undefined ? { installed } : {}),
+        ...(lock !== undefined ? { sourceLock: lock } : {})
+      })
+      const file = yield* Effect.promise(() => writeCassette(cassette, out))
+      progress(`${i + 1}/${applicable.length} recorded ${input.scenario.name} (${Date.now() - t0} ms) → ${file}`)
+    }
+    process.stdout.write(`${applicable.length} cassettes written under ${out}${pin}/\n`)
+    return 0 as const
+  })

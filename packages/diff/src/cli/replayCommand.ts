@@ -1,0 +1,77 @@
+/**
+ * `oracle replay FILE`: a scenario, counterexample or cassette, played on the emulator (printing
+ * the normalized exchanges) or compared against the real gateway or the cassette.
+ */
+import { readFile } from "node:fs/promises"
+import { Effect, Schema } from "effect"
+import { Cassette } from "../cassette/Cassette.js"
+import { compareAll, exitCodeOf, type ScenarioInput } from "../compare/compareAll.js"
+import { loadRegister } from "../diff/DivergenceRegister.js"
+import { writeEvidence } from "../evidence/writeEvidence.js"
+import { LearnedNoise } from "../noise/LearnedNoise.js"
+import { normalizeRun } from "../normalize/normalizeRun.js"
+import { runScenario } from "../runner/runScenario.js"
+import { Scenario } from "../scenario/Scenario.js"
+import { cassetteTarget } from "../target/CassetteTarget.js"
+import { emulatorHttpTarget, emulatorInProcessTarget } from "../target/EmulatorTargets.js"
+import type { Target } from "../target/Target.js"
+import { type ParsedArgs, pinOf } from "./args.js"
+import { UsageError } from "./CliError.js"
+import { progress } from "./progress.js"
+import { provenanceFor } from "./provenanceFor.js"
+import { realReference } from "./referenceTarget.js"
+import { summaryTable } from "./summaryTable.js"
+
+const loadFile = (file: string) =>
+  Effect.gen(function*() {
+    const json = yield* Effect.tryPromise({ try: async () => JSON.parse(await readFile(file, "utf8")) as unknown, catch: (e) => new UsageError({ message: `${file}: ${String(e)}` }) })
+    const asCassette = Schema.decodeUnknownEither(Cassette)(json)
+    if (asCassette._tag === "Right") return { cassette: asCassette.right, scenario: asCassette.right.scenario }
+    const asScenario = Schema.decodeUnknownEither(Scenario)(json)
+    if (asScenario._tag === "Right") return { scenario: asScenario.right }
+    return yield* new UsageError({ message: `${file} is neither a Scenario nor a cassette: ${asScenario.left.message}` })
+  })
+
+export const replayCommand = (args: ParsedArgs) =>
+  Effect.gen(function*() {
+    const file = args.positionals[1]
+    if (file === undefined) throw new UsageError({ message: "replay needs a FILE" })
+    const loaded = yield* loadFile(file)
+    const pin = args.values.pin !== undefined ? pinOf(args) : ((loaded.cassette?.pin ?? pinOf(args)) as "0.19.0" | "0.21.0")
+    const kind = args.values.target ?? "inprocess"
+    if (kind === "inprocess" || kind === "http") {
+      const target = kind === "http" ? yield* emulatorHttpTarget({ pin }) : yield* emulatorInProcessTarget({ pin })
+      const run = yield* runScenario(target, loaded.scenario)
+      const normalized = normalizeRun(run, loaded.scenario, { clock: "running" })
+      process.stdout.write(`${JSON.stringify(normalized.steps, null, 2)}\n`)
+      return 0 as const
+    }
+    let input: ScenarioInput
+    let reference: Target
+    if (kind === "cassette") {
+      if (loaded.cassette === undefined) throw new UsageError({ message: `--target cassette needs a cassette file; ${file} is a scenario` })
+      reference = cassetteTarget(loaded.cassette, file)
+      const second = loaded.cassette.runs[1]
+      input = { scenario: loaded.scenario, file, reference, ...(second !== undefined ? { secondReference: cassetteTarget(loaded.cassette, file, second) } : {}) }
+    } else if (kind === "process" || kind === "container") {
+      progress(`starting the real ${pin} gateway (${kind} launcher)…`)
+      reference = yield* realReference(pin, kind, args.values.source)
+      input = { scenario: loaded.scenario, file }
+    } else throw new UsageError({ message: `--target is inprocess, http, process, container or cassette, not ${kind}` })
+    const candidate = yield* emulatorInProcessTarget({ pin })
+    const { evidence } = yield* compareAll({
+      reference,
+      candidate,
+      scenarios: [input],
+      register: yield* Effect.promise(() => loadRegister()),
+      noise: new LearnedNoise(),
+      noiseMethod: kind === "cassette" ? "the cassette's two recorded runs" : "the scenario played twice on the real gateway",
+      provenance: yield* provenanceFor(pin, kind, kind !== "cassette", 1, undefined)
+    })
+    if (args.values.out !== undefined) yield* Effect.promise(() => writeEvidence(evidence, args.values.out ?? ""))
+    process.stdout.write(summaryTable(evidence))
+    for (const d of evidence.scenarios.flatMap((s) => s.steps.flatMap((st) => st.differences))) {
+      process.stdout.write(`  step ${d.step} ${d.operation} ${d.kind} ${d.path}: real ${JSON.stringify(d.expected)} | emulator ${JSON.stringify(d.actual)} [${d.classification}]\n`)
+    }
+    return exitCodeOf(evidence)
+  })

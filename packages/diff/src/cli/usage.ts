@@ -1,0 +1,61 @@
+/** Help texts of the `oracle` CLI. */
+export const MAIN_HELP = `oracle — compare the Hermes emulator with the real pinned gateway
+
+Usage:
+  oracle compare [options]     play scenarios on the real gateway (or its cassettes) and the emulator, diff, write evidence
+  oracle record [options]      play scenarios on the real gateway and write one cassette per scenario under fixtures/<pin>/
+  oracle replay FILE [options] play one scenario, cassette or counterexample file against a target
+  oracle schema                regenerate packages/diff/schema/*.schema.json from the Schemas
+  oracle <command> --help      options of a command
+
+Exit codes: 0 no divergence · 1 divergences · 2 the oracle could not run (never reported as a pass)
+`
+
+export const COMPARE_HELP = `oracle compare — the emulator against the real pinned gateway
+
+Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette] [--runs N] [--seed S]
+                      [--scenario FILE ...] [--out DIR] [--no-noise] [--register FILE] [--source DIR]
+
+  --pin P          the Hermes pin (default: source-lock.json's default, 0.19.0). The emulator runs the same pin.
+  --target T       the reference side:
+                     process    the real gateway started by the oracle runner's process launcher (default)
+                     container  the real gateway in a container (needs an engine)
+                     cassette   the cassettes recorded under fixtures/<pin>/ — offline, no gateway
+  --runs N         also play N generated scenarios (fast-check, model-based; default 0)
+  --seed S         seed for the generated scenarios (default: random; always printed)
+  --scenario FILE  play these scenario files (repeatable; default: packages/diff/scenarios/*.json,
+                   or every cassette with --target cassette)
+  --out DIR        where evidence goes (default: evidence/): <pin>-<reference>-vs-<candidate>.json,
+                   REPORT.md, .junit.xml; counterexamples go to DIR/counterexamples/
+  --no-noise       do not play each scenario twice on the real gateway to learn its noise
+  --register FILE  the divergence register (default: packages/diff/divergence-register.json)
+  --source DIR     a source checkout of the pin to install editable (0.21.0 where PyPI has no wheel;
+                   without it the oracle runner fetches the locked source archive where that host is reachable)
+
+Exit codes: 0 no divergence · 1 divergences (each listed in REPORT.md) · 2 the oracle could not run
+(the pin cannot be obtained here, a launcher failed, a cassette lacks a request) — never a pass.
+`
+
+export const RECORD_HELP = `oracle record — record scenarios against the real gateway as cassettes
+
+Usage: oracle record [--pin P] [--target process|container] [--scenario FILE ...] [--out DIR] [--runs 1|2] [--source DIR]
+
+  --out DIR    fixtures directory (default: fixtures/); cassettes go to DIR/<pin>/<scenario-name>.json
+  --runs 1|2   play each scenario this often (default 2: replay can then learn the gateway's noise offline)
+
+Exit codes: 0 recorded · 2 the oracle could not run.
+`
+
+export const REPLAY_HELP = `oracle replay — play one file against a target
+
+Usage: oracle replay FILE [--target inprocess|http|process|container|cassette] [--pin P] [--out DIR]
+
+  FILE is a scenario (packages/diff/scenarios/*.json, evidence/counterexamples/*.json) or a cassette
+  (fixtures/<pin>/*.json).
+  --target inprocess|http   play it on the emulator and print the normalized exchanges (default)
+  --target process|container  compare the real gateway with the emulator on it (like compare)
+  --target cassette         compare the cassette (FILE must be one) with the emulator, offline
+  --out DIR                 write evidence for a comparison (default: nothing written)
+
+Exit codes: 0 equal (or played) · 1 divergences · 2 the oracle could not run.
+`

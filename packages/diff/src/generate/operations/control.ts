@@ -1,0 +1,34 @@
+/**
+ * Time and process: clock jumps across the 1 h run-status and 24 h ledger boundaries (with a 10 s
+ * margin, since real seconds pass while a scenario plays), restarts and crashes. Only taken when
+ * no model reply is held: a jump would fire the held call's timeouts on the real gateway.
+ */
+import * as fc from "fast-check"
+import { RUN_STATUS_TTL } from "../GenModel.js"
+import { command, type OperationCommands } from "./Operation.js"
+
+const quiet = (m: { runs: ReadonlyArray<{ phase: string }> }) => !m.runs.some((r) => r.phase === "held" || r.phase === "stopping")
+
+export const controlOperation: OperationCommands = {
+  id: "control",
+  requiresRoutes: [],
+  commands: () => [
+    fc.constantFrom(60, RUN_STATUS_TTL - 10, RUN_STATUS_TTL + 10, 86_400 + 10).map((seconds) =>
+      command(`clockAdvance(${seconds})`, quiet, (m, b) => {
+        b.add({ clock: { advance: seconds } })
+        m.clock += seconds
+        for (const r of m.runs) {
+          r.clockMoved = true
+          if (r.phase === "terminal" && m.clock - r.settledAt > RUN_STATUS_TTL) r.phase = "gone"
+        }
+      })
+    ),
+    fc.boolean().map((crash) =>
+      command(crash ? "crash" : "restart", quiet, (m, b) => {
+        b.add({ restart: crash ? { crash: true } : {} })
+        // runs live in the gateway's memory; with a ledger, keyed runs are kept in storage
+        for (const r of m.runs) if (!(m.features.runsIdempotencyLedger && [...m.keys.values()].some((k) => k.alias === r.alias))) r.phase = "gone"
+      })
+    )
+  ]
+}

@@ -1,0 +1,55 @@
+/**
+ * Scenarios as fast-check model-based command sequences. A sequence is turned into a Scenario by
+ * running it against the model (fc.modelRun), so shrinking — which drops commands and skips those
+ * whose precondition no longer holds — always yields a valid, self-consistent Scenario.
+ */
+import * as fc from "fast-check"
+import { features, isPinName, routesFor } from "../coverage/emulatorRoutes.js"
+import type { Scenario } from "../scenario/Scenario.js"
+import { type GenModel, initialModel, ScenarioBuilder } from "./GenModel.js"
+import { type GenCommand } from "./operations/Operation.js"
+import { OPERATION_COMMANDS } from "./operations/index.js"
+
+export interface GeneratorOptions {
+  readonly pin: string
+  readonly maxCommands?: number
+}
+
+const pinFeatures = (pin: string) => {
+  if (!isPinName(pin)) throw new Error(`no emulator profile for pin ${pin}`)
+  return features(pin)
+}
+
+/** The operations whose routes the emulator has on this pin. */
+export const activeOperations = (pin: string) => {
+  const routes = new Set(routesFor(pinFeatures(pin)).map((r: { readonly id: string }) => r.id))
+  return OPERATION_COMMANDS.filter((op) => op.requiresRoutes.every((id) => routes.has(id)))
+}
+
+export const commandsArbitrary = (options: GeneratorOptions): fc.Arbitrary<Iterable<GenCommand>> =>
+  fc.commands(
+    activeOperations(options.pin).flatMap((op) => [...op.commands(options.pin)]),
+    { maxCommands: options.maxCommands ?? 8 }
+  )
+
+export const buildScenario = (commands: Iterable<GenCommand>, pin: string, name: string, origin: Scenario["origin"]): Scenario => {
+  const builder = new ScenarioBuilder()
+  fc.modelRun(() => ({ model: initialModel(pin, pinFeatures(pin)) as GenModel, real: builder }), commands)
+  return builder.build(name, { ...origin, generator: `commands: ${builder.path.join(", ") || "(none)"}` })
+}
+
+/**
+ * The same, for a plain list, also returning the commands whose precondition held (the ones that
+ * made steps): what the post-shrink minimization removes commands from.
+ */
+export const buildFromList = (commands: ReadonlyArray<GenCommand>, pin: string, name: string, origin: Scenario["origin"]) => {
+  const builder = new ScenarioBuilder()
+  const model = initialModel(pin, pinFeatures(pin))
+  const executed: Array<GenCommand> = []
+  for (const c of commands) {
+    if (!c.check(model)) continue
+    c.run(model, builder)
+    executed.push(c)
+  }
+  return { scenario: builder.build(name, { ...origin, generator: `commands: ${builder.path.join(", ") || "(none)"}` }), executed }
+}

@@ -1,0 +1,74 @@
+/**
+ * The real pinned Hermes gateway as a Target, through the oracle runner's programmatic API
+ * (process launcher, or container where an engine runs). The Script goes to its fake model, hold
+ * releases too; clock steps move its libfaketime clock; restart is a graceful stop+start, or
+ * SIGKILL+start with `crash: true`. The gateway is started once and shared by all scenarios.
+ *
+ * Differences from the emulator a reader must know: the faked clock keeps running (it cannot be
+ * frozen; `freeze` is refused), and `reset` restarts the gateway with a fresh fake model but the
+ * same HERMES_HOME (the sessions database stays; runs kept in memory are gone).
+ */
+import { acquireGateway, type GatewayHandle, type OracleError } from "@hermetic/oracle-runner"
+import { Effect, type Scope } from "effect"
+import type { ClockCommand } from "../scenario/Scenario.js"
+import type { LiveDriver } from "./LiveDriver.js"
+import { liveTarget } from "./liveTarget.js"
+import type { Target } from "./Target.js"
+
+export type GatewayLauncher = "process" | "container"
+
+export interface GatewayTargetOptions {
+  readonly pin: string
+  readonly launcher: GatewayLauncher
+  /** A source checkout to install editable (pins not on PyPI, e.g. 0.21.0). */
+  readonly source?: string
+  readonly progress?: (line: string) => void
+}
+
+export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
+  const clock = async (command: ClockCommand) => {
+    if (gw.clock === null) throw new Error("the gateway was started without libfaketime; clock steps need it")
+    if ("set" in command) await gw.clock.set(command.set)
+    else if ("advance" in command) await gw.clock.advance(command.advance)
+    else throw new Error("the real gateway's faked clock keeps running and cannot be frozen")
+  }
+  return {
+    fetch: (path, init) => fetch(`${gw.baseUrl}${path}`, init),
+    apiKey: gw.apiKey,
+    hiddenHeaders: () => ({}),
+    script: async (script) => void gw.script(script),
+    release: async (hold) => void gw.release(hold),
+    clock,
+    restart: (crash) => (crash ? gw.crash() : gw.restart()),
+    reset: async () => {
+      gw.fakeModel.reset()
+      await gw.restart()
+    },
+    begin: async () => gw.fakeModel.reset(),
+    end: async (holds) => {
+      for (const hold of holds) gw.release(hold)
+    },
+    pollIntervalMs: 50,
+    sseDeadlineMs: 15_000
+  }
+}
+
+/** Starts the gateway (verified against source-lock.json) for the scope; typed OracleErrors when it cannot. */
+export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ target: Target; gateway: GatewayHandle }, OracleError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const gateway = yield* Effect.acquireRelease(
+      acquireGateway({ pin: options.pin, launcher: options.launcher, clock: {}, ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) }),
+      (gw) => Effect.promise(() => gw.stop())
+    )
+    const target = liveTarget(
+      {
+        kind: options.launcher === "process" ? "gateway-process" : "gateway-container",
+        pin: gateway.pin,
+        real: true,
+        clock: "running",
+        description: `real Hermes ${gateway.pin} gateway (${options.launcher} launcher, fake model, libfaketime)`
+      },
+      gatewayDriver(gateway)
+    )
+    return { target, gateway }
+  })
