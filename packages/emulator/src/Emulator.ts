@@ -17,6 +17,7 @@ import { EmuClock, EmuClockLive } from "./services/Clock.js"
 import { FaultsLive } from "./services/Faults.js"
 import { Ids, IdsRandom, IdsSeeded } from "./services/Ids.js"
 import { JournalLive } from "./services/Journal.js"
+import { JobTickerLive } from "./jobs/JobTickerLive.js"
 import { StorageLive } from "./services/Storage.js"
 
 export interface EmulatorShape {
@@ -55,7 +56,7 @@ export const servicesLayer = (options: EmulatorOptions = {}, overrides: LayerOve
     JournalLive(),
     StorageLive(config.sqliteFilename)
   )
-  return Layer.provideMerge(gateways, base)
+  return Layer.provideMerge(Layer.merge(gateways, JobTickerLive), base)
 }
 
 const emulatorFromServices = Effect.gen(function*() {

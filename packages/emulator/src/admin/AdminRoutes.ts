@@ -14,6 +14,7 @@ import { EmuClock } from "../services/Clock.js"
 import { FaultRule, Faults } from "../services/Faults.js"
 import { Journal } from "../services/Journal.js"
 import { clearNamespace } from "../services/Storage.js"
+import { tickNamespace } from "../jobs/JobTicker.js"
 
 export const ADMIN_PREFIX = "/__admin"
 export const isAdminPath = (path: string): boolean => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)
@@ -91,6 +92,9 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
       case "POST /reset":
         yield* resetNamespace(ns)
         return jsonResponse({ reset: true })
+      case "POST /cron/tick":
+        // the cron scheduler's tick, now (it also runs by itself every 60 s)
+        return jsonResponse({ fired: yield* tickNamespace(ns) })
       case "POST /faults": {
         const rule = parseBody(FaultRule, req)
         if (Either.isLeft(rule)) return adminError(400, `invalid fault: ${rule.left}`)

@@ -12,6 +12,12 @@ import { listSkills } from "./discovery/Skills.js"
 import { listToolsets } from "./discovery/Toolsets.js"
 import { chatCompletions } from "./chat/ChatCompletions.js"
 import { health } from "./Health.js"
+import { createJobRoute } from "./jobs/CreateJob.js"
+import { deleteJobRoute } from "./jobs/DeleteJob.js"
+import { getJobRoute } from "./jobs/GetJob.js"
+import { pauseJobRoute, resumeJobRoute, runJobRoute } from "./jobs/JobActions.js"
+import { listJobsRoute } from "./jobs/ListJobs.js"
+import { updateJobRoute } from "./jobs/UpdateJob.js"
 import { createResponse } from "./responses/CreateResponse.js"
 import { deleteResponse } from "./responses/DeleteResponse.js"
 import { getResponse } from "./responses/GetResponse.js"
@@ -54,6 +60,14 @@ export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "responses.create", method: "POST", path: "/v1/responses", handler: createResponse },
   { id: "responses.get", method: "GET", path: "/v1/responses/{response_id}", handler: getResponse },
   { id: "responses.delete", method: "DELETE", path: "/v1/responses/{response_id}", handler: deleteResponse },
+  { id: "jobs.list", method: "GET", path: "/api/jobs", handler: listJobsRoute },
+  { id: "jobs.create", method: "POST", path: "/api/jobs", handler: createJobRoute },
+  { id: "jobs.get", method: "GET", path: "/api/jobs/{job_id}", handler: getJobRoute },
+  { id: "jobs.update", method: "PATCH", path: "/api/jobs/{job_id}", handler: updateJobRoute },
+  { id: "jobs.delete", method: "DELETE", path: "/api/jobs/{job_id}", handler: deleteJobRoute },
+  { id: "jobs.pause", method: "POST", path: "/api/jobs/{job_id}/pause", handler: pauseJobRoute },
+  { id: "jobs.resume", method: "POST", path: "/api/jobs/{job_id}/resume", handler: resumeJobRoute },
+  { id: "jobs.run", method: "POST", path: "/api/jobs/{job_id}/run", handler: runJobRoute },
   { id: "chat.completions", method: "POST", path: "/v1/chat/completions", handler: chatCompletions },
   { id: "runs.create", method: "POST", path: "/v1/runs", handler: createRun },
   { id: "runs.get", method: "GET", path: "/v1/runs/{run_id}", handler: getRun },

@@ -10,6 +10,7 @@ import { Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { SESSION_TABLE_NAMES, SESSION_TABLES } from "../sessions/SessionTables.js"
+import { JOB_TABLE_NAMES, JOB_TABLES } from "../jobs/JobTables.js"
 
 /** Every table the emulator owns. Each statement is idempotent; order matters for foreign keys only. */
 export const SCHEMA: ReadonlyArray<string> = [
@@ -46,7 +47,7 @@ export const SCHEMA: ReadonlyArray<string> = [
 
 export const migrate = Effect.gen(function*() {
   const sql = yield* SqlClient.SqlClient
-  for (const statement of [...SCHEMA, ...SESSION_TABLES]) yield* sql.unsafe(statement)
+  for (const statement of [...SCHEMA, ...SESSION_TABLES, ...JOB_TABLES]) yield* sql.unsafe(statement)
 })
 
 /** Deletes one namespace's durable state (admin reset). */
@@ -56,7 +57,7 @@ export const clearNamespace = (namespace: string) =>
     yield* sql`DELETE FROM run_ledger WHERE namespace = ${namespace}`
     yield* sql`DELETE FROM stored_responses WHERE namespace = ${namespace}`
     yield* sql`DELETE FROM response_conversations WHERE namespace = ${namespace}`
-    for (const table of SESSION_TABLE_NAMES) yield* sql.unsafe(`DELETE FROM ${table} WHERE namespace = ?`, [namespace])
+    for (const table of [...SESSION_TABLE_NAMES, ...JOB_TABLE_NAMES]) yield* sql.unsafe(`DELETE FROM ${table} WHERE namespace = ?`, [namespace])
   })
 
 export const StorageLive = (filename: string) =>

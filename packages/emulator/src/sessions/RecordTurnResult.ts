@@ -17,7 +17,7 @@ export const ownTurn = (messages: ReadonlyArray<TurnMessage>): ReadonlyArray<Tur
   return messages
 }
 
-export const recordPlayedTurn = (ns: string, sessionId: string, played: PlayedTurn, now: number) => {
+export const recordPlayedTurn = (ns: string, sessionId: string, played: PlayedTurn, now: number, source = "api_server") => {
   const turn = ownTurn(played.messages)
-  return recordAgentTurn(ns, { sessionId, messages: turn, calls: answeredCalls(turn, played.usage), now })
+  return recordAgentTurn(ns, { sessionId, messages: turn, calls: answeredCalls(turn, played.usage), now, source })
 }

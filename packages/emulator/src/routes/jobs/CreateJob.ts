@@ -1,0 +1,79 @@
+/**
+ * POST /api/jobs (0.19.0 `_handle_create_job`): checks in upstream's order — name (stripped),
+ * its length (≤ 200), schedule, prompt length (≤ 5000), the prompt scan, repeat (an int ≥ 1; a
+ * bool counts as an int) — then create_job. The answer is 200 `{"job": ...}` with the stored job.
+ * Anything that raises (a body that is not an object, non-string name/schedule, a schedule that
+ * does not parse, a one-shot in the past) is a 500 with the exception's text, and nothing is saved.
+ */
+import { Effect, Either } from "effect"
+import { checkAuth } from "../../http/Auth.js"
+import { plainErrorResponse } from "../../http/Envelopes.js"
+import { jsonResponse } from "../../http/Exchange.js"
+import { isObject, truthy } from "../../http/RequestBody.js"
+import type { Handler } from "../../http/Route.js"
+import { createJob } from "../../jobs/JobRecord.js"
+import { readJobBody } from "../../jobs/JobRequestBody.js"
+import { loadJobs, saveJobs } from "../../jobs/JobStore.js"
+import { scanCronPrompt } from "../../jobs/PromptScan.js"
+import { noAttribute, noLen, notAString, pyIntValue, pyLen } from "../../jobs/PyErrors.js"
+import { pyStrip } from "../../python/strip.js"
+import { Ids } from "../../services/Ids.js"
+import { jobCrash, originOf } from "./JobRouteSupport.js"
+
+const MAX_NAME = 200
+const MAX_PROMPT = 5000
+
+/** `(body.get(key) or "").strip()`. */
+const strippedField = (v: unknown): Either.Either<string, string> => {
+  if (!truthy(v)) return Either.right("")
+  return typeof v === "string" ? Either.right(pyStrip(v)) : Either.left(noAttribute(v, "strip"))
+}
+
+export const createJobRoute: Handler = (ctx) =>
+  Effect.gen(function*() {
+    const denied = checkAuth(ctx)
+    if (denied !== undefined) return denied
+    const read = readJobBody(ctx.req)
+    if (Either.isLeft(read)) return jobCrash(read.left)
+    const body = read.right
+    if (!isObject(body)) return jobCrash(noAttribute(body, "get"))
+    const name = strippedField(body["name"])
+    if (Either.isLeft(name)) return jobCrash(name.left)
+    const schedule = strippedField(body["schedule"])
+    if (Either.isLeft(schedule)) return jobCrash(schedule.left)
+    const prompt = "prompt" in body ? body["prompt"] : ""
+    const repeat = body["repeat"] ?? null
+    if (name.right === "") return plainErrorResponse(400, "Name is required")
+    if ([...name.right].length > MAX_NAME) return plainErrorResponse(400, `Name must be ≤ ${MAX_NAME} characters`)
+    if (schedule.right === "") return plainErrorResponse(400, "Schedule is required")
+    const promptLength = pyLen(prompt)
+    if (promptLength === undefined) return jobCrash(noLen(prompt))
+    if (promptLength > MAX_PROMPT) return plainErrorResponse(400, `Prompt must be ≤ ${MAX_PROMPT} characters`)
+    if (truthy(prompt)) {
+      if (typeof prompt !== "string") return jobCrash(notAString(prompt))
+      const blocked = scanCronPrompt(prompt)
+      if (blocked !== "") return plainErrorResponse(400, blocked)
+    }
+    if (repeat !== null) {
+      const n = pyIntValue(repeat)
+      if (n === undefined || n < 1n) return plainErrorResponse(400, "Repeat must be a positive integer")
+    }
+    const ids = yield* Ids
+    const created = createJob(
+      {
+        id: ids.hex(12),
+        prompt,
+        schedule: schedule.right,
+        name: name.right,
+        deliver: "deliver" in body ? body["deliver"] : "local",
+        origin: originOf(ctx),
+        skills: truthy(body["skills"]) ? body["skills"] : null,
+        repeat
+      },
+      ctx.now()
+    )
+    if (Either.isLeft(created)) return jobCrash(created.left)
+    const jobs = yield* loadJobs(ctx.namespace)
+    yield* saveJobs(ctx.namespace, [...jobs, created.right])
+    return jsonResponse({ job: created.right })
+  })
