@@ -63,6 +63,27 @@ describe.each(["0.19.0", "0.21.0"] as const)("agent turns of other routes appear
     expect(messages.body.data.map((m) => m["content"])).toEqual(["stream me", "streamed"])
   })
 
+  it("a chat completion records only its own turn under the derived or named session (history is not rewritten)", async () => {
+    const c = await open({ hermesVersion: pin })
+    await c.script({ turns: [{ replies: [{ text: "Hello from chat", usage: { prompt_tokens: 12, completion_tokens: 3 } }] }, { replies: [{ text: "second answer" }] }, { replies: [{ text: "header again" }] }] })
+    const first = await c.request("POST", "/v1/chat/completions", { body: { model: "hermes-agent", messages: [{ role: "user", content: "hi chat" }] } })
+    const derived = first.headers.get("x-hermes-session-id") ?? ""
+    expect(derived).toBe("api-bcd7ab85536f5db8")
+    await first.text()
+    const second = await c.request("POST", "/v1/chat/completions", {
+      body: { messages: [{ role: "user", content: "hi chat" }, { role: "assistant", content: "Hello from chat" }, { role: "user", content: "second q" }] }
+    })
+    expect(second.headers.get("x-hermes-session-id")).toBe(derived)
+    await second.text()
+    const messages = await c.json<Listed>("GET", `/api/sessions/${derived}/messages`)
+    expect(messages.body.data.map((m) => m["content"])).toEqual(["hi chat", "Hello from chat", "second q", "second answer"])
+    expect((await c.json("GET", `/api/sessions/${derived}`)).body["session"]).toMatchObject({ input_tokens: 12, output_tokens: 3, api_call_count: 2, message_count: 4 })
+    await c.json("POST", "/api/sessions", { id: "named" })
+    const named = await c.request("POST", "/v1/chat/completions", { body: { messages: [{ role: "user", content: "via header" }] }, headers: { "x-hermes-session-id": "named" } })
+    await named.text()
+    expect((await c.json<Listed>("GET", "/api/sessions/named/messages")).body.data.map((m) => m["content"])).toEqual(["via header", "header again"])
+  })
+
   it("a failed run leaves only its user message under the body's session_id", async () => {
     const c = await open({ hermesVersion: pin })
     await c.script({ turns: [{ replies: [{ error: { status: 400, message: "synthetic failure" } }] }] })

@@ -11,6 +11,7 @@
  */
 import { Deferred, Duration, Effect, Either, Queue, Stream } from "effect"
 import { type AgentTurnCallbacks, type AgentTurnResult, playAgentTurn } from "../../agent/AgentLoop.js"
+import { recordPlayedTurn } from "../../sessions/RecordTurnResult.js"
 import type { AgentMessage } from "../../agent/AgentMessages.js"
 import { type ChatTurnRequest, parseChatRequest } from "../../chat/ChatRequest.js"
 import { errorHeaderValue, finishReasonOf, hermesBlock, usageBody } from "../../chat/ChatOutcome.js"
@@ -62,6 +63,7 @@ const runTurn = (
   ctx: RouteContext,
   request: ChatTurnRequest,
   release: () => void,
+  sessionId: string,
   callbacks?: AgentTurnCallbacks,
   interrupt?: Deferred.Deferred<void>
 ) =>
@@ -77,7 +79,11 @@ const runTurn = (
       enabledTools,
       ...(callbacks === undefined ? {} : { callbacks }),
       ...(interrupt === undefined ? {} : { interrupt })
-    }).pipe(Effect.ensuring(Effect.sync(() => void (ctx.gateway.inflightAgentRuns -= 1))))
+    }).pipe(
+      // the agent writes its turn to state.db under the chat's session
+      Effect.tap((result) => recordPlayedTurn(ctx.namespace, sessionId, result, ctx.now())),
+      Effect.ensuring(Effect.sync(() => void (ctx.gateway.inflightAgentRuns -= 1)))
+    )
   })
 
 const completionBody = (id: string, created: number, model: unknown, result: AgentTurnResult) => {
@@ -147,7 +153,8 @@ const streamed = (
       },
       onToolComplete: (call) => (shown.delete(call.id) ? put({ _tag: "tool", payload: completedPayload(call) }) : Effect.void)
     }
-    yield* runTurn(ctx, request, release, callbacks, interrupt).pipe(
+    // sessionHeaders starts with X-Hermes-Session-Id
+    yield* runTurn(ctx, request, release, sessionHeaders[0]?.[1] ?? "", callbacks, interrupt).pipe(
       Effect.flatMap((r) => Deferred.succeed(result, r)),
       Effect.ensuring(Queue.offer(items, null)),
       Effect.forkDaemon
@@ -191,7 +198,7 @@ export const chatCompletions: Handler = (ctx) =>
       if (request.stream) return yield* streamed(ctx, request, release, { id, created, model: request.model }, sessionHeaders)
 
       const key = ctx.req.headers["idempotency-key"] ?? ""
-      const turn = runTurn(ctx, request, release)
+      const turn = runTurn(ctx, request, release, sessionId)
       const py = Either.isRight(parsed) ? parsed.right.py : undefined
       const result = key === "" || !(py instanceof PyDict)
         ? yield* turn
