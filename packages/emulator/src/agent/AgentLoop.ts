@@ -16,7 +16,9 @@
 import { Deferred, Effect } from "effect"
 import { pyTruncate } from "../content/MultimodalContent.js"
 import { pyStrip } from "../http/PyText.js"
-import type { Reply, ReplyError, ToolCall } from "../script/Script.js"
+import { isRetriedModelStatus, type Reply, type ReplyError, type ToolCall } from "../script/Script.js"
+
+export { isRetriedModelStatus }
 import { EXHAUSTED_REPLY_TEXT, replyChunks, replyText } from "../script/Script.js"
 import { Agent, DEFAULT_TURN } from "../services/Agent.js"
 import { type AgentMessage, repairMessageSequence, stampPersisted } from "./AgentMessages.js"
@@ -90,13 +92,6 @@ export const EMULATED_TOOL_RESULT = '{"success": true, "emulated": true}'
 
 /** `_summarize_api_error` of the fake model's error body: the turn's `error`. */
 export const modelErrorSummary = (error: ReplyError): string => `HTTP ${error.status}: ${pyTruncate(error.message, 300)}`
-
-/**
- * Statuses Hermes' error classifier retries (0.19.0 source; observed live: 404, 429, 500 and 503
- * are tried three times, 400, 401 and 422 once). Other 4xx abort at once.
- */
-export const isRetriedModelStatus = (status: number): boolean =>
-  status === 404 || status === 408 || status === 413 || status === 429 || status >= 500
 
 /** The turn's final text: the summary, prefixed with the retry count when Hermes retried. */
 export const modelErrorText = (error: ReplyError): string =>

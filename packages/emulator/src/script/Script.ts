@@ -89,3 +89,13 @@ export const EXHAUSTED_REPLY_TEXT = "[hermetic: the script has no reply for this
 
 /** How a failed model call surfaces as Hermes' error text (observed on 0.19.0 for 400–503). */
 export const modelErrorText = (error: ReplyError): string => `HTTP ${error.status}: ${error.message}`
+
+/**
+ * Statuses Hermes' error classifier retries: tried three times in all (0.19.0 source; observed
+ * live: 404, 429, 500 and 503 three times, 400, 401 and 422 once). The fake model keeps an error
+ * reply sticky for exactly those retries, and the emulator's agent loop reports them the same way.
+ */
+export const isRetriedModelStatus = (status: number): boolean =>
+  status === 404 || status === 408 || status === 413 || status === 429 || status >= 500
+
+export const MODEL_CALL_ATTEMPTS_WHEN_RETRIED = 3

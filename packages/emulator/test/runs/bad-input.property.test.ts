@@ -44,7 +44,11 @@ const request = fc.record({
 
 const EXPECTED = new Set([200, 202, 400, 401, 403, 404, 409, 429, 500])
 
-/** Where upstream's handler lets an exception escape: a JSON body that is not an object, or an input list ending in a non-object. */
+/**
+ * Where upstream's handler lets an exception escape: a JSON body that is not an object, an input
+ * list ending in a non-object, or (once the body is valid) a previous_response_id SQLite cannot bind
+ * — a list or a dict (JSON.parse here cannot tell ints past 64 bits, which never come out of fc.jsonValue).
+ */
 const upstreamCrashes = (route: string, body: string): boolean => {
   if (route !== "create" && route !== "approval") return false
   let v: unknown
@@ -58,9 +62,10 @@ const upstreamCrashes = (route: string, body: string): boolean => {
   const input = (v as Record<string, unknown>)["input"]
   if (Array.isArray(input) && input.length > 0) {
     const last: unknown = input[input.length - 1]
-    return typeof last !== "object" || last === null || Array.isArray(last)
+    if (typeof last !== "object" || last === null || Array.isArray(last)) return true
   }
-  return false
+  const previous = (v as Record<string, unknown>)["previous_response_id"]
+  return typeof previous === "object" && previous !== null && Object.keys(previous).length > 0
 }
 
 const emulators: Record<string, RunningEmulator> = {}

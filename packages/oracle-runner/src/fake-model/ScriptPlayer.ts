@@ -8,12 +8,12 @@
  * following one.
  *
  * Errors are sticky for Hermes' retries: Hermes retries a failed model call with the same messages
- * (0.19.0, observed: 400 and 401 are not retried; other statuses are tried 3 times in all), and each
+ * (0.19.0: see `isRetriedModelStatus` in the Script module), and each
  * retry gets the same error again, so an error reply means "this agent turn fails". Stickiness is
  * bounded by that attempt count: a later turn whose messages happen to be identical (a new run with
  * the same input) must open the next Script turn, not replay the old error.
  */
-import type { Reply, Script, Turn } from "@hermetic/emulator/script"
+import { isRetriedModelStatus, MODEL_CALL_ATTEMPTS_WHEN_RETRIED, type Reply, type Script, type Turn } from "@hermetic/emulator/script"
 import type { ChatMessage } from "./ChatRequest.js"
 
 export type Pick =
@@ -23,8 +23,9 @@ export type Pick =
 
 type Current = { readonly turn: number; readonly replies: ReadonlyArray<Reply>; next: number }
 
-/** How many times Hermes 0.19.0 retries a model call that failed with `status` (observed). */
-export const modelRetries = (status: number): number => (status === 400 || status === 401 ? 0 : 2)
+/** How many times Hermes retries a model call that failed with `status`. */
+export const modelRetries = (status: number): number =>
+  isRetriedModelStatus(status) ? MODEL_CALL_ATTEMPTS_WHEN_RETRIED - 1 : 0
 
 export const fingerprint = (messages: ReadonlyArray<ChatMessage>): string => JSON.stringify(messages)
 
