@@ -44,8 +44,11 @@ export const searchCounterexample = async (options: SearchOptions): Promise<Sear
   let evaluations = 0
   const details = await fc.check(
     fc.asyncProperty(commandsArbitrary(options), async (commands) => {
+      const { scenario: built, executed } = buildFromList([...commands], options.pin, "generated", { seed: options.seed })
+      // an empty scenario says nothing; fast-check draws another instead of counting it
+      fc.pre(built.steps.length > 0)
       evaluations++
-      const { scenario, executed } = buildFromList([...commands], options.pin, `generated seed ${options.seed}`, { seed: options.seed })
+      const scenario: Scenario = { ...built, name: `generated seed ${options.seed} #${evaluations}` }
       const comparison = await options.compare(scenario)
       if (failing === undefined) {
         compared.push(comparison)
