@@ -5,11 +5,12 @@
  */
 import { join } from "node:path"
 import { Effect } from "effect"
-import { compareAll, exitCodeOf, type ScenarioInput } from "../compare/compareAll.js"
+import { buildEvidence, compareAll, exitCodeOf, type ScenarioInput } from "../compare/compareAll.js"
+import { compareScenario } from "../compare/compareScenario.js"
 import { loadRegister } from "../diff/DivergenceRegister.js"
 import { repoRoot } from "../evidence/provenance.js"
 import { writeEvidence } from "../evidence/writeEvidence.js"
-import { generateScenarios } from "../generate/generateScenarios.js"
+import { searchCounterexample } from "../generate/searchCounterexample.js"
 import { LearnedNoise } from "../noise/LearnedNoise.js"
 import { emulatorInProcessTarget } from "../target/EmulatorTargets.js"
 import type { Target } from "../target/Target.js"
@@ -39,10 +40,6 @@ export const compareCommand = (args: ParsedArgs) =>
       if (runs > 0) progress("--runs is ignored with --target cassette: generated scenarios were never recorded")
     } else {
       inputs = [...(yield* loadScenarioFiles(files))]
-      if (runs > 0) {
-        progress(`generating ${runs} scenarios with seed ${seed} (replay one with: oracle compare --seed ${seed} --runs ${runs})`)
-        inputs.push(...generateScenarios({ seed, count: runs, pin }).map((scenario) => ({ scenario })))
-      }
       progress(`starting the real ${pin} gateway (${kind} launcher)…`)
       reference = yield* realReference(pin, kind, args.values.source)
     }
@@ -55,21 +52,51 @@ export const compareCommand = (args: ParsedArgs) =>
         : "each scenario played twice on the real gateway; what differed between the two runs is noise"
     progress(`comparing ${inputs.length} scenarios on pin ${pin}: ${kind} vs emulator in process`)
     const t0 = Date.now()
-    const { evidence } = yield* compareAll({
-      // with cassettes every input carries its own reference
+    const startedAt = new Date().toISOString()
+    const noise = learn ? new LearnedNoise() : undefined
+    const context = {
+      // with cassettes every input carries its own reference; the evidence names the first
       reference: reference ?? (inputs[0]?.reference as Target),
       candidate,
-      scenarios: inputs,
       register,
-      ...(learn ? { noise: new LearnedNoise() } : {}),
+      ...(noise !== undefined ? { noise } : {}),
       noiseMethod,
-      provenance: yield* provenanceFor(pin, kind, kind !== "cassette", runs, runs > 0 ? seed : undefined),
-      progress: (done, total, c) => {
-        const e = c.evidence
-        const secs = ((Date.now() - t0) / 1000).toFixed(1)
-        progress(`${done}/${total} [${secs}s] ${e.verdict.padEnd(9)} ${e.name}${e.error !== undefined ? ` — ${e.error}` : ""}`)
-      }
+      provenance: yield* provenanceFor(pin, kind, kind !== "cassette", runs, runs > 0 ? seed : undefined)
+    }
+    const line = (done: number, total: number | string, verdict: string, name: string, error?: string) =>
+      progress(`${done}/${total} [${((Date.now() - t0) / 1000).toFixed(1)}s] ${verdict.padEnd(9)} ${name}${error !== undefined ? ` — ${error}` : ""}`)
+    const { comparisons } = yield* compareAll({
+      ...context,
+      scenarios: inputs,
+      progress: (done, total, c) => line(done, total, c.evidence.verdict, c.evidence.name, c.evidence.error)
     })
+    const all = [...comparisons]
+    if (runs > 0 && reference !== undefined) {
+      const real = reference
+      progress(`generating up to ${runs} scenarios with seed ${seed} (again: oracle compare --seed ${seed} --runs ${runs})`)
+      const settings = { register, pin, ...(noise !== undefined ? { noise } : {}) }
+      let n = 0
+      const search = yield* Effect.promise(() =>
+        searchCounterexample({
+          pin,
+          seed,
+          numRuns: runs,
+          out,
+          compare: async (scenario) => {
+            const c = await Effect.runPromise(compareScenario(real, candidate, scenario, settings))
+            line(++n, "gen", c.evidence.verdict, `${scenario.steps.length} steps: ${String(scenario.origin?.generator ?? "")}`.slice(0, 140))
+            return c
+          }
+        })
+      )
+      all.push(...search.compared.filter((c) => c.evidence.verdict !== "divergent"))
+      if (search.failure !== undefined) {
+        all.push(search.failure.comparison)
+        progress(`counterexample (seed ${seed}, path ${search.failure.path}, ${search.failure.shrinks} shrinks): ${search.failure.file ?? ""}`)
+        progress(`replay it: oracle replay ${search.failure.file ?? ""} --target ${kind}`)
+      }
+    }
+    const evidence = buildEvidence(all, context, startedAt)
     const written = yield* Effect.promise(() => writeEvidence(evidence, out))
     process.stdout.write(summaryTable(evidence))
     process.stdout.write(`evidence: ${written.json}\nreport:   ${written.report}\njunit:    ${written.junit}\n`)

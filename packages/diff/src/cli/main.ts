@@ -8,6 +8,7 @@ import { Cause, Effect, Exit, type Scope } from "effect"
 import { cassetteJsonSchema, evidenceJsonSchema, schemaDir } from "../evidence/evidenceJsonSchema.js"
 import { parse } from "./args.js"
 import { UsageError } from "./CliError.js"
+import { benchCommand } from "./benchCommand.js"
 import { compareCommand } from "./compareCommand.js"
 import { recordCommand } from "./recordCommand.js"
 import { replayCommand } from "./replayCommand.js"
@@ -43,6 +44,8 @@ const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Sc
         return replayCommand(args)
       case "schema":
         return schemaCommand
+      case "bench":
+        return benchCommand(args)
       default:
         throw new UsageError({ message: `unknown command ${command}` })
     }

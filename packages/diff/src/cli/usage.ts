@@ -6,6 +6,8 @@ Usage:
   oracle record [options]      play scenarios on the real gateway and write one cassette per scenario under fixtures/<pin>/
   oracle replay FILE [options] play one scenario, cassette or counterexample file against a target
   oracle schema                regenerate packages/diff/schema/*.schema.json from the Schemas
+  oracle bench [--runs N] [--seed S] [--pin P]
+                               scenarios per second against the emulator in process (generated scenarios)
   oracle <command> --help      options of a command
 
 Exit codes: 0 no divergence · 1 divergences · 2 the oracle could not run (never reported as a pass)

@@ -61,58 +61,73 @@ export const compareAll = (options: CompareAllOptions): Effect.Effect<Comparison
       comparisons.push(comparison)
       options.progress?.(comparisons.length, inputs.length, comparison)
     }
-    const scenarios = comparisons.map((c) => c.evidence)
-    const all = scenarios.flatMap((s) => [...s.steps.flatMap((st) => st.differences), ...s.differences])
-    const fired = (side: "reference" | "candidate", rule: string) =>
-      comparisons.reduce((n, c) => n + (c.normalized?.[side].fired.get(rule) ?? 0), 0)
-    const seconds = (side: "reference" | "candidate") => comparisons.reduce((n, c) => n + c.evidence.durationMs[side], 0) / 1000
-    const rate = (side: "reference" | "candidate") => {
-      const s = seconds(side)
-      return s === 0 ? 0 : Math.round((scenarios.filter((x) => x.verdict !== "error").length / s) * 10) / 10
-    }
-    const clock = options.reference.info.clock === "pinned" && options.candidate.info.clock === "pinned" ? "pinned" : "running"
-    const evidence: Evidence = {
-      schema: "hermetic/evidence",
-      schemaVersion: EVIDENCE_SCHEMA_VERSION,
-      provenance: {
-        ...options.provenance,
-        pin,
-        reference: { ...options.reference.info },
-        candidate: { ...options.candidate.info },
-        startedAt,
-        finishedAt: new Date().toISOString()
-      },
-      summary: {
-        scenarios: scenarios.length,
-        equal: scenarios.filter((s) => s.verdict === "equal").length,
-        tolerated: scenarios.filter((s) => s.verdict === "tolerated").length,
-        divergent: scenarios.filter((s) => s.verdict === "divergent").length,
-        errors: scenarios.filter((s) => s.verdict === "error").length,
-        steps: scenarios.reduce((n, s) => n + s.steps.length, 0),
-        exchanges: comparisons.reduce((n, c) => n + (c.candidate?.steps.reduce((m, st) => m + st.exchanges.length, 0) ?? 0), 0),
-        differences: {
-          divergence: all.filter((d) => d.classification === "divergence").length,
-          noise: all.filter((d) => d.classification === "noise").length,
-          registered: all.filter((d) => d.classification === "registered").length
-        },
-        scenariosPerSecond: { reference: rate("reference"), candidate: rate("candidate") }
-      },
-      normalization: {
-        clock,
-        rules: RULES.filter((r) => clock === "running" || r.id !== "time.relations").map((r) => ({
-          ...r,
-          fired: { reference: fired("reference", r.id), candidate: fired("candidate", r.id) }
-        }))
-      },
-      noise: { method: options.noiseMethod, observations: options.noise?.observations ?? [] },
-      register: options.register.entries
-        .filter((e) => e.pins === undefined || e.pins.includes(pin))
-        .map((e) => ({ ...e, hits: all.filter((d) => d.classification === "registered" && d.reason?.startsWith(`${e.id}:`)).length })),
-      scenarios,
-      coverage: coverageMatrix(pin, options.reference.info.real, comparisons)
-    }
-    return { evidence, comparisons }
+    return { evidence: buildEvidence(comparisons, options, startedAt), comparisons }
   })
+
+export interface EvidenceContext {
+  readonly reference: Target
+  readonly candidate: Target
+  readonly register: DivergenceRegister
+  readonly noise?: LearnedNoise
+  readonly noiseMethod: string
+  readonly provenance: CompareAllOptions["provenance"]
+}
+
+/** The Evidence of a set of scenario comparisons (from compareAll, the generator's search, or both). */
+export const buildEvidence = (comparisons: ReadonlyArray<ScenarioComparison>, options: EvidenceContext, startedAt: string): Evidence => {
+  const pin = options.reference.info.pin
+  const scenarios = comparisons.map((c) => c.evidence)
+  const all = scenarios.flatMap((s) => [...s.steps.flatMap((st) => st.differences), ...s.differences])
+  const fired = (side: "reference" | "candidate", rule: string) =>
+    comparisons.reduce((n, c) => n + (c.normalized?.[side].fired.get(rule) ?? 0), 0)
+  const seconds = (side: "reference" | "candidate") => comparisons.reduce((n, c) => n + c.evidence.durationMs[side], 0) / 1000
+  const rate = (side: "reference" | "candidate") => {
+    const s = seconds(side)
+    return s === 0 ? 0 : Math.round((scenarios.filter((x) => x.verdict !== "error").length / s) * 10) / 10
+  }
+  const clock = options.reference.info.clock === "pinned" && options.candidate.info.clock === "pinned" ? "pinned" : "running"
+  return {
+    schema: "hermetic/evidence",
+    schemaVersion: EVIDENCE_SCHEMA_VERSION,
+    provenance: {
+      ...options.provenance,
+      pin,
+      reference: { ...options.reference.info },
+      candidate: { ...options.candidate.info },
+      startedAt,
+      finishedAt: new Date().toISOString()
+    },
+    summary: {
+      scenarios: scenarios.length,
+      equal: scenarios.filter((s) => s.verdict === "equal").length,
+      tolerated: scenarios.filter((s) => s.verdict === "tolerated").length,
+      divergent: scenarios.filter((s) => s.verdict === "divergent").length,
+      errors: scenarios.filter((s) => s.verdict === "error").length,
+      steps: scenarios.reduce((n, s) => n + s.steps.length, 0),
+      exchanges: comparisons.reduce((n, c) => n + (c.candidate?.steps.reduce((m, st) => m + st.exchanges.length, 0) ?? 0), 0),
+      differences: {
+        divergence: all.filter((d) => d.classification === "divergence").length,
+        noise: all.filter((d) => d.classification === "noise").length,
+        registered: all.filter((d) => d.classification === "registered").length
+      },
+      scenariosPerSecond: { reference: rate("reference"), candidate: rate("candidate") }
+    },
+    normalization: {
+      clock,
+      rules: RULES.filter((r) => clock === "running" || r.id !== "time.relations").map((r) => ({
+        ...r,
+        fired: { reference: fired("reference", r.id), candidate: fired("candidate", r.id) }
+      }))
+    },
+    noise: { method: options.noiseMethod, observations: options.noise?.observations ?? [] },
+    register: options.register.entries
+      .filter((e) => e.pins === undefined || e.pins.includes(pin))
+      .map((e) => ({ ...e, hits: all.filter((d) => d.classification === "registered" && d.reason?.startsWith(`${e.id}:`)).length })),
+    scenarios,
+    coverage: coverageMatrix(pin, options.reference.info.real, comparisons)
+  }
+}
+
 
 /** Exit code of a comparison: 0 all equal or tolerated, 1 divergences, 2 the oracle could not run. */
 export const exitCodeOf = (evidence: Evidence): 0 | 1 | 2 =>

@@ -6,6 +6,7 @@
  */
 import type { Features } from "@hermetic/emulator"
 import type { Script } from "@hermetic/emulator/script"
+import type { JsonValue } from "../json/JsonValue.js"
 import type { Scenario, Step } from "../scenario/Scenario.js"
 
 export type RunPhase =
@@ -28,10 +29,25 @@ export interface ModelRun {
   clockMoved: boolean
 }
 
+/** Something the scenario created and may refer to later (a stored response, a session). */
+export interface ModelEntity {
+  readonly alias: string
+  deleted: boolean
+}
+
+/** A chat completion sent with an Idempotency-Key, so a later command can replay it exactly. */
+export interface KeyedChat {
+  readonly key: string
+  readonly body: JsonValue
+}
+
 export interface GenModel {
   readonly pin: string
   readonly features: Features
   readonly runs: Array<ModelRun>
+  readonly responses: Array<ModelEntity>
+  readonly sessions: Array<ModelEntity>
+  readonly keyedChats: Array<KeyedChat>
   /** Seconds the scenario has moved the clock so far. */
   clock: number
   /** Idempotency keys used with /v1/runs: key → the body it was first used with and the run it made. */
@@ -44,6 +60,9 @@ export const initialModel = (pin: string, features: Features): GenModel => ({
   pin,
   features,
   runs: [],
+  responses: [],
+  sessions: [],
+  keyedChats: [],
   clock: 0,
   keys: new Map(),
   holdCount: 0,
@@ -73,7 +92,13 @@ export const pickRun = (m: Readonly<GenModel>, pick: number, phases: ReadonlyArr
   return candidates.length === 0 ? undefined : candidates[pick % candidates.length]
 }
 
-export const newAlias = (m: GenModel): string => `r${++m.aliasCount}`
+export const newAlias = (m: GenModel, prefix = "r"): string => `${prefix}${++m.aliasCount}`
+
+/** An entity a command refers to: `pick` chosen by fast-check, live ones only unless `deleted` is allowed. */
+export const pickEntity = (list: ReadonlyArray<ModelEntity>, pick: number, includeDeleted: boolean): ModelEntity | undefined => {
+  const candidates = includeDeleted ? list : list.filter((e) => !e.deleted)
+  return candidates.length === 0 ? undefined : candidates[pick % candidates.length]
+}
 export const newHold = (m: GenModel): string => `h${++m.holdCount}`
 
 /** Statuses of run records expire this long after their last update (upstream `_RUN_STATUS_TTL`). */

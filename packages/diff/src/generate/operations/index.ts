@@ -1,7 +1,19 @@
 /** Every operation the generator knows; one file each. Commands are used where the emulator routes them. */
+import { chatOperation } from "./chat.js"
 import { controlOperation } from "./control.js"
+import { discoveryOperation } from "./discovery.js"
 import { healthOperation } from "./health.js"
 import type { OperationCommands } from "./Operation.js"
+import { responsesOperation } from "./responses.js"
 import { runsOperation } from "./runs.js"
+import { sessionsOperation } from "./sessions.js"
 
-export const OPERATION_COMMANDS: ReadonlyArray<OperationCommands> = [healthOperation, runsOperation, controlOperation]
+export const OPERATION_COMMANDS: ReadonlyArray<OperationCommands> = [
+  healthOperation,
+  discoveryOperation,
+  runsOperation,
+  chatOperation,
+  responsesOperation,
+  sessionsOperation,
+  controlOperation
+]

@@ -8,21 +8,12 @@ import type { JsonValue } from "../../json/JsonValue.js"
 import type { HttpRequestSpec, Step } from "../../scenario/Scenario.js"
 import { type GenModel, type ModelRun, newAlias, newHold, pickRun, type ScenarioBuilder } from "../GenModel.js"
 import { command, type OperationCommands } from "./Operation.js"
+import { type PlainTurn, plainReply } from "./replies.js"
 
-type TurnKind = "text" | "chunks" | "error" | "hold"
+type TurnKind = PlainTurn | "hold"
 
-const replyOf = (kind: TurnKind, n: number, hold: string | undefined): Reply => {
-  switch (kind) {
-    case "text":
-      return { text: `answer ${n}`, usage: { prompt_tokens: 10 + n, completion_tokens: 2 } }
-    case "chunks":
-      return { text: `chunked ${n}`, chunks: ["chun", "ked ", `${n}`], usage: { prompt_tokens: 5, completion_tokens: 3 } }
-    case "error":
-      return { error: { status: 400, message: `synthetic failure ${n}` } }
-    case "hold":
-      return { hold: hold ?? "h", text: `held ${n}` }
-  }
-}
+const replyOf = (kind: TurnKind, n: number, hold: string | undefined): Reply =>
+  kind === "hold" ? { hold: hold ?? "h", text: `held ${n}` } : plainReply(kind, n)
 
 const VALID_BODIES: ReadonlyArray<JsonValue> = [
   { input: "hi" },

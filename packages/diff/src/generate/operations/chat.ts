@@ -1,0 +1,59 @@
+/**
+ * /v1/chat/completions: plain and streamed turns (text, chunks, model errors), keyed requests and
+ * their exact replays and conflicting reuse, and rejected requests (bodies, auth).
+ */
+import * as fc from "fast-check"
+import type { JsonValue } from "../../json/JsonValue.js"
+import type { HttpRequestSpec } from "../../scenario/Scenario.js"
+import { command, type OperationCommands } from "./Operation.js"
+import { plainReply, plainTurn } from "./replies.js"
+
+const PATH = "/v1/chat/completions"
+
+const messagesFor = (variant: number, n: number): JsonValue => {
+  switch (variant % 3) {
+    case 0:
+      return [{ role: "user", content: `chat question ${n}` }]
+    case 1:
+      return [{ role: "system", content: "be brief" }, { role: "user", content: `chat question ${n}` }]
+    default:
+      return [{ role: "user", content: "first" }, { role: "assistant", content: "ok" }, { role: "user", content: `follow-up ${n}` }]
+  }
+}
+
+const REJECTED: ReadonlyArray<Omit<HttpRequestSpec, "method" | "path">> = [
+  { body: { model: "hermes-agent" } },
+  { body: { messages: [] } },
+  { body: { messages: "not a list" } },
+  { rawBody: "{oops", headers: { "content-type": "application/json" } },
+  { body: { messages: [{ role: "user", content: "hi" }] }, auth: "none" },
+  { body: { messages: [{ role: "user", content: "hi" }] }, auth: "wrong" }
+]
+
+export const chatOperation: OperationCommands = {
+  id: "chat.completions",
+  requiresRoutes: ["chat.completions"],
+  commands: () => [
+    fc.record({ kind: plainTurn, stream: fc.boolean(), variant: fc.nat({ max: 2 }), keyed: fc.boolean() }).map(({ kind, stream, variant, keyed }) =>
+      command(`chat(${kind}${stream ? ", stream" : ""}${keyed ? ", key" : ""})`, () => true, (m, b) => {
+        const n = ++m.aliasCount
+        const body: JsonValue = { model: "hermes-agent", messages: messagesFor(variant, n), ...(stream ? { stream: true } : {}) }
+        const key = `chat-key-${n}`
+        b.script({ turns: [{ replies: [plainReply(kind, n)] }] })
+        b.add({ request: { method: "POST", path: PATH, body, ...(keyed ? { headers: { "Idempotency-Key": key } } : {}) } })
+        if (keyed) m.keyedChats.push({ key, body })
+      })
+    ),
+    fc.record({ pick: fc.nat(), conflict: fc.boolean() }).map(({ pick, conflict }) =>
+      command(`chatKeyReuse(${conflict ? "other body" : "same body"})`, (m) => m.keyedChats.length > 0, (m, b) => {
+        const keyed = m.keyedChats[pick % m.keyedChats.length]
+        if (keyed === undefined) return
+        const body: JsonValue = conflict ? { messages: [{ role: "user", content: "a different question" }] } : keyed.body
+        b.add({ request: { method: "POST", path: PATH, body, headers: { "Idempotency-Key": keyed.key } } })
+      })
+    ),
+    fc.constantFrom(...REJECTED).map((req) =>
+      command(`chatRejected(${JSON.stringify(req.body ?? req.rawBody)}${req.auth ? `, auth ${req.auth}` : ""})`, () => true, (_m, b) => b.add({ request: { method: "POST", path: PATH, ...req } }))
+    )
+  ]
+}

@@ -1,0 +1,53 @@
+/** /api/sessions: create, get, list, chat (plain and streamed), messages, fork, delete. */
+import * as fc from "fast-check"
+import { newAlias, pickEntity } from "../GenModel.js"
+import { command, type OperationCommands } from "./Operation.js"
+import { plainReply, plainTurn } from "./replies.js"
+
+const sessionPath = (alias: string, suffix = "") => `/api/sessions/{${alias}.session.id}${suffix}`
+
+export const sessionsOperation: OperationCommands = {
+  id: "sessions",
+  requiresRoutes: ["sessions.create", "sessions.get", "sessions.delete", "sessions.messages", "sessions.fork", "sessions.chat", "sessions.chat.stream"],
+  commands: () => [
+    fc.constant(
+      command("createSession", () => true, (m, b) => {
+        const alias = newAlias(m, "s")
+        b.add({ request: { method: "POST", path: "/api/sessions", body: {} }, as: alias })
+        m.sessions.push({ alias, deleted: false })
+      })
+    ),
+    fc.record({ pick: fc.nat(), what: fc.constantFrom("", "/messages") }).map(({ pick, what }) =>
+      command(`readSession(${what || "metadata"})`, (m) => m.sessions.length > 0, (m, b) => {
+        const s = pickEntity(m.sessions, pick, true)
+        if (s !== undefined) b.add({ request: { method: "GET", path: sessionPath(s.alias, what) } })
+      })
+    ),
+    fc.record({ pick: fc.nat(), kind: plainTurn, stream: fc.boolean() }).map(({ pick, kind, stream }) =>
+      command(`sessionChat(${kind}${stream ? ", stream" : ""})`, (m) => m.sessions.some((s) => !s.deleted), (m, b) => {
+        const s = pickEntity(m.sessions, pick, false)
+        if (s === undefined) return
+        b.script({ turns: [{ replies: [plainReply(kind, ++m.aliasCount)] }] })
+        b.add({ request: { method: "POST", path: sessionPath(s.alias, stream ? "/chat/stream" : "/chat"), body: { input: `session turn ${m.aliasCount}` } } })
+      })
+    ),
+    fc.nat().map((pick) =>
+      command("forkSession", (m) => m.sessions.some((s) => !s.deleted), (m, b) => {
+        const s = pickEntity(m.sessions, pick, false)
+        if (s === undefined) return
+        const alias = newAlias(m, "s")
+        b.add({ request: { method: "POST", path: sessionPath(s.alias, "/fork"), body: {} }, as: alias })
+        m.sessions.push({ alias, deleted: false })
+      })
+    ),
+    fc.nat().map((pick) =>
+      command("deleteSession", (m) => m.sessions.length > 0, (m, b) => {
+        const s = pickEntity(m.sessions, pick, true)
+        if (s === undefined) return
+        b.add({ request: { method: "DELETE", path: sessionPath(s.alias) } })
+        s.deleted = true
+      })
+    ),
+    fc.constant(command("getUnknownSession", () => true, (_m, b) => b.add({ request: { method: "GET", path: "/api/sessions/api_0000000000_deadbeef" } })))
+  ]
+}
