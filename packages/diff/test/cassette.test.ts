@@ -22,7 +22,8 @@ const scenario: Scenario = {
   name: "Run, poll, read events",
   steps: [
     { script: { turns: [{ replies: [{ text: "abc", chunks: ["a", "bc"] }] }] } },
-    { request: { method: "POST", path: "/v1/runs", body: { input: "hi" } }, as: "r" },
+    // keys out of alphabetical order: the cassette must send them as written
+    { request: { method: "POST", path: "/v1/runs", body: { model: "m", input: "hi" } }, as: "r" },
     { request: { method: "GET", path: "/v1/runs/{r.run_id}" }, until: { terminal: true } },
     { request: { method: "GET", path: "/v1/runs/{r.run_id}/events" } }
   ]

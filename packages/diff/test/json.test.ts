@@ -25,3 +25,9 @@ describe("stableStringify", () => {
     expect(stableStringify({ b: 1, a: { d: [3, 1], c: null } })).toBe('{\n  "a": {\n    "c": null,\n    "d": [\n      3,\n      1\n    ]\n  },\n  "b": 1\n}\n')
   })
 })
+
+describe("stableStringify verbatim subtrees", () => {
+  it("keeps the key order under the named keys", () => {
+    expect(stableStringify({ z: { b: 1, a: 2 }, scenario: { b: 1, a: 2 } }, ["scenario"])).toBe('{\n  "scenario": {\n    "b": 1,\n    "a": 2\n  },\n  "z": {\n    "a": 2,\n    "b": 1\n  }\n}\n')
+  })
+})

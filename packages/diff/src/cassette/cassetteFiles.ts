@@ -17,7 +17,8 @@ export const writeCassette = async (cassette: Cassette, dir: string): Promise<st
   const target = join(dir, cassette.pin)
   await mkdir(target, { recursive: true })
   const file = join(target, `${cassetteSlug(cassette.scenario.name)}.json`)
-  await writeFile(file, stableStringify(Schema.encodeSync(Cassette)(cassette)))
+  // the scenario stays as written: its request bodies are sent in that key order
+  await writeFile(file, stableStringify(Schema.encodeSync(Cassette)(cassette), ["scenario"]))
   return file
 }
 

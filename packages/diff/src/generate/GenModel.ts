@@ -54,6 +54,12 @@ export interface GenModel {
   readonly keys: Map<string, { readonly body: string; readonly alias: string }>
   holdCount: number
   aliasCount: number
+  /**
+   * Whether the server process has run an agent turn. Some answers depend on it (GET /v1/toolsets),
+   * and on the real gateway it depends on every scenario played before: unknown until this scenario
+   * runs a turn (warm) or restarts without one since (cold).
+   */
+  warmth: "unknown" | "cold" | "warm"
 }
 
 export const initialModel = (pin: string, features: Features): GenModel => ({
@@ -66,7 +72,8 @@ export const initialModel = (pin: string, features: Features): GenModel => ({
   clock: 0,
   keys: new Map(),
   holdCount: 0,
-  aliasCount: 0
+  aliasCount: 0,
+  warmth: "unknown"
 })
 
 export class ScenarioBuilder {

@@ -40,6 +40,7 @@ export const chatOperation: OperationCommands = {
         const body: JsonValue = { model: "hermes-agent", messages: messagesFor(variant, n), ...(stream ? { stream: true } : {}) }
         const key = `chat-key-${n}`
         b.script({ turns: [{ replies: [plainReply(kind, n)] }] })
+        m.warmth = "warm"
         b.add({ request: { method: "POST", path: PATH, body, ...(keyed ? { headers: { "Idempotency-Key": key } } : {}) } })
         if (keyed) m.keyedChats.push({ key, body })
       })

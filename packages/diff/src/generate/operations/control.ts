@@ -26,6 +26,7 @@ export const controlOperation: OperationCommands = {
     fc.boolean().map((crash) =>
       command(crash ? "crash" : "restart", quiet, (m, b) => {
         b.add({ restart: crash ? { crash: true } : {} })
+        m.warmth = "cold"
         // runs live in the gateway's memory; with a ledger, keyed runs are kept in storage
         for (const r of m.runs) if (!(m.features.runsIdempotencyLedger && [...m.keys.values()].some((k) => k.alias === r.alias))) r.phase = "gone"
       })

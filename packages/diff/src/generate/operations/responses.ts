@@ -19,6 +19,7 @@ export const responsesOperation: OperationCommands = {
           ...(previous !== undefined ? { previous_response_id: `{${previous.alias}.id}` } : {})
         }
         b.script({ turns: [{ replies: [plainReply(kind, m.aliasCount)] }] })
+        m.warmth = "warm"
         // a streamed answer has no JSON body to name, and a failed one stores nothing
         b.add({ request: { method: "POST", path: "/v1/responses", body }, ...(stream || kind === "error" ? {} : { as: alias }) })
         if (!stream && kind !== "error" && (previous === undefined || !previous.deleted)) m.responses.push({ alias, deleted: false })

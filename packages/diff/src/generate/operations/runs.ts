@@ -54,6 +54,7 @@ const createRun = (m: GenModel, b: ScenarioBuilder, kind: TurnKind, body: JsonVa
   const hold = kind === "hold" ? newHold(m) : undefined
   const alias = newAlias(m)
   b.script({ turns: [{ replies: [replyOf(kind, m.aliasCount, hold)] }] })
+  m.warmth = "warm"
   b.add(post(alias))
   const run: ModelRun = { alias, phase: hold !== undefined ? "held" : "terminal", ...(hold !== undefined ? { hold } : {}), settledAt: m.clock, eventsRead: false, clockMoved: false }
   b.add({ request: { method: "GET", path: runPath(run) }, until: hold !== undefined ? { status: ["running"] } : { terminal: true } })
@@ -90,6 +91,7 @@ export const runsOperation: OperationCommands = {
         const runsStarted = m.features.runsIdempotencyLedger ? 1 : n
         // identical turns: which submission takes which turn is a race, so they must not differ
         b.script({ turns: Array.from({ length: runsStarted }, () => ({ replies: [replyOf("text", 0, undefined)] })) })
+        m.warmth = "warm"
         b.add({ parallel: aliases.map((as) => ({ request: { method: "POST", path: "/v1/runs", headers: { "Idempotency-Key": key }, body: { input: "same" } }, as })) })
         for (const alias of aliases.slice(0, runsStarted)) {
           const run: ModelRun = { alias, phase: "terminal", settledAt: m.clock, eventsRead: true, clockMoved: false }

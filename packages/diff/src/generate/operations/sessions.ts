@@ -28,6 +28,7 @@ export const sessionsOperation: OperationCommands = {
         const s = pickEntity(m.sessions, pick, false)
         if (s === undefined) return
         b.script({ turns: [{ replies: [plainReply(kind, ++m.aliasCount)] }] })
+        m.warmth = "warm"
         b.add({ request: { method: "POST", path: sessionPath(s.alias, stream ? "/chat/stream" : "/chat"), body: { input: `session turn ${m.aliasCount}` } } })
       })
     ),
