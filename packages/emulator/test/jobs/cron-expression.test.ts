@@ -41,7 +41,7 @@ const CRONITER: ReadonlyArray<readonly [string, string, string?]> = [
 const iso = (s: number | undefined) => (s === undefined ? "none" : new Date(s * 1000).toISOString().replace(".000", ""))
 
 describe("cron expressions as croniter reads them", () => {
-  it.each(CRONITER)("%s", (expr, first, second) => {
+  it.each(CRONITER.map(([expr, first, second]) => ({ expr, first, second })))("$expr", ({ expr, first, second }) => {
     const parsed = parseCron(expr)
     if (second === undefined) {
       expect(parsed).toEqual(Either.left(first))

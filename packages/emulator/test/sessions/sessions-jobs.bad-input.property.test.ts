@@ -111,7 +111,8 @@ describe("sessions and jobs routes under arbitrary input", () => {
     await fc.assert(
       fc.asyncProperty(request, async (r) => {
         const emu = emulators[r.pin] as RunningEmulator
-        const [method, template] = r.route
+        const method: string = r.route[0]
+        const template: string = r.route[1]
         const path = template
           .replace("{s}", encodeURIComponent(r.sessionId))
           .replace("{j}", r.jobId === "known" ? (knownJob[r.pin] as string) : r.jobId) + (method === "GET" ? r.query : "")
