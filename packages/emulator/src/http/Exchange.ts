@@ -44,7 +44,8 @@ export const jsonResponse = (
   headers: ReadonlyArray<readonly [string, string]> = []
 ): EmuResponse => ({
   status,
-  headers: [["Content-Type", JSON_CONTENT_TYPE], ...headers],
+  // aiohttp builds the response from the given headers, then sets Content-Type after them
+  headers: [...headers, ["Content-Type", JSON_CONTENT_TYPE]],
   body: { _tag: "bytes", bytes: encoder.encode(pyDumps(data)) }
 })
 

@@ -89,7 +89,8 @@ export const listen = <R>(
           } else res.destroy()
         })
     })
-    server.keepAliveTimeout = 75_000
+    // 0: no idle timeout, and Node then sends no Keep-Alive header (aiohttp sends none)
+    server.keepAliveTimeout = 0
     server.once("error", reject)
     server.listen(port, host, () => {
       const address = server.address() as AddressInfo
