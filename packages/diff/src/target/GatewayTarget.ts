@@ -35,7 +35,9 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
   return {
     fetch: (path, init) => fetch(`${gw.baseUrl}${path}`, init),
     apiKey: gw.apiKey,
-    hiddenHeaders: () => ({}),
+    // One connection per request: a clock jump fires aiohttp's keep-alive timers, which closes idle
+    // pooled connections just as the next request reuses one ("fetch failed", not the gateway's answer).
+    hiddenHeaders: () => ({ connection: "close" }),
     script: async (script) => void gw.script(script),
     release: async (hold) => void gw.release(hold),
     clock,
