@@ -16,7 +16,7 @@
 import { Deferred, Effect } from "effect"
 import { pyTruncate } from "../content/MultimodalContent.js"
 import { pyStrip } from "../http/PyText.js"
-import { isRetriedModelStatus, type Reply, type ReplyError, type ToolCall } from "../script/Script.js"
+import { isRetriedModelStatus, type Reply, type ReplyError, type ToolApproval, type ToolCall } from "../script/Script.js"
 
 export { isRetriedModelStatus }
 import { EXHAUSTED_REPLY_TEXT, replyChunks, replyText } from "../script/Script.js"
@@ -62,6 +62,16 @@ export interface AgentTurnCallbacks {
   /** `tool_start_callback` / `tool_complete_callback`: a call to a tool the gateway has, around its execution. */
   readonly onToolStart?: (call: ExecutedToolCall) => Effect.Effect<void>
   readonly onToolComplete?: (call: ExecutedToolCall) => Effect.Effect<void>
+  /**
+   * Each model reply once received, with its text (possibly empty), before its tools run: where
+   * Hermes' loop reports an assistant message to its progress callback (runs: reasoning.available).
+   */
+  readonly onAssistantReply?: (text: string) => Effect.Effect<void>
+  /**
+   * Hermes' approval guard for a tool the Script marks as needing approval: resolves true when
+   * the user approves, false when denied or the agent is interrupted meanwhile.
+   */
+  readonly onToolApproval?: (call: ExecutedToolCall) => Effect.Effect<boolean>
 }
 
 export interface AgentTurnInput {
@@ -85,7 +95,14 @@ export interface ExecutedToolCall {
   readonly id: string
   readonly name: string
   readonly arguments: string
+  /** Set when the Script says Hermes' approval guard stops this call. */
+  readonly approval?: ToolApproval
+  /** False when the approval was denied (the tool did not run). */
+  approved?: boolean
 }
+
+/** What a denied tool returns to the model (the approval guard's refusal, abridged). */
+export const DENIED_TOOL_RESULT = "BLOCKED: Action denied by user. The user has NOT consented to this action."
 
 /** What an executed tool returns to the model in the emulator (no tool really runs). */
 export const EMULATED_TOOL_RESULT = '{"success": true, "emulated": true}'
@@ -189,6 +206,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
       }
       for (const chunk of replyChunks(reply)) yield* onDelta(chunk)
       yield* onPause()
+      yield* input.callbacks?.onAssistantReply?.(replyText(reply)) ?? Effect.void
       inputTokens += reply.usage?.prompt_tokens ?? 0
       outputTokens += reply.usage?.completion_tokens ?? 0
       const text = replyText(reply)
@@ -198,7 +216,8 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
         const executed = calls.map((call, i): ExecutedToolCall => ({
           id: call.id ?? `call_hermetic_${modelCalls}_${i}`,
           name: call.name,
-          arguments: toolArguments(call)
+          arguments: toolArguments(call),
+          ...(call.approval === undefined ? {} : { approval: call.approval })
         }))
         messages.push({
           role: "assistant",
@@ -215,7 +234,10 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
         })
         for (const call of executed) {
           yield* input.callbacks?.onToolStart?.(call) ?? Effect.void
-          messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: EMULATED_TOOL_RESULT })
+          const guard = input.callbacks?.onToolApproval
+          call.approved = call.approval === undefined || guard === undefined ? true : yield* guard(call)
+          const content = call.approved ? EMULATED_TOOL_RESULT : DENIED_TOOL_RESULT
+          messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content })
           yield* input.callbacks?.onToolComplete?.(call) ?? Effect.void
         }
         needsBreak = true

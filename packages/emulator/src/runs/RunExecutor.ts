@@ -1,16 +1,22 @@
 /**
- * The background task of one /v1/runs run: it takes the next Script turn and plays it as Hermes'
- * agent loop would surface it (message.delta per chunk, tool.started/tool.completed, reasoning),
- * then settles the run as completed, failed or cancelled, exactly in upstream's order of
- * "stopping wins over the result".
+ * The background task of one /v1/runs run (`_run_and_close`): it plays one agent turn through the
+ * shared agent loop (the same Script semantics as every other agent route) and surfaces it as
+ * Hermes' run events — message.delta per streamed chunk, reasoning.available for each reply's text
+ * (seen on the real 0.19.0 gateway for every assistant message, the final answer included),
+ * tool.started/tool.completed around tools the gateway has, approval.request when Hermes'
+ * approval guard stops a tool — then settles the run as completed, failed or cancelled, in
+ * upstream's order: a stop wins over the result.
  */
-import { Deferred, Effect, Queue } from "effect"
+import { type Context, Deferred, Effect, Queue } from "effect"
+import type { SqlClient } from "@effect/sql"
+import { type AgentTurnResult, type ExecutedToolCall, playAgentTurn } from "../agent/AgentLoop.js"
+import type { AgentMessage } from "../agent/AgentMessages.js"
+import { toolLabel } from "../chat/ToolProgress.js"
 import { PyFloat } from "../http/PyJson.js"
+import { pyStr } from "../http/PyStr.js"
 import { pyStrip } from "../http/PyText.js"
-import type { Reply, ToolApproval, ToolCall, Turn } from "../script/Script.js"
-import { modelErrorText, replyChunks, replyText } from "../script/Script.js"
-import { Agent } from "../services/Agent.js"
-import { recordRunTurn } from "../sessions/RunTurnRecord.js"
+import type { Agent } from "../services/Agent.js"
+import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
 import type { GatewayState, LiveRun } from "./GatewayState.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import type { RunStatus } from "./RunRecord.js"
@@ -21,16 +27,12 @@ export interface RunSpec {
   readonly namespace: string
   readonly gateway: GatewayState
   readonly now: () => number
-  /** The run's user message, written to the session transcript (sessions/RunTurnRecord). */
-  readonly userMessage?: unknown
-}
-
-export interface TurnOutcome {
-  readonly finalResponse: string
-  readonly failed: boolean
-  readonly error: string | undefined
-  readonly interrupted: boolean
-  readonly usage: { readonly input_tokens: number; readonly output_tokens: number; readonly total_tokens: number }
+  /** The run's user message (the string input, or the last input item's content). */
+  readonly userMessage: unknown
+  /** Earlier messages the agent sees (explicit history, earlier input items). */
+  readonly history: ReadonlyArray<AgentMessage>
+  /** Tools the api_server platform has; any other scripted tool call is an unknown tool. */
+  readonly enabledTools: ReadonlySet<string>
 }
 
 /** `_put_event_if_active`: only while this run still owns its transport buffer. */
@@ -50,26 +52,41 @@ const pushProgress = (spec: RunSpec, event: RunEvent) =>
     return setStatus(spec, status, { last_event: event["event"] }).pipe(Effect.zipRight(putIfActive(spec, event)))
   })
 
-const commandOf = (call: ToolCall): string => {
+const REASONING_TAGS = /<\/?(?:REASONING_SCRATCHPAD|think|reasoning)>/g
+
+/** The text Hermes reports as reasoning.available for an assistant message (first 500 characters). */
+export const reasoningText = (content: string): string =>
+  [...pyStrip(pyStrip(content).replace(REASONING_TAGS, ""))].slice(0, 500).join("")
+
+/** `build_tool_preview`, or null when the tool has nothing to show. */
+const toolPreview = (call: ExecutedToolCall): string | null => {
+  const label = toolLabel(call.name, call.arguments)
+  return label === call.name ? null : label
+}
+
+const commandOf = (call: ExecutedToolCall): string => {
   if (call.approval?.command !== undefined) return call.approval.command
-  const args = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments ?? {})
-  const m = /"command"\s*:\s*"((?:[^"\\]|\\.)*)"/.exec(args)
-  return m?.[1] ?? ""
+  try {
+    const args: unknown = JSON.parse(call.arguments)
+    return typeof args === "object" && args !== null && "command" in args ? pyStr((args as Record<string, unknown>)["command"]) : ""
+  } catch {
+    return ""
+  }
 }
 
 /**
  * Hermes' approval guard: the request joins the run's FIFO of pending approvals, the status turns
- * waiting_for_approval, and the agent blocks until POST .../approval answers it (or a stop).
- * The event carries the approval core's fields, then the run's event fields and the choices.
+ * waiting_for_approval, and the agent blocks until POST .../approval answers it (or a stop). The
+ * event carries the approval core's fields, then the run's event fields and the choices.
  */
-const awaitApproval = (spec: RunSpec, live: LiveRun, call: ToolCall, approval: ToolApproval) =>
+const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall) =>
   Effect.gen(function*() {
-    const patternKey = approval.patternKey ?? "dangerous_command"
+    const patternKey = call.approval?.patternKey ?? "dangerous_command"
     const request = {
       command: commandOf(call),
       pattern_key: patternKey,
       pattern_keys: [patternKey],
-      description: approval.description ?? "dangerous command",
+      description: call.approval?.description ?? "dangerous command",
       allow_permanent: true
     }
     const answer = yield* Deferred.make<string>()
@@ -86,84 +103,54 @@ const awaitApproval = (spec: RunSpec, live: LiveRun, call: ToolCall, approval: T
     )
   })
 
-/**
- * What Hermes' agent loop reports for each model reply it receives: the streamed text deltas as
- * they arrive, then — for a reply with text — `reasoning.available` carrying that text (stripped of
- * reasoning tags, first 500 characters; seen on the real 0.19.0 gateway for every assistant message,
- * the final answer included), then its tool calls.
- */
-const playReply = (spec: RunSpec, live: LiveRun, reply: Reply) =>
-  Effect.gen(function*() {
-    for (const chunk of replyChunks(reply)) {
-      if (!spec.gateway.runStreams.has(spec.runId)) continue
-      yield* putIfActive(spec, runEvent("message.delta", spec.runId, spec.now(), { delta: chunk }))
-    }
-    const thinking = reasoningText(replyText(reply))
-    if (thinking !== "") {
-      yield* pushProgress(spec, runEvent("reasoning.available", spec.runId, spec.now(), { text: thinking }))
-    }
-    for (const call of reply.toolCalls ?? []) {
-      yield* pushProgress(spec, runEvent("tool.started", spec.runId, spec.now(), { tool: call.name, preview: null }))
-      const approved = call.approval === undefined ? true : yield* awaitApproval(spec, live, call, call.approval)
-      yield* pushProgress(
-        spec,
-        runEvent("tool.completed", spec.runId, spec.now(), { tool: call.name, duration: new PyFloat(0), error: !approved })
-      )
-      // a steer waiting when a tool finishes rides along with the tool result: consumed
-      live.steers.splice(0)
-    }
-  })
-
-const REASONING_TAGS = /<\/?(?:REASONING_SCRATCHPAD|think|reasoning)>/g
-
-/** The text Hermes reports as reasoning.available for an assistant message. */
-export const reasoningText = (content: string): string =>
-  [...pyStrip(pyStrip(content).replace(REASONING_TAGS, ""))].slice(0, 500).join("")
-
-/** Plays a turn; a stop (interrupt) ends it at the next reply boundary or while a reply is held. */
-export const playTurn = (spec: RunSpec, live: LiveRun, turn: Turn) =>
-  Effect.gen(function*() {
-    const agent = yield* Agent
-    let input = 0
-    let output = 0
-    let finalResponse = ""
-    const interrupted = () => Deferred.isDone(live.interrupt)
-    for (const reply of turn.replies) {
-      if (yield* interrupted()) break
-      if (reply.hold !== undefined) {
-        const released = yield* Effect.raceFirst(
-          agent.awaitHold(spec.namespace, reply.hold).pipe(Effect.as(true)),
-          Deferred.await(live.interrupt).pipe(Effect.as(false))
+const playTurn = (
+  spec: RunSpec,
+  live: LiveRun,
+  storage: Context.Context<SqlClient.SqlClient>
+): Effect.Effect<AgentTurnResult, never, Agent> => {
+  // the agent loop's callbacks need no services; status writes reach the ledger through `storage`
+  const withStorage = <A>(effect: Effect.Effect<A, never, SqlClient.SqlClient>) => Effect.provide(effect, storage)
+  return playAgentTurn({
+    namespace: spec.namespace,
+    userMessage: spec.userMessage,
+    history: spec.history,
+    interrupt: live.interrupt,
+    enabledTools: spec.enabledTools,
+    callbacks: {
+      onDelta: (chunk) =>
+        spec.gateway.runStreams.has(spec.runId)
+          ? putIfActive(spec, runEvent("message.delta", spec.runId, spec.now(), { delta: chunk }))
+          : Effect.void,
+      onAssistantReply: (text) => {
+        const thinking = reasoningText(text)
+        return thinking === ""
+          ? Effect.void
+          : withStorage(pushProgress(spec, runEvent("reasoning.available", spec.runId, spec.now(), { text: thinking })))
+      },
+      onToolStart: (call) =>
+        withStorage(
+          pushProgress(spec, runEvent("tool.started", spec.runId, spec.now(), { tool: call.name, preview: toolPreview(call) }))
+        ),
+      onToolApproval: (call) => withStorage(awaitApproval(spec, live, call)),
+      onToolComplete: (call) =>
+        withStorage(pushProgress(
+          spec,
+          runEvent("tool.completed", spec.runId, spec.now(), {
+            tool: call.name,
+            duration: new PyFloat(0),
+            error: call.approved === false
+          })
+        )).pipe(
+          // a steer waiting when a tool finishes rides along with the tool result: consumed
+          Effect.zipRight(Effect.sync(() => void live.steers.splice(0)))
         )
-        if (!released) break
-      }
-      if (reply.error !== undefined) {
-        return {
-          finalResponse: "",
-          failed: true,
-          error: modelErrorText(reply.error),
-          interrupted: false,
-          usage: { input_tokens: input, output_tokens: output, total_tokens: input + output }
-        } satisfies TurnOutcome
-      }
-      yield* playReply(spec, live, reply)
-      input += reply.usage?.prompt_tokens ?? 0
-      output += reply.usage?.completion_tokens ?? 0
-      if ((reply.toolCalls ?? []).length === 0) finalResponse = replyText(reply)
     }
-    return {
-      finalResponse,
-      failed: false,
-      error: undefined,
-      interrupted: yield* interrupted(),
-      usage: { input_tokens: input, output_tokens: output, total_tokens: input + output }
-    } satisfies TurnOutcome
   })
+}
 
 /** `_run_and_close`: the whole life of the run's background task. */
-export const runTask = (spec: RunSpec, live: LiveRun) =>
+export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
   Effect.gen(function*() {
-    const agent = yield* Agent
     const gw = spec.gateway
     yield* setStatus(spec, "running")
     if (gw.stoppingRunIds.has(spec.runId)) {
@@ -172,14 +159,14 @@ export const runTask = (spec: RunSpec, live: LiveRun) =>
       return
     }
     live.agentStarted = true
-    const turn = yield* agent.nextTurn(spec.namespace)
-    const outcome = yield* playTurn(spec, live, turn)
-    yield* recordRunTurn(spec, turn, outcome)
+    const storage = yield* Effect.context<SqlClient.SqlClient>()
+    const result = yield* playTurn(spec, live, storage)
+    yield* recordPlayedTurn(spec.namespace, sessionId, result, spec.now())
     if (gw.stoppingRunIds.has(spec.runId)) {
       yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))
       yield* setStatus(spec, "cancelled", { last_event: "run.cancelled" })
-    } else if (outcome.failed) {
-      const error = outcome.error ?? "agent run failed"
+    } else if (result.failed) {
+      const error = result.error ?? "agent run failed"
       yield* putIfActive(spec, runEvent("run.failed", spec.runId, spec.now(), { error }))
       yield* setStatus(spec, "failed", { error, last_event: "run.failed" })
     } else {
@@ -187,11 +174,11 @@ export const runTask = (spec: RunSpec, live: LiveRun) =>
       const pending = live.steers.length > 0 ? { pending_steer: live.steers.join("\n") } : {}
       yield* putIfActive(
         spec,
-        runEvent("run.completed", spec.runId, spec.now(), { output: outcome.finalResponse, usage: outcome.usage, ...pending })
+        runEvent("run.completed", spec.runId, spec.now(), { output: result.finalResponse, usage: result.usage, ...pending })
       )
       yield* setStatus(spec, "completed", {
-        output: outcome.finalResponse,
-        usage: outcome.usage,
+        output: result.finalResponse,
+        usage: result.usage,
         ...pending,
         last_event: "run.completed"
       })

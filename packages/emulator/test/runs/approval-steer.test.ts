@@ -21,8 +21,19 @@ const approvalTurn = {
 }
 
 describe.each(["0.19.0", "0.21.0"] as const)("approvals on %s", (pin) => {
-  it("waits for approval, resolves FIFO, and streams request and response events", async () => {
+  it("a tool the gateway does not have is an unknown tool: no approval, no tool events", async () => {
     const c = await open({ hermesVersion: pin })
+    await c.script(approvalTurn)
+    const runId = String((await c.json("POST", "/v1/runs", { input: "clean up" })).body["run_id"])
+    const done = await c.waitForStatus(runId, ["completed"])
+    expect(done["output"]).toBe("done")
+    const events = dataEvents(await readSse(await c.request("GET", `/v1/runs/${runId}/events`)))
+    expect(events.map((e) => e["event"])).toEqual(["message.delta", "reasoning.available", "run.completed"])
+  })
+
+  it("waits for approval, resolves FIFO, and streams request and response events", async () => {
+    // the approval guard stands in front of tools the gateway has: enable the terminal toolset
+    const c = await open({ hermesVersion: pin, enabledToolsets: ["terminal"] })
     await c.script(approvalTurn)
     const runId = String((await c.json("POST", "/v1/runs", { input: "clean up" })).body["run_id"])
     const waiting = await c.waitForStatus(runId, ["waiting_for_approval"])
@@ -40,10 +51,11 @@ describe.each(["0.19.0", "0.21.0"] as const)("approvals on %s", (pin) => {
     const events = dataEvents(await readSse(await c.request("GET", `/v1/runs/${runId}/events`)))
     expect(events.map((e) => e["event"])).toEqual(["tool.started", "approval.request", "approval.responded", "tool.completed", "message.delta", "reasoning.available", "run.completed"])
     expect(events[1]).toMatchObject({ command: "rm -rf /tmp/hermetic-probe", pattern_key: "rm_rf", description: "recursive delete", choices: ["once", "session", "always", "deny"] })
+    expect(events[0]).toMatchObject({ tool: "terminal", preview: "rm -rf /tmp/hermetic-probe" })
   })
 
   it("409 approval_not_pending while running without a pending approval", async () => {
-    const c = await open({ hermesVersion: pin })
+    const c = await open({ hermesVersion: pin, enabledToolsets: ["terminal"] })
     await c.script({ turns: [{ replies: [{ hold: "h", text: "x" }] }] })
     const runId = String((await c.json("POST", "/v1/runs", { input: "x" })).body["run_id"])
     await c.waitForStatus(runId, ["running"])
@@ -79,7 +91,7 @@ describe("steer", () => {
   })
 
   it("a steer before a tool call is consumed by it", async () => {
-    const c = await open({ hermesVersion: "0.21.0" })
+    const c = await open({ hermesVersion: "0.21.0", enabledToolsets: ["todo"] })
     await c.script({ turns: [{ replies: [{ hold: "h", toolCalls: [{ name: "todo" }] }, { text: "ok" }] }] })
     const runId = String((await c.json("POST", `/v1/runs`, { input: "x" })).body["run_id"])
     await c.waitForStatus(runId, ["running"])

@@ -17,7 +17,11 @@ import type { LiveRun } from "../../runs/GatewayState.js"
 import { runTask } from "../../runs/RunExecutor.js"
 import { findByKey, insertReservation, ownerScope, pruneExpired, runFingerprint } from "../../runs/RunLedger.js"
 import { lookupRun } from "../../runs/RunLookup.js"
-import { getStoredResponse, sqlKey } from "../../responses/ResponseStore.js"
+import type { AgentMessage } from "../../agent/AgentMessages.js"
+import { hasRunAgentTurn } from "../../discovery/AgentWarmth.js"
+import { enabledToolNames } from "../../discovery/ToolsetCatalog.js"
+import { pyStr } from "../../http/PyStr.js"
+import { getStoredResponse, sqlKey, type StoredResponse } from "../../responses/ResponseStore.js"
 import { type RunRecord, setRunStatus } from "../../runs/RunRecord.js"
 import { Ids, runId as newRunId } from "../../services/Ids.js"
 import { runUserMessage } from "../../sessions/RunUserMessage.js"
@@ -58,15 +62,49 @@ const validateBody = (body: Record<string, unknown>): Effect.Effect<EmuResponse 
  * unlike on /v1/responses; the lookup still refreshes the response's LRU position, and a value
  * SQLite cannot bind crashes the handler, as upstream's does.
  */
-const chainedSession = (ctx: RouteContext, body: Record<string, unknown>) =>
+const chainedResponse = (ctx: RouteContext, body: Record<string, unknown>) =>
   Effect.gen(function*() {
     const previous = body["previous_response_id"]
     if (truthy(body["conversation_history"]) || !truthy(previous)) return undefined
     const key = sqlKey(previous)
     if (Either.isLeft(key)) return yield* new HandlerCrash({ reason: key.left })
-    const stored = yield* getStoredResponse(ctx.namespace, key.right, ctx.now())
-    return stored?.session_id
+    return yield* getStoredResponse(ctx.namespace, key.right, ctx.now())
   })
+
+/**
+ * The history the run's agent sees, as upstream builds it: explicit conversation_history (role and
+ * content as str), else the chained response's stored transcript, else every input item but the
+ * last that has a truthy role and content (a content list flattened to its text parts).
+ */
+const runHistory = (body: Record<string, unknown>, chained: StoredResponse | undefined): Array<AgentMessage> => {
+  const explicit = body["conversation_history"]
+  if (truthy(explicit) && Array.isArray(explicit)) {
+    return explicit.map((entry: unknown) => {
+      const e = entry as Record<string, unknown>
+      return { role: pyStr(e["role"]), content: pyStr(e["content"]) }
+    })
+  }
+  if (chained !== undefined && chained.conversation_history.length > 0) return [...chained.conversation_history]
+  const input = body["input"]
+  if (!Array.isArray(input) || input.length < 2) return []
+  const history: Array<AgentMessage> = []
+  for (const msg of input.slice(0, -1)) {
+    if (!isObject(msg) || !truthy(msg["role"]) || !truthy(msg["content"])) continue
+    const content = msg["content"]
+    const text = Array.isArray(content)
+      ? content
+        .filter((part: unknown) => isObject(part) && part["type"] === "text")
+        .map((part: unknown) => {
+          const t = (part as Record<string, unknown>)["text"]
+          return t === undefined ? "" : pyStr(t)
+        })
+        .join(" ")
+      : pyStr(content)
+    history.push({ role: msg["role"], content: text })
+  }
+  return history
+}
+
 
 const IDEMPOTENCY_KEY_VALID = /^[\x21-\x7e]{1,255}$/
 
@@ -85,7 +123,14 @@ const initialRecord = (
   })
 
 /** Puts the run in memory and starts its background task. */
-const startRun = (ctx: RouteContext, runId: string, record: RunRecord, keyed: boolean, userMessage: unknown) =>
+const startRun = (
+  ctx: RouteContext,
+  runId: string,
+  record: RunRecord,
+  keyed: boolean,
+  body: Record<string, unknown>,
+  chained: StoredResponse | undefined
+) =>
   Effect.gen(function*() {
     const gw = ctx.gateway
     const queue = yield* Queue.unbounded<Record<string, unknown> | null>()
@@ -102,9 +147,16 @@ const startRun = (ctx: RouteContext, runId: string, record: RunRecord, keyed: bo
       steers: []
     }
     gw.liveRuns.set(runId, live)
-    live.fiber = yield* runTask({ runId, namespace: ctx.namespace, gateway: gw, now: ctx.now, userMessage }, live).pipe(
-      Effect.forkDaemon
-    )
+    const spec = {
+      runId,
+      namespace: ctx.namespace,
+      gateway: gw,
+      now: ctx.now,
+      userMessage: runUserMessage(body),
+      history: runHistory(body, chained),
+      enabledTools: enabledToolNames(ctx.config.enabledToolsets, hasRunAgentTurn(gw))
+    }
+    live.fiber = yield* runTask(spec, live, pyStr(record["session_id"])).pipe(Effect.forkDaemon)
   })
 
 type Admission =
@@ -135,7 +187,8 @@ export const createRun: Handler = (ctx) =>
       if (!isObject(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
       const rejected = yield* validateBody(body)
       if (rejected !== undefined) return rejected
-      const chainedSessionId = yield* chainedSession(ctx, body)
+      const chained = yield* chainedResponse(ctx, body)
+      const chainedSessionId = chained?.session_id
 
       const ids = yield* Ids
       let admission: Admission
@@ -199,7 +252,7 @@ export const createRun: Handler = (ctx) =>
           ])
         }
         case "new": {
-          yield* startRun(ctx, admission.runId, admission.record, key !== "", runUserMessage(body))
+          yield* startRun(ctx, admission.runId, admission.record, key !== "", body, chained)
           release()
           const accepted = ctx.features.runsAcceptedHasReplayed
             ? { run_id: admission.runId, status: "started", replayed: false }
