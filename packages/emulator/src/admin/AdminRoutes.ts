@@ -8,6 +8,7 @@ import { EmulatorConfig } from "../config/EmulatorConfig.js"
 import { type EmuRequest, type EmuResponse, jsonResponse } from "../http/Exchange.js"
 import type { AppServices } from "../http/Route.js"
 import { Gateways } from "../runs/GatewayState.js"
+import { clearSettled, countSettled } from "../runs/SettledRuns.js"
 import { Script } from "../script/Script.js"
 import { Agent } from "../services/Agent.js"
 import { EmuClock } from "../services/Clock.js"
@@ -41,7 +42,7 @@ const parseBody = <A, I>(schema: Schema.Schema<A, I>, req: EmuRequest): Either.E
 
 /** Restart as a process restart would: live runs end, memory is dropped, storage stays. */
 export const restartNamespace = (namespace: string) =>
-  Effect.flatMap(Gateways, (g) => g.restart(namespace)).pipe(Effect.asVoid)
+  Effect.flatMap(Gateways, (g) => g.restart(namespace)).pipe(Effect.zipRight(clearSettled(namespace)), Effect.asVoid)
 
 /** Forget everything of a namespace: memory, storage, script, holds, clock, faults. */
 export const resetNamespace = (namespace: string) =>
@@ -122,7 +123,7 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
           namespace: ns,
           hermes_version: config.pin,
           pending_turns: yield* agent.pending(ns),
-          runs: gw.runStatuses.size,
+          runs: gw.runStatuses.size + (yield* countSettled(ns)),
           live_runs: gw.liveRuns.size,
           draining: gw.draining,
           now: (yield* EmuClock).now(ns)

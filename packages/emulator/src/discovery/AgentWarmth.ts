@@ -9,5 +9,5 @@ const warmed = new WeakSet<GatewayState>()
 
 export const markAgentTurn = (gw: GatewayState): void => void warmed.add(gw)
 
-/** Runs count too: any run status in memory means an agent task was started. */
-export const hasRunAgentTurn = (gw: GatewayState): boolean => warmed.has(gw) || gw.runStatuses.size > 0
+/** Runs count too: a live run means an agent task was started (settled runs marked the process). */
+export const hasRunAgentTurn = (gw: GatewayState): boolean => warmed.has(gw) || gw.liveRuns.size > 0

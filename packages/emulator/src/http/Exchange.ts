@@ -49,6 +49,13 @@ export const jsonResponse = (
   body: { _tag: "bytes", bytes: encoder.encode(pyDumps(data)) }
 })
 
+/** A JSON body already encoded the Python way (a stored status answered verbatim). */
+export const jsonTextResponse = (text: string, status = 200): EmuResponse => ({
+  status,
+  headers: [["Content-Type", JSON_CONTENT_TYPE]],
+  body: { _tag: "bytes", bytes: encoder.encode(text) }
+})
+
 export const textResponse = (
   text: string,
   status: number,

@@ -1,7 +1,8 @@
 /**
- * Finding a run's status the way upstream does before any run route acts: the in-memory status
- * (after the lazy sweep), else — where the pin keeps a ledger — the durable row, hydrated back into
- * memory. A hydrated unsettled run whose owner process is gone becomes `interrupted` (persisted).
+ * Finding a run's status the way upstream does before any run route acts: its process memory —
+ * a live run in GatewayState, else a settled status (runs/SettledRuns) unless the hourly sweep
+ * has dropped it — else, where the pin keeps a ledger, the durable row, hydrated back into memory.
+ * A hydrated unsettled run whose owner process is gone becomes `interrupted` (persisted).
  */
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
@@ -9,22 +10,42 @@ import { PyFloat } from "../http/PyJson.js"
 import type { RouteContext } from "../http/Route.js"
 import { decodeStatus, findByRun, INTERRUPTED_ERROR, isTerminal, persistStatus } from "./RunLedger.js"
 import type { RunRecord } from "./RunRecord.js"
+import { decodeSettled, loadSettled, type SettledRun, sweepSettled } from "./SettledRuns.js"
 import { expireForAccess } from "./Sweep.js"
 
-export const lookupRun = (ctx: RouteContext, runId: string): Effect.Effect<RunRecord | undefined, never, SqlClient.SqlClient> => {
+export type FoundRun =
+  /** In live memory, or just hydrated from the ledger. */
+  | { readonly _tag: "live"; readonly record: RunRecord }
+  | { readonly _tag: "settled"; readonly run: SettledRun }
+  | { readonly _tag: "absent" }
+
+const ABSENT: FoundRun = { _tag: "absent" }
+
+/** Where the run's status is, without decoding a settled one (GET answers its stored bytes). */
+export const findRun = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun, never, SqlClient.SqlClient> => {
   const gw = ctx.gateway
-  expireForAccess(gw, runId, ctx.now())
-  const cached = gw.runStatuses.get(runId)
-  // the hot path (a status in memory) stays synchronous
-  if (cached !== undefined || !ctx.features.runsIdempotencyLedger) return Effect.succeed(cached)
-  return hydrate(ctx, runId)
+  const now = ctx.now()
+  const sweepDue = expireForAccess(gw, runId, now)
+  const live = gw.runStatuses.get(runId)
+  if (live !== undefined) return Effect.succeed({ _tag: "live", record: live })
+  const settled = Effect.map(loadSettled(ctx.namespace, runId, now), (run): FoundRun =>
+    run === undefined ? ABSENT : { _tag: "settled", run })
+  const found = sweepDue ? Effect.zipRight(sweepSettled(ctx.namespace, now), settled) : settled
+  if (!ctx.features.runsIdempotencyLedger) return found
+  return Effect.flatMap(found, (f): Effect.Effect<FoundRun, never, SqlClient.SqlClient> =>
+    f._tag === "absent" ? hydrate(ctx, runId) : Effect.succeed(f))
 }
 
-const hydrate = (ctx: RouteContext, runId: string) =>
+/** The run's status as a record, wherever it is. */
+export const lookupRun = (ctx: RouteContext, runId: string): Effect.Effect<RunRecord | undefined, never, SqlClient.SqlClient> =>
+  Effect.map(findRun(ctx, runId), (f) =>
+    f._tag === "live" ? f.record : f._tag === "settled" ? decodeSettled(f.run) : undefined)
+
+const hydrate = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun, never, SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const gw = ctx.gateway
     const row = yield* findByRun(ctx.namespace, runId)
-    if (row === undefined) return undefined
+    if (row === undefined) return ABSENT
     const record: RunRecord = decodeStatus(row.status_json)
     if (!isTerminal(row.status) && row.owner !== gw.owner) {
       const now = ctx.now()
@@ -34,6 +55,6 @@ const hydrate = (ctx: RouteContext, runId: string) =>
       record["updated_at"] = new PyFloat(now)
       yield* persistStatus(ctx.namespace, runId, record, now)
     }
-    gw.runStatuses.set(runId, record)
-    return record
+    // upstream re-hydrates from the ledger on every access once its memory dropped the run
+    return { _tag: "live", record } satisfies FoundRun
   }).pipe(Effect.orDie)

@@ -7,7 +7,8 @@
 import { Effect } from "effect"
 import type { GatewayState } from "./GatewayState.js"
 import { isTerminal, PERSISTED_FIELDS, persistStatus } from "./RunLedger.js"
-import { type RunStatus, setRunStatus } from "./RunRecord.js"
+import { type RunRecord, type RunStatus, setRunStatus } from "./RunRecord.js"
+import { saveSettled } from "./SettledRuns.js"
 
 export const writeRunStatus = (
   gw: GatewayState,
@@ -20,9 +21,18 @@ export const writeRunStatus = (
   Effect.suspend(() => {
     const record = setRunStatus(gw.runStatuses, runId, status, now, fields)
     const persisted = gw.keyedRuns.get(runId)
-    if (persisted === undefined) return Effect.void
-    const due = persisted !== status || isTerminal(status) || PERSISTED_FIELDS.some((f) => f in fields)
-    if (!due) return Effect.void
-    gw.keyedRuns.set(runId, status)
-    return persistStatus(namespace, runId, record, now).pipe(Effect.asVoid, Effect.orDie)
+    const due = persisted !== undefined &&
+      (persisted !== status || isTerminal(status) || PERSISTED_FIELDS.some((f) => f in fields))
+    if (due) gw.keyedRuns.set(runId, status)
+    const ledger = due ? persistStatus(namespace, runId, record, now).pipe(Effect.asVoid, Effect.orDie) : Effect.void
+    // a settled status leaves live memory for the settled-runs table (still "process memory")
+    const settle = isTerminal(status)
+      ? saveSettled(namespace, runId, record).pipe(Effect.zipRight(Effect.sync(() => settleInMemory(gw, runId, record))))
+      : Effect.void
+    return Effect.zipRight(ledger, settle)
   })
+
+const settleInMemory = (gw: GatewayState, runId: string, record: RunRecord): void => {
+  if (gw.runStatuses.get(runId) === record) gw.runStatuses.delete(runId)
+  gw.keyedRuns.delete(runId)
+}

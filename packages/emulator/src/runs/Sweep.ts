@@ -24,16 +24,20 @@ export const expireRun = (gw: GatewayState, runId: string, now: number): void =>
   }
 }
 
-/** The full sweep, at most once per interval (or after the clock went backwards). */
-export const sweepRuns = (gw: GatewayState, now: number): void => {
-  if (now - gw.lastSweepAt < SWEEP_INTERVAL_SECONDS && now >= gw.lastSweepAt) return
+/**
+ * The full sweep of live memory, at most once per interval (or after the clock went backwards);
+ * true when it ran, so the caller sweeps the settled statuses in Storage too.
+ */
+export const sweepRuns = (gw: GatewayState, now: number): boolean => {
+  if (now - gw.lastSweepAt < SWEEP_INTERVAL_SECONDS && now >= gw.lastSweepAt) return false
   gw.lastSweepAt = now
   for (const runId of gw.runStreams.keys()) expireRun(gw, runId, now)
   for (const runId of gw.runStatuses.keys()) expireRun(gw, runId, now)
+  return true
 }
 
-/** What every run route does first. */
-export const expireForAccess = (gw: GatewayState, runId: string, now: number): void => {
+/** What every run route does first; true when the periodic sweep is due. */
+export const expireForAccess = (gw: GatewayState, runId: string, now: number): boolean => {
   expireRun(gw, runId, now)
-  sweepRuns(gw, now)
+  return sweepRuns(gw, now)
 }

@@ -6,6 +6,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { SqliteClient } from "@effect/sql-sqlite-node"
+import { SETTLED_RUNS_SCHEMA } from "../runs/SettledRuns.js"
 import { Effect, Layer } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
@@ -14,6 +15,7 @@ import { JOB_TABLE_NAMES, JOB_TABLES } from "../jobs/JobTables.js"
 
 /** Every table the emulator owns. Each statement is idempotent; order matters for foreign keys only. */
 export const SCHEMA: ReadonlyArray<string> = [
+  ...SETTLED_RUNS_SCHEMA,
   `CREATE TABLE IF NOT EXISTS run_ledger (
      namespace TEXT NOT NULL,
      scope TEXT NOT NULL,
@@ -55,9 +57,10 @@ export const clearNamespace = (namespace: string) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
     yield* sql`DELETE FROM run_ledger WHERE namespace = ${namespace}`
+    yield* sql`DELETE FROM settled_runs WHERE namespace = ${namespace}`
+    for (const table of [...SESSION_TABLE_NAMES, ...JOB_TABLE_NAMES]) yield* sql.unsafe(`DELETE FROM ${table} WHERE namespace = ?`, [namespace])
     yield* sql`DELETE FROM stored_responses WHERE namespace = ${namespace}`
     yield* sql`DELETE FROM response_conversations WHERE namespace = ${namespace}`
-    for (const table of [...SESSION_TABLE_NAMES, ...JOB_TABLE_NAMES]) yield* sql.unsafe(`DELETE FROM ${table} WHERE namespace = ?`, [namespace])
   })
 
 export const StorageLive = (filename: string) =>

@@ -18,7 +18,7 @@ import { runTask } from "../../runs/RunExecutor.js"
 import { findByKey, insertReservation, ownerScope, pruneExpired, runFingerprint } from "../../runs/RunLedger.js"
 import { lookupRun } from "../../runs/RunLookup.js"
 import type { AgentMessage } from "../../agent/AgentMessages.js"
-import { hasRunAgentTurn } from "../../discovery/AgentWarmth.js"
+import { hasRunAgentTurn, markAgentTurn } from "../../discovery/AgentWarmth.js"
 import { enabledToolNames } from "../../discovery/ToolsetCatalog.js"
 import { pyStr } from "../../http/PyStr.js"
 import { getStoredResponse, sqlKey, type StoredResponse } from "../../responses/ResponseStore.js"
@@ -138,6 +138,7 @@ const startRun = (
     gw.approvalSessions.set(runId, runId)
     gw.runStatuses.set(runId, record)
     if (keyed) gw.keyedRuns.set(runId, "queued")
+    markAgentTurn(gw)
     const live: LiveRun = {
       runId,
       interrupt: yield* Deferred.make<void>(),

@@ -2,13 +2,22 @@
 import { Effect } from "effect"
 import { checkAuth } from "../../http/Auth.js"
 import { runNotFound } from "../../http/Envelopes.js"
-import { jsonResponse } from "../../http/Exchange.js"
+import { jsonResponse, jsonTextResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
-import { lookupRun } from "../../runs/RunLookup.js"
+import { findRun } from "../../runs/RunLookup.js"
 
 export const getRun: Handler = (ctx) => {
   const denied = checkAuth(ctx)
   if (denied !== undefined) return Effect.succeed(denied)
   const runId = ctx.params["run_id"] ?? ""
-  return Effect.map(lookupRun(ctx, runId), (record) => (record === undefined ? runNotFound(runId) : jsonResponse(record)))
+  return Effect.map(findRun(ctx, runId), (found) => {
+    switch (found._tag) {
+      case "live":
+        return jsonResponse(found.record)
+      case "settled":
+        return jsonTextResponse(found.run.body)
+      case "absent":
+        return runNotFound(runId)
+    }
+  })
 }

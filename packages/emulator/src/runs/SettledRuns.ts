@@ -1,0 +1,80 @@
+/**
+ * Statuses of settled runs (completed, failed, cancelled, interrupted). Upstream keeps them in
+ * process memory for an hour; the emulator keeps them in a Storage table marked volatile instead —
+ * dropped on a restart and on every process start, exactly like process memory — so that a
+ * million settled runs cost disk, not RSS. Live runs stay in GatewayState. The status is stored
+ * as the bytes GET /v1/runs/{id} answers with, so a poll needs no re-encoding.
+ */
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { pyDumps } from "../http/PyJson.js"
+import { toHandlerValue } from "../http/RequestBody.js"
+import { pyJsonLoads } from "../python/jsonLoads.js"
+import { type RunRecord, recordUpdatedAt, SWEPT_STATUSES } from "./RunRecord.js"
+import { RUN_STATUS_TTL_SECONDS } from "./Sweep.js"
+
+export const SETTLED_RUNS_SCHEMA: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS settled_runs (
+     namespace TEXT NOT NULL,
+     run_id TEXT NOT NULL,
+     status TEXT NOT NULL,
+     updated_at REAL NOT NULL,
+     body TEXT NOT NULL,
+     PRIMARY KEY (namespace, run_id)
+   )`,
+  `CREATE INDEX IF NOT EXISTS settled_runs_expiry ON settled_runs (namespace, status, updated_at)`,
+  // process memory does not survive the process: a new emulator process starts with none
+  `DELETE FROM settled_runs`
+]
+
+export interface SettledRun {
+  readonly status: string
+  /** The status exactly as GET answers it (Python json.dumps text). */
+  readonly body: string
+}
+
+export const saveSettled = (namespace: string, runId: string, record: RunRecord) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql`INSERT OR REPLACE INTO settled_runs (namespace, run_id, status, updated_at, body)
+          VALUES (${namespace}, ${runId}, ${String(record["status"])}, ${recordUpdatedAt(record)}, ${pyDumps(record)})`
+  ).pipe(Effect.asVoid, Effect.orDie)
+
+/** The settled status, unless upstream's hourly sweep would have dropped it by `now`. */
+export const loadSettled = (namespace: string, runId: string, now: number) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql<SettledRun>`SELECT status, body FROM settled_runs WHERE namespace = ${namespace} AND run_id = ${runId}
+        AND NOT (status IN ('completed', 'failed', 'cancelled') AND updated_at < ${now - RUN_STATUS_TTL_SECONDS})`
+  ).pipe(Effect.map((rows) => rows[0]), Effect.orDie)
+
+export const decodeSettled = (run: SettledRun): RunRecord => {
+  const parsed = pyJsonLoads(run.body)
+  return parsed._tag === "Left" ? {} : (toHandlerValue(parsed.right) as RunRecord)
+}
+
+/** The periodic sweep's effect on settled statuses. */
+export const sweepSettled = (namespace: string, now: number) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) =>
+      sql`DELETE FROM settled_runs WHERE namespace = ${namespace}
+          AND status IN ('completed', 'failed', 'cancelled') AND updated_at < ${now - RUN_STATUS_TTL_SECONDS}`
+  ).pipe(Effect.asVoid, Effect.orDie)
+
+/** A restart: the namespace's process memory is gone. */
+export const clearSettled = (namespace: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM settled_runs WHERE namespace = ${namespace}`).pipe(
+    Effect.asVoid,
+    Effect.orDie
+  )
+
+export const countSettled = (namespace: string) =>
+  Effect.flatMap(
+    SqlClient.SqlClient,
+    (sql) => sql<{ readonly n: number }>`SELECT COUNT(*) AS n FROM settled_runs WHERE namespace = ${namespace}`
+  ).pipe(Effect.map((rows) => rows[0]?.n ?? 0), Effect.orDie)
+
+export { SWEPT_STATUSES }
