@@ -16,6 +16,13 @@ export const DEFAULT_UNTIL_DEADLINE_MS = 10_000
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
+/** fetch's "fetch failed" hides the reason in `cause` (ECONNRESET, "other side closed", …): show it. */
+const describeError = (e: unknown): string => {
+  if (!(e instanceof Error)) return String(e)
+  const cause = e.cause instanceof Error ? `${(e.cause as Error & { code?: string }).code ?? ""} ${e.cause.message}`.trim() : undefined
+  return cause === undefined ? e.message : `${e.message} (${cause})`
+}
+
 /** The request as the scenario describes it (what gets recorded), and the init actually sent. */
 export const buildRequest = (spec: HttpRequestSpec, driver: LiveDriver): { wire: WireRequest; init: RequestInit } => {
   const headers: Record<string, string> = {}
@@ -56,8 +63,7 @@ const settledBy = (until: Until, exchange: Exchange): boolean => {
 
 export const liveTarget = (info: TargetInfo, driver: LiveDriver): Target => {
   const fail = (reason: string) => new TargetError({ target: info.kind, reason })
-  const attempt = <A>(what: string, run: () => Promise<A>) =>
-    Effect.tryPromise({ try: run, catch: (e) => fail(`${what}: ${e instanceof Error ? e.message : String(e)}`) })
+  const attempt = <A>(what: string, run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: (e) => fail(`${what}: ${describeError(e)}`) })
 
   const send = async (spec: HttpRequestSpec): Promise<Exchange> => {
     const { wire, init } = buildRequest(spec, driver)
@@ -67,7 +73,7 @@ export const liveTarget = (info: TargetInfo, driver: LiveDriver): Target => {
     } catch (e) {
       // The real gateway going away is the oracle failing; an emulator dropping a connection is behaviour.
       if (info.real) throw e
-      return { request: wire, transportError: e instanceof Error ? e.message : String(e) }
+      return { request: wire, transportError: describeError(e) }
     }
     const limits = { deadlineMs: driver.sseDeadlineMs, ...(spec.maxFrames !== undefined ? { maxFrames: spec.maxFrames } : {}) }
     return { request: wire, response: await readResponse(res, limits) }
