@@ -31,6 +31,11 @@ export const ID_PATTERNS: ReadonlyArray<IdPattern> = [
   { kind: "call", pattern: /\bcall_[0-9A-Za-z]{8,}\b/g, reason: "tool call ids are random" },
   { kind: "api-session", pattern: /\bapi_\d{9,11}_[0-9a-f]{8}\b/g, reason: "server-made session ids embed time.time() and 8 random hex digits" },
   { kind: "job", pattern: /\bjob_[0-9A-Za-z]{8,}\b/g, reason: "job ids are random" },
+  {
+    kind: "play",
+    pattern: /\bplay-[0-9a-f]{12}\b/g,
+    reason: "{play.nonce}: the runner's fresh value per play, so idempotency caches and derived sessions that outlive a scenario on the real gateway are not shared between plays"
+  },
   { kind: "uuid", pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, reason: "uuid4 values are random" }
 ]
 

@@ -7,7 +7,7 @@ import { Exchange } from "../exchange/Exchange.js"
 
 export const StepRecord = Schema.Struct({
   index: Schema.Number,
-  kind: Schema.Literal("script", "request", "parallel", "release", "clock", "restart", "reset"),
+  kind: Schema.Literal("script", "request", "parallel", "awaitHold", "release", "clock", "restart", "reset"),
   note: Schema.optional(Schema.String),
   exchanges: Schema.Array(Exchange),
   attempts: Schema.optional(Schema.Number),
@@ -21,6 +21,8 @@ export const ScenarioRun = Schema.Struct({
   scenario: Schema.String,
   target: Schema.String,
   pin: Schema.String,
+  /** The `{play.nonce}` this play used (a cassette replays with the recorded one). */
+  nonce: Schema.optional(Schema.String),
   steps: Schema.Array(StepRecord),
   durationMs: Schema.Number
 })

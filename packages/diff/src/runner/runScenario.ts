@@ -4,6 +4,7 @@
  * cannot be resolved is recorded with its error and the scenario goes on; a TargetError (the
  * target could not act) ends the run and propagates, since nothing after it would mean anything.
  */
+import { randomBytes } from "node:crypto"
 import { Effect } from "effect"
 import type { Exchange } from "../exchange/Exchange.js"
 import type { JsonValue } from "../json/JsonValue.js"
@@ -12,6 +13,9 @@ import { type Bindings, resolveJson, resolveString, UnresolvedReference } from "
 import { type HttpRequestSpec, type Scenario, type Step, stepKind } from "../scenario/Scenario.js"
 import type { Target, TargetError } from "../target/Target.js"
 import type { ScenarioRun, StepRecord } from "./ScenarioRun.js"
+
+/** The reserved alias of per-play values. */
+export const PLAY_ALIAS = "play"
 
 const resolveRequest = (spec: HttpRequestSpec, bindings: Bindings): HttpRequestSpec => ({
   ...spec,
@@ -43,6 +47,9 @@ export const runScenario = (target: Target, scenario: Scenario): Effect.Effect<S
   Effect.gen(function*() {
     const started = Date.now()
     const bindings = new Map<string, JsonValue>()
+    // `{play.nonce}`: fresh on every play, for keys and texts that must not meet server state left by earlier plays
+    const nonce = target.playNonce?.() ?? `play-${randomBytes(6).toString("hex")}`
+    bindings.set(PLAY_ALIAS, { nonce })
     const records: Array<StepRecord> = []
     yield* target.begin(scenario)
     const played = Effect.gen(function*() {
@@ -80,6 +87,7 @@ export const runScenario = (target: Target, scenario: Scenario): Effect.Effect<S
       scenario: scenario.name,
       target: target.info.kind,
       pin: target.info.pin,
+      nonce,
       steps: records,
       durationMs: Date.now() - started
     } satisfies ScenarioRun

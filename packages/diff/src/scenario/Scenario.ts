@@ -4,8 +4,11 @@
  *
  *   script   append turns to the model's Script (emulator Agent / the real gateway's fake model)
  *   request  one HTTP request; path, headers and body may hold `{alias.field}` references to
- *            earlier responses named with `as`; `until` polls until a settle condition holds
+ *            earlier responses named with `as` (and `{play.nonce}`, fresh on every play); `until`
+ *            polls until a settle condition holds
  *   parallel several requests sent at once (idempotency races, concurrent submissions)
+ *   awaitHold wait until a model reply is actually held (the agent reached it): a settle point
+ *            before anything else consumes Script turns
  *   release  release a held model reply
  *   clock    set / advance / freeze the server's wall clock
  *   restart  restart the server on the same state (`crash: true` = SIGKILL on the real gateway)
@@ -58,6 +61,12 @@ export const ParallelStep = Schema.Struct({
   ...Labelled
 })
 export const ReleaseStep = Schema.Struct({ release: Schema.String, ...Labelled })
+export const AwaitHoldStep = Schema.Struct({
+  awaitHold: Schema.String,
+  /** Give up after this long (default 10 s); recorded as not settled and compared. */
+  deadlineMs: Schema.optional(Schema.Number),
+  ...Labelled
+})
 export const ClockCommand = Schema.Union(
   Schema.Struct({ set: Schema.Number }),
   Schema.Struct({ advance: Schema.Number }),
@@ -71,7 +80,7 @@ export const RestartStep = Schema.Struct({
 })
 export const ResetStep = Schema.Struct({ reset: Schema.Struct({}), ...Labelled })
 
-export const Step = Schema.Union(ScriptStep, RequestStep, ParallelStep, ReleaseStep, ClockStep, RestartStep, ResetStep)
+export const Step = Schema.Union(ScriptStep, RequestStep, ParallelStep, AwaitHoldStep, ReleaseStep, ClockStep, RestartStep, ResetStep)
 export type Step = typeof Step.Type
 export type ScriptStep = typeof ScriptStep.Type
 export type RequestStep = typeof RequestStep.Type
@@ -89,12 +98,13 @@ export const Scenario = Schema.Struct({
 }).annotations({ identifier: "Scenario" })
 export type Scenario = typeof Scenario.Type
 
-export type StepKind = "script" | "request" | "parallel" | "release" | "clock" | "restart" | "reset"
+export type StepKind = "script" | "request" | "parallel" | "awaitHold" | "release" | "clock" | "restart" | "reset"
 
 export const stepKind = (step: Step): StepKind => {
   if ("script" in step) return "script"
   if ("request" in step) return "request"
   if ("parallel" in step) return "parallel"
+  if ("awaitHold" in step) return "awaitHold"
   if ("release" in step) return "release"
   if ("clock" in step) return "clock"
   if ("restart" in step) return "restart"

@@ -19,6 +19,7 @@ const recordingView: LiveDriver = {
   hiddenHeaders: () => ({}),
   script: async () => {},
   release: async () => {},
+  isHeld: async () => false,
   clock: async () => {},
   restart: async () => {},
   reset: async () => {},
@@ -60,6 +61,7 @@ export const cassetteTarget = (cassette: Cassette, file: string, run: ScenarioRu
         ? Effect.void
         : Effect.fail(fail(`the scenario "${scenario.name}" is not the one recorded ("${cassette.scenario.name}")`)),
     apply,
+    playNonce: () => run.nonce,
     end: () => Effect.void
   }
 }

@@ -40,6 +40,8 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
     hiddenHeaders: () => ({ connection: "close" }),
     script: async (script) => void gw.script(script),
     release: async (hold) => void gw.release(hold),
+    // the fake model's journal shows a main call parked on the hold
+    isHeld: async (hold) => gw.journal().some((e) => e.hold === hold && e.outcome === "held"),
     clock,
     restart: (crash) => (crash ? gw.crash() : gw.restart()),
     reset: async () => {

@@ -13,6 +13,8 @@ export interface LiveDriver {
   readonly hiddenHeaders: () => Readonly<Record<string, string>>
   readonly script: (script: Script) => Promise<void>
   readonly release: (hold: string) => Promise<void>
+  /** Whether a model reply is waiting on this hold right now. */
+  readonly isHeld: (hold: string) => Promise<boolean>
   readonly clock: (command: ClockCommand) => Promise<void>
   readonly restart: (crash: boolean) => Promise<void>
   readonly reset: () => Promise<void>

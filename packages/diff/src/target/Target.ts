@@ -44,6 +44,8 @@ export interface Target {
   readonly begin: (scenario: Scenario) => Effect.Effect<void, TargetError>
   /** Play one step; references in it are already resolved. */
   readonly apply: (step: Step, index: number) => Effect.Effect<StepOutcome, TargetError>
+  /** The `{play.nonce}` to play with; fresh when absent (a cassette answers with the recorded one). */
+  readonly playNonce?: () => string | undefined
   /** Let go of what the scenario left behind (held replies, live runs). */
   readonly end: (scenario: Scenario) => Effect.Effect<void, TargetError>
 }

@@ -42,6 +42,12 @@ export const emulatorDriver = (options: EmulatorDriverOptions): LiveDriver => {
     hiddenHeaders: nsHeader,
     script: async (script: Script) => void (await admin("/script", script)),
     release: async (hold) => void (await admin(`/holds/${encodeURIComponent(hold)}/release`)),
+    isHeld: async (hold) => {
+      const res = await options.fetch(`${options.baseUrl}/__admin/holds`, { method: "GET", headers: nsHeader() })
+      const body = (await res.json()) as { waiting?: ReadonlyArray<string> }
+      if (res.status !== 200 || body.waiting === undefined) throw new Error(`admin /holds answered ${res.status}`)
+      return body.waiting.includes(hold)
+    },
     clock: async (command: ClockCommand) => void (await admin("/clock", command)),
     restart: async () => void (await admin("/restart")),
     reset: async () => {

@@ -95,6 +95,16 @@ export const liveTarget = (info: TargetInfo, driver: LiveDriver): Target => {
     const none: StepOutcome = { exchanges: [] }
     if ("script" in step) return attempt("script", () => driver.script(step.script)).pipe(Effect.as(none))
     if ("release" in step) return attempt(`release ${step.release}`, () => driver.release(step.release)).pipe(Effect.as(none))
+    if ("awaitHold" in step) {
+      const deadline = Date.now() + (step.deadlineMs ?? DEFAULT_UNTIL_DEADLINE_MS)
+      return attempt(`await hold ${step.awaitHold}`, async () => {
+        for (let attempts = 1; ; attempts++) {
+          if (await driver.isHeld(step.awaitHold)) return { exchanges: [], attempts, settled: true }
+          if (Date.now() >= deadline) return { exchanges: [], attempts, settled: false }
+          await sleep(driver.pollIntervalMs)
+        }
+      })
+    }
     if ("clock" in step) return attempt("clock", () => driver.clock(step.clock)).pipe(Effect.as(none))
     if ("restart" in step) return attempt("restart", () => driver.restart(step.restart.crash === true)).pipe(Effect.as(none))
     if ("reset" in step) return attempt("reset", () => driver.reset()).pipe(Effect.as(none))

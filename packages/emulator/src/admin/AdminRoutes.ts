@@ -107,6 +107,8 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
         return jsonResponse({ cleared: true })
       case "GET /faults":
         return jsonResponse({ faults: yield* Effect.flatMap(Faults, (f) => f.list(ns)) })
+      case "GET /holds":
+        return jsonResponse({ waiting: yield* Effect.flatMap(Agent, (a) => a.waitingHolds(ns)) })
       case "GET /journal":
         return jsonResponse({ entries: yield* Effect.flatMap(Journal, (j) => j.entries(ns)) })
       case "POST /drain": {

@@ -23,6 +23,8 @@ export interface AgentShape {
   readonly awaitHold: (namespace: string, name: string) => Effect.Effect<void>
   /** Releases a hold; true when something was waiting on it. */
   readonly release: (namespace: string, name: string) => Effect.Effect<boolean>
+  /** Holds a reply is waiting on right now (reached and not released): the differ's settle point. */
+  readonly waitingHolds: (namespace: string) => Effect.Effect<ReadonlyArray<string>>
   readonly reset: (namespace: string) => Effect.Effect<void>
 }
 
@@ -63,6 +65,8 @@ export const makeAgent = (): AgentShape => {
         yield* Deferred.succeed(d, undefined)
         return waiting
       }),
+    waitingHolds: (ns) =>
+      Effect.filter([...space(ns).holds], ([, d]) => Effect.map(Deferred.isDone(d), (done) => !done)).pipe(Effect.map((held) => held.map(([name]) => name))),
     reset: (ns) => Effect.sync(() => void spaces.delete(ns))
   }
 }

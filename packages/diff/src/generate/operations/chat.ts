@@ -38,7 +38,7 @@ export const chatOperation: OperationCommands = {
       command(`chat(${kind}${stream ? ", stream" : ""}${keyed ? ", key" : ""})`, () => true, (m, b) => {
         const n = ++m.aliasCount
         const body: JsonValue = { model: "hermes-agent", messages: messagesFor(variant, n), ...(stream ? { stream: true } : {}) }
-        const key = `chat-key-${n}`
+        const key = `chat-key-${n}-{play.nonce}`
         b.script({ turns: [{ replies: [plainReply(kind, n)] }] })
         m.warmth = "warm"
         b.add({ request: { method: "POST", path: PATH, body, ...(keyed ? { headers: { "Idempotency-Key": key } } : {}) } })

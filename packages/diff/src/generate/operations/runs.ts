@@ -35,7 +35,8 @@ const INVALID_REQUESTS: ReadonlyArray<Omit<HttpRequestSpec, "method" | "path">> 
   { body: { input: "   " } }
 ]
 
-const KEYS = ["key-a", "key-b"]
+/** `{play.nonce}` keeps a key from meeting a ledger entry left by an earlier play on the same gateway. */
+const KEYS = ["key-a-{play.nonce}", "key-b-{play.nonce}"]
 
 const runPath = (r: ModelRun, suffix = "") => `/v1/runs/{${r.alias}.run_id}${suffix}`
 const get = (r: ModelRun): Step =>
@@ -58,6 +59,9 @@ const createRun = (m: GenModel, b: ScenarioBuilder, kind: TurnKind, body: JsonVa
   b.add(post(alias))
   const run: ModelRun = { alias, phase: hold !== undefined ? "held" : "terminal", ...(hold !== undefined ? { hold } : {}), settledAt: m.clock, eventsRead: false, clockMoved: false }
   b.add({ request: { method: "GET", path: runPath(run) }, until: hold !== undefined ? { status: ["running"] } : { terminal: true } })
+  // "running" is set before the agent calls the model: wait until the reply is really held, or a
+  // later agent call could take this turn first on the real gateway
+  if (hold !== undefined) b.add({ awaitHold: hold })
   m.runs.push(run)
   if (key !== undefined && m.features.runsIdempotencyLedger) m.keys.set(key, { body: JSON.stringify(body), alias })
 }
@@ -74,7 +78,7 @@ export const runsOperation: OperationCommands = {
         body: fc.constantFrom(...VALID_BODIES),
         key: fc.option(fc.constantFrom(...KEYS), { freq: 3 })
       })
-      .map(({ kind, body, key }) => command(`createRun(${kind}${key !== null ? `, key ${key}` : ""})`, () => true, (m, b) => createRun(m, b, kind, body, key ?? undefined))),
+      .map(({ kind, body, key }) => command(`createRun(${kind}${key !== null ? `, key ${key.slice(0, 5)}` : ""})`, () => true, (m, b) => createRun(m, b, kind, body, key ?? undefined))),
     fc.constantFrom(...INVALID_REQUESTS).map((req) =>
       command(`createRunInvalid(${JSON.stringify(req.body ?? req.rawBody)})`, () => true, (_m, b) => b.add({ request: { method: "POST", path: "/v1/runs", ...req } }))
     ),
@@ -86,7 +90,7 @@ export const runsOperation: OperationCommands = {
     ),
     fc.integer({ min: 2, max: 3 }).map((n) =>
       command(`concurrentCreates(${n})`, () => true, (m, b) => {
-        const key = `par-${m.aliasCount + 1}`
+        const key = `par-${m.aliasCount + 1}-{play.nonce}`
         const aliases = Array.from({ length: n }, () => newAlias(m))
         const runsStarted = m.features.runsIdempotencyLedger ? 1 : n
         // identical turns: which submission takes which turn is a race, so they must not differ
