@@ -64,7 +64,10 @@ describe("classify", () => {
     expect(classify(d, { register, pin: "0.19.0" })).toMatchObject({ classification: "registered", reason: "R1: because" })
     expect(classify(d, { register: { version: 1, entries: [{ ...register.entries[0]!, pins: ["0.21.0"] }] }, pin: "0.19.0" }).classification).toBe("divergence")
     const noise = new LearnedNoise()
-    noise.learn("s", [{ ...d, step: 3, expected: "x", actual: "y" }])
-    expect(classify(d, { register: { version: 1, entries: [] }, pin: "0.19.0", noise }).classification).toBe("noise")
+    noise.learn("s", [{ ...d, expected: "x", actual: "y" }])
+    expect(classify(d, { register: { version: 1, entries: [] }, pin: "0.19.0", noise }, "s").classification).toBe("noise")
+    // learned on one scenario and step only: elsewhere the same path is still a divergence
+    expect(classify(d, { register: { version: 1, entries: [] }, pin: "0.19.0", noise }, "other").classification).toBe("divergence")
+    expect(classify({ ...d, step: 4 }, { register: { version: 1, entries: [] }, pin: "0.19.0", noise }, "s").classification).toBe("divergence")
   })
 })

@@ -31,12 +31,12 @@ export interface ScenarioComparison {
   readonly normalized?: { readonly reference: NormalizedRun; readonly candidate: NormalizedRun }
 }
 
-export const classify = (d: Difference, settings: CompareSettings): ClassifiedDifference => {
+export const classify = (d: Difference, settings: CompareSettings, scenario = ""): ClassifiedDifference => {
   const entry = registerEntryFor(settings.register, d, settings.pin)
   if (entry !== undefined) return { ...d, classification: "registered", reason: `${entry.id}: ${entry.reason}` }
-  const noise = settings.noise?.explain(d)
+  const noise = settings.noise?.explain(scenario, d)
   if (noise !== undefined) {
-    return { ...d, classification: "noise", reason: `differed between two runs of the real gateway (first seen in "${noise.scenario}")` }
+    return { ...d, classification: "noise", reason: "differed between two runs of the real gateway on this scenario" }
   }
   return { ...d, classification: "divergence" }
 }
@@ -71,7 +71,7 @@ export const compareScenario = (
     const candRun = yield* runScenario(candidate, scenario)
     const refNorm = normalizeRun(refRun, scenario, { clock })
     const candNorm = normalizeRun(candRun, scenario, { clock })
-    const classified = diffRuns(refNorm, candNorm).map((d) => classify(d, settings))
+    const classified = diffRuns(refNorm, candNorm).map((d) => classify(d, settings, scenario.name))
     const steps = scenario.steps.map((step, index) => {
       const differences = classified.filter((d) => d.step === index)
       const r = refNorm.steps[index]

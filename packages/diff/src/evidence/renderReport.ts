@@ -61,8 +61,8 @@ export const renderReport = (e: Evidence): string => {
   }
   lines.push("", "### Learned noise", "", `Method: ${e.noise.method}.`, "")
   if (e.noise.observations.length > 0) {
-    lines.push("| signature | first seen in | example (run 1 → run 2) |", "| --- | --- | --- |")
-    for (const o of e.noise.observations) lines.push(`| \`${o.signature}\` | ${o.scenario} | ${cellText(o.example.expected)} → ${cellText(o.example.actual)} |`)
+    lines.push("| scenario | step | signature | example (run 1 → run 2) |", "| --- | ---: | --- | --- |")
+    for (const o of e.noise.observations) lines.push(`| ${o.scenario} | ${o.step} | \`${o.signature}\` | ${cellText(o.example.expected)} → ${cellText(o.example.actual)} |`)
   }
   lines.push("", "## Coverage", "", "Per operation and HTTP status: **E** the emulator answered it here, **V** verified — the real gateway answered it too, with no divergence in that exchange, **R** seen on the real gateway only.", "")
   lines.push("| operation | method | path | implemented | statuses |", "| --- | --- | --- | :---: | --- |")
