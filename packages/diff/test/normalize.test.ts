@@ -81,3 +81,13 @@ describe("normalizeRun", () => {
     expect(n.fired.get("sse.keepalive")).toBe(1)
   })
 })
+
+describe("normalizeRun: ISO times and job ids", () => {
+  it("turns ISO date-times into <time:iso> with a running clock and tokenizes 12-hex job ids", () => {
+    const run = runOf(rawJsonExchange("GET", "/api/jobs/0123456789ab", 200, '{"job": {"id": "0123456789ab", "created_at": "2026-12-01T10:00:00+00:00", "next_run_at": "2026-12-01T09:00:00+00:00"}}'))
+    const n = normalizeRun(run, { version: 1, name: "t", steps: [{ reset: {} }] }, { clock: "running" })
+    expect(n.steps[0]?.exchanges[0]?.request.path).toBe("/api/jobs/<cron-job:1>")
+    expect(n.steps[0]?.exchanges[0]?.response?.body).toEqual({ kind: "json", value: { job: { id: "<cron-job:1>", created_at: "<time:iso>", next_run_at: "<time:iso>" } } })
+    expect(n.relations).toEqual([{ id: "steps[0].exchanges[0].response.body.job: created ≤ next_run_at", holds: false }])
+  })
+})

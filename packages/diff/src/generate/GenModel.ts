@@ -47,6 +47,7 @@ export interface GenModel {
   readonly runs: Array<ModelRun>
   readonly responses: Array<ModelEntity>
   readonly sessions: Array<ModelEntity>
+  readonly jobs: Array<ModelEntity>
   readonly keyedChats: Array<KeyedChat>
   /** Seconds the scenario has moved the clock so far. */
   clock: number
@@ -68,6 +69,7 @@ export const initialModel = (pin: string, features: Features): GenModel => ({
   runs: [],
   responses: [],
   sessions: [],
+  jobs: [],
   keyedChats: [],
   clock: 0,
   keys: new Map(),

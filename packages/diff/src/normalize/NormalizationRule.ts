@@ -14,7 +14,7 @@ export const NormalizationRule = Schema.Struct({
 })
 export type NormalizationRule = typeof NormalizationRule.Type
 
-/** Server-made identifiers: replaced by `<kind:N>`, numbered by first appearance on each side. */
+/** Server-made identifiers: replaced by `<kind:N>`, numbered by first appearance on each side. Order matters: longer shapes first. */
 export interface IdPattern {
   readonly kind: string
   readonly pattern: RegExp
@@ -30,17 +30,20 @@ export const ID_PATTERNS: ReadonlyArray<IdPattern> = [
   { kind: "fco", pattern: /\bfco_[0-9A-Za-z]{16,}\b/g, reason: "function call output item ids are random hex" },
   { kind: "call", pattern: /\bcall_[0-9A-Za-z]{8,}\b/g, reason: "tool call ids are random" },
   { kind: "api-session", pattern: /\bapi_\d{9,11}_[0-9a-f]{8}\b/g, reason: "server-made session ids embed time.time() and 8 random hex digits" },
-  { kind: "job", pattern: /\bjob_[0-9A-Za-z]{8,}\b/g, reason: "job ids are random" },
   {
     kind: "play",
     pattern: /\bplay-[0-9a-f]{12}\b/g,
     reason: "{play.nonce}: the runner's fresh value per play, so idempotency caches and derived sessions that outlive a scenario on the real gateway are not shared between plays"
   },
-  { kind: "uuid", pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, reason: "uuid4 values are random" }
+  { kind: "uuid", pattern: /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, reason: "uuid4 values are random" },
+  { kind: "cron-job", pattern: /\b[0-9a-f]{12}\b/g, reason: "cron job ids are uuid4().hex[:12]; any other lone 12-hex-digit string is taken for one too" }
 ]
 
 /** Fields holding epoch seconds (or ISO times) that the server reads from its clock. */
 export const TIMESTAMP_FIELD = /^(created|created_at|updated_at|completed_at|started_at|finished_at|expires_at|cancelled_at|failed_at|last_active|last_updated|timestamp|ts|next_run_at|last_run_at)$/
+
+/** An ISO-8601 date-time string (cron jobs report next_run_at / last_run_at this way). */
+export const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/
 
 /** Plausible epoch seconds (2001 … 5138): a number outside is left alone so a bogus value stays visible. */
 export const isPlausibleEpoch = (n: number) => n >= 1e9 && n < 1e11
@@ -64,7 +67,7 @@ export const RULES: ReadonlyArray<NormalizationRule> = [
   ...ID_PATTERNS.map((p) => ({ id: `id.${p.kind}`, applies: `strings matching ${p.pattern.source}`, action: "token" as const, reason: p.reason })),
   {
     id: "time.relations",
-    applies: "numbers in epoch range under created/created_at/updated_at/…_at/timestamp (running clock only)",
+    applies: "numbers in epoch range under created/created_at/updated_at/…_at/timestamp, and ISO-8601 date-time strings anywhere (running clock only)",
     action: "relation",
     reason:
       "with a running clock the exact second differs on every run; each timestamp becomes <time:int|float> (the int/float type is still compared) and its relations are compared instead: created_at ≤ updated_at, per-object monotone, and clock jumps visible"

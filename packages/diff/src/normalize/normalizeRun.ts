@@ -12,7 +12,7 @@ import type { ScenarioRun } from "../runner/ScenarioRun.js"
 import type { Scenario } from "../scenario/Scenario.js"
 import { IdTokens } from "./IdTokens.js"
 import type { NormalizedBody, NormalizedExchange, NormalizedFrame, NormalizedRun, NormalizedStep, TimeRelation } from "./NormalizedRun.js"
-import { isPlausibleEpoch, NOISE_HEADERS, TIMESTAMP_FIELD } from "./NormalizationRule.js"
+import { ISO_DATETIME, isPlausibleEpoch, NOISE_HEADERS, TIMESTAMP_FIELD } from "./NormalizationRule.js"
 
 export interface NormalizeOptions {
   readonly clock: "pinned" | "running"
@@ -53,6 +53,12 @@ class Normalizer {
     if (this.options.clock === "running") {
       for (const key of keys) {
         const raw = value[key] as JsonValue
+        if (typeof raw === "string" && ISO_DATETIME.test(raw) && Number.isFinite(Date.parse(raw))) {
+          this.count("time.relations")
+          this.times.push({ step, location: `${location}.${key}`, field: key, value: Date.parse(raw) / 1000, entity })
+          normalized.set(key, "<time:iso>")
+          continue
+        }
         const n = numericValue(raw)
         if (!TIMESTAMP_FIELD.test(key) || n === undefined || !isPlausibleEpoch(n)) continue
         this.count("time.relations")

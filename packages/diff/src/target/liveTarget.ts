@@ -13,6 +13,7 @@ import { type LiveDriver, WRONG_API_KEY } from "./LiveDriver.js"
 import { type StepOutcome, type Target, TargetError, type TargetInfo } from "./Target.js"
 
 export const DEFAULT_UNTIL_DEADLINE_MS = 10_000
+export const DEFAULT_USER_AGENT = "hermetic-oracle/1"
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
@@ -25,7 +26,9 @@ const describeError = (e: unknown): string => {
 
 /** The request as the scenario describes it (what gets recorded), and the init actually sent. */
 export const buildRequest = (spec: HttpRequestSpec, driver: LiveDriver): { wire: WireRequest; init: RequestInit } => {
-  const headers: Record<string, string> = {}
+  // every target sees the same User-Agent (servers echo it, e.g. a cron job's origin); fetch over a
+  // socket would otherwise send "node" and the in-process fetch nothing
+  const headers: Record<string, string> = { "user-agent": DEFAULT_USER_AGENT }
   for (const [k, v] of Object.entries(spec.headers ?? {})) headers[k.toLowerCase()] = v
   let body: string | undefined
   if (spec.rawBody !== undefined) body = spec.rawBody

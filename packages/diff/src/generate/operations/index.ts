@@ -3,6 +3,7 @@ import { chatOperation } from "./chat.js"
 import { controlOperation } from "./control.js"
 import { discoveryOperation } from "./discovery.js"
 import { healthOperation } from "./health.js"
+import { jobsOperation } from "./jobs.js"
 import type { OperationCommands } from "./Operation.js"
 import { responsesOperation } from "./responses.js"
 import { runsOperation } from "./runs.js"
@@ -15,5 +16,6 @@ export const OPERATION_COMMANDS: ReadonlyArray<OperationCommands> = [
   chatOperation,
   responsesOperation,
   sessionsOperation,
+  jobsOperation,
   controlOperation
 ]
