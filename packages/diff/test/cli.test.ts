@@ -1,0 +1,43 @@
+/** The `oracle` CLI's exit codes: 2 whenever the oracle could not run, 0 for a cassette replayed equal. */
+import { execFile } from "node:child_process"
+import { readdirSync } from "node:fs"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { describe, expect, it } from "vitest"
+import { fixturesDir } from "../src/cassette/cassetteFiles.js"
+
+const run = promisify(execFile)
+const main = new URL("../src/cli/main.ts", import.meta.url).pathname
+
+const oracle = async (...args: Array<string>): Promise<{ code: number; stdout: string; stderr: string }> => {
+  try {
+    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", main, ...args], { timeout: 60_000 })
+    return { code: 0, stdout, stderr }
+  } catch (e) {
+    const err = e as { code?: number; stdout?: string; stderr?: string }
+    return { code: err.code ?? -1, stdout: err.stdout ?? "", stderr: err.stderr ?? "" }
+  }
+}
+
+describe.concurrent("oracle CLI", () => {
+  it("exits 2 and says why when the pin's cassettes do not exist", async () => {
+    const r = await oracle("compare", "--pin", "0.21.0", "--target", "cassette")
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain("no cassettes for pin 0.21.0 under fixtures/0.21.0/")
+  })
+
+  it("exits 2 on a flag it does not know", async () => {
+    const r = await oracle("compare", "--frobnicate")
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain("Unknown option '--frobnicate'")
+  })
+
+  it("replays a committed cassette against the emulator and exits 0 with a summary", async () => {
+    const cassette = readdirSync(join(fixturesDir(), "0.19.0")).find((f) => f.startsWith("health"))
+    expect(cassette).toBeDefined()
+    const r = await oracle("replay", join(fixturesDir(), "0.19.0", cassette ?? ""), "--target", "cassette")
+    expect(r.stderr).toBe("")
+    expect(r.code).toBe(0)
+    expect(r.stdout).toMatch(/1 scenarios: 1 equal/)
+  })
+})
