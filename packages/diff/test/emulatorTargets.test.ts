@@ -7,6 +7,7 @@ import { describe, expect, it } from "vitest"
 import { compareAll, exitCodeOf } from "../src/compare/compareAll.js"
 import { EMPTY_REGISTER } from "../src/diff/DivergenceRegister.js"
 import { runScenario } from "../src/runner/runScenario.js"
+import type { Scenario } from "../src/scenario/Scenario.js"
 import { builtinScenarioDir, readScenarioFile, scenarioFilesIn } from "../src/scenario/ScenarioFile.js"
 import { emulatorHttpTarget, emulatorInProcessTarget } from "../src/target/EmulatorTargets.js"
 
@@ -42,7 +43,11 @@ describe("emulator targets", () => {
     const evidence = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function*() {
-          const scenario = yield* readScenarioFile(`${builtinScenarioDir()}runs-not-found.json`)
+          const scenario: Scenario = {
+            version: 1,
+            name: "stop of an unknown run",
+            steps: [{ request: { method: "GET", path: "/health", auth: "none" } }, { request: { method: "POST", path: "/v1/runs/run_00000000000000000000000000000000/stop" } }]
+          }
           const reference = yield* emulatorInProcessTarget({ pin: "0.19.0" })
           const candidate = yield* emulatorInProcessTarget({
             pin: "0.19.0",

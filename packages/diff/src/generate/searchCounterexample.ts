@@ -70,6 +70,7 @@ export const searchCounterexample = async (options: SearchOptions): Promise<Sear
   for (let i = best.commands.length - 1; i >= 0; i--) {
     const fewer = best.commands.filter((_, k) => k !== i)
     const { scenario, executed } = buildFromList(fewer, options.pin, `generated seed ${options.seed}`, { seed: options.seed })
+    if (scenario.steps.length === 0) continue
     const comparison = await options.compare(scenario)
     if (divergent(comparison)) {
       best = { scenario, comparison, commands: executed }
