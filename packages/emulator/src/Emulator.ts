@@ -56,7 +56,8 @@ export const servicesLayer = (options: EmulatorOptions = {}, overrides: LayerOve
     JournalLive(),
     StorageLive(config.sqliteFilename)
   )
-  return Layer.provideMerge(Layer.merge(gateways, JobTickerLive), base)
+  // the job ticker plays agent turns, which mark the gateway process warm: it needs Gateways
+  return Layer.provideMerge(JobTickerLive, Layer.provideMerge(gateways, base))
 }
 
 const emulatorFromServices = Effect.gen(function*() {

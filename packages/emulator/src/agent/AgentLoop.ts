@@ -20,6 +20,8 @@ import { isRetriedModelStatus, type Reply, type ReplyError, type ToolApproval, t
 
 export { isRetriedModelStatus }
 import { EXHAUSTED_REPLY_TEXT, replyChunks, replyText } from "../script/Script.js"
+import { markAgentTurn } from "../discovery/AgentWarmth.js"
+import { Gateways } from "../runs/GatewayState.js"
 import { Agent, DEFAULT_TURN } from "../services/Agent.js"
 import { type AgentMessage, repairMessageSequence, stampPersisted } from "./AgentMessages.js"
 
@@ -128,9 +130,11 @@ export const toolArguments = (call: ToolCall): string =>
 
 const EXHAUSTED: Reply = { text: EXHAUSTED_REPLY_TEXT }
 
-export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnResult, never, Agent> =>
+export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnResult, never, Agent | Gateways> =>
   Effect.gen(function*() {
     const agent = yield* Agent
+    // creating the agent registers tools lazily: the process answers GET /v1/toolsets warm from now on
+    markAgentTurn((yield* Gateways).get(input.namespace))
     const messages: Array<AgentMessage> = [...input.history]
     messages.push({ role: "user", content: input.userMessage })
     const emitDelta = input.callbacks?.onDelta ?? (() => Effect.void)

@@ -17,7 +17,7 @@ import { pyStr } from "../http/PyStr.js"
 import { pyStrip } from "../http/PyText.js"
 import type { Agent } from "../services/Agent.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
-import type { GatewayState, LiveRun } from "./GatewayState.js"
+import type { Gateways, GatewayState, LiveRun } from "./GatewayState.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import type { RunStatus } from "./RunRecord.js"
 import { writeRunStatus } from "./RunStatusWriter.js"
@@ -107,7 +107,7 @@ const playTurn = (
   spec: RunSpec,
   live: LiveRun,
   storage: Context.Context<SqlClient.SqlClient>
-): Effect.Effect<AgentTurnResult, never, Agent> => {
+): Effect.Effect<AgentTurnResult, never, Agent | Gateways> => {
   // the agent loop's callbacks need no services; status writes reach the ledger through `storage`
   const withStorage = <A>(effect: Effect.Effect<A, never, SqlClient.SqlClient>) => Effect.provide(effect, storage)
   return playAgentTurn({
