@@ -22,6 +22,12 @@ import { provenanceFor } from "./provenanceFor.js"
 import { realReference } from "./referenceTarget.js"
 import { summaryTable } from "./summaryTable.js"
 
+/** The evidence's description of a cassette comparison: every scenario has its own cassette target. */
+const cassettesAsOne = (inputs: ReadonlyArray<ScenarioInput>, pin: string): Target => {
+  const first = inputs[0]?.reference as Target
+  return { ...first, info: { ...first.info, description: `${inputs.length} cassettes under fixtures/${pin}/ (recorded from the real ${pin} gateway)` } }
+}
+
 export const compareCommand = (args: ParsedArgs) =>
   Effect.gen(function*() {
     const pin = pinOf(args)
@@ -55,8 +61,8 @@ export const compareCommand = (args: ParsedArgs) =>
     const startedAt = new Date().toISOString()
     const noise = learn ? new LearnedNoise() : undefined
     const context = {
-      // with cassettes every input carries its own reference; the evidence names the first
-      reference: reference ?? (inputs[0]?.reference as Target),
+      // with cassettes every input carries its own reference; the evidence names them together
+      reference: reference ?? cassettesAsOne(inputs, pin),
       candidate,
       register,
       ...(noise !== undefined ? { noise } : {}),
