@@ -3,30 +3,13 @@
  * by side in one run: requests/s, p50/p99 and server CPU per request, each the median of several
  * alternating rounds (min–max shown). Target: the emulator within 2× of the bare server.
  */
-import { execa } from "execa"
-import { createInterface } from "node:readline"
-import { type LoadResult, type LoadSpec, runLoad } from "./load.js"
+import { type Child, startChild } from "./child.js"
+import { controlCpu, type LoadResult, type LoadSpec, type LoadTarget, runLoad } from "./load.js"
 import { fmt, fmtSpread, spread, type Spread } from "./stats.js"
 
 const API_KEY = "bench-key-0123456789abcdef"
 
-interface Server {
-  readonly proc: { readonly kill: (signal?: NodeJS.Signals) => boolean }
-  readonly port: number
-  readonly controlPort: number
-  readonly runId: string
-}
-
-const startServer = async (script: string): Promise<Server> => {
-  const proc = execa("node", ["--import", "tsx", script], { cwd: new URL("..", import.meta.url).pathname, reject: false })
-  const line = await new Promise<string>((resolve, reject) => {
-    const rl = createInterface({ input: proc.stdout! })
-    rl.on("line", (l) => l.startsWith("LISTENING ") && resolve(l))
-    void proc.then((r) => reject(new Error(`${script} exited early: ${String(r.stderr)}`)))
-  })
-  const [, port, controlPort, runId] = line.split(" ")
-  return { proc, port: Number(port), controlPort: Number(controlPort), runId: String(runId) }
-}
+const targetOf = (c: Child): LoadTarget => ({ baseUrl: c.baseUrl, apiKey: API_KEY, runId: c.runId, cpuMicros: controlCpu(c.controlPort) })
 
 export const SPECS: ReadonlyArray<LoadSpec> = [
   { name: "GET /v1/runs/{id}", method: "GET", path: (id) => `/v1/runs/${id}` },
@@ -49,9 +32,9 @@ const summarize = (rs: ReadonlyArray<LoadResult>) => ({
   cpu: spread(rs.map((r) => r.cpuMicrosPerRequest))
 })
 
-export const emulatorVsBare = async (opts: { rounds: number; seconds: number; log: (s: string) => void }) => {
-  const emulator = await startServer("bench/servers/emulator.ts")
-  const bare = await startServer("bench/servers/bare.ts")
+export const emulatorVsBare = async (opts: { rounds: number; seconds: number; warmupSeconds: number; log: (s: string) => void }) => {
+  const emulator = await startChild("bench/servers/emulator.ts")
+  const bare = await startChild("bench/servers/bare.ts")
   const results: Array<SideBySide> = []
   try {
     for (const spec of SPECS) {
@@ -61,8 +44,8 @@ export const emulatorVsBare = async (opts: { rounds: number; seconds: number; lo
         // alternate the order so neither side always runs on a warmer machine
         const order = round % 2 === 0 ? ([["emulator", emulator, emu], ["bare", bare, ref]] as const) : ([["bare", bare, ref], ["emulator", emulator, emu]] as const)
         for (const [label, server, sink] of order) {
-          await runLoad(spec, { ...server, apiKey: API_KEY }, 1) // warm-up
-          const r = await runLoad(spec, { ...server, apiKey: API_KEY }, opts.seconds)
+          await runLoad(spec, targetOf(server), opts.warmupSeconds) // warm-up
+          const r = await runLoad(spec, targetOf(server), opts.seconds)
           if (r.errors > 0) opts.log(`  warning: ${label} answered ${r.errors} errors/non-2xx on ${spec.name}`)
           sink.push(r)
           opts.log(`  ${spec.name} round ${round + 1}/${opts.rounds} ${label}: ${fmt(r.requestsPerSecond)} req/s, ${fmt(r.cpuMicrosPerRequest)} µs CPU/req`)
@@ -73,8 +56,8 @@ export const emulatorVsBare = async (opts: { rounds: number; seconds: number; lo
       results.push({ name: spec.name, emulator: e, bare: b, throughputRatio: b.rps.median / e.rps.median, cpuRatio: e.cpu.median / b.cpu.median })
     }
   } finally {
-    emulator.proc.kill("SIGTERM")
-    bare.proc.kill("SIGTERM")
+    await emulator.stop()
+    await bare.stop()
   }
   return results
 }
@@ -86,7 +69,7 @@ export const renderEmulatorVsBare = (rows: ReadonlyArray<SideBySide>): string =>
   ]
   for (const r of rows) {
     lines.push(
-      `| ${r.name} | ${fmtSpread(r.emulator.rps)} | ${fmtSpread(r.bare.rps)} | ${fmt(r.emulator.p50.median)} / ${fmt(r.emulator.p99.median)} | ${fmt(r.bare.p50.median)} / ${fmt(r.bare.p99.median)} | ${fmtSpread(r.emulator.cpu)} | ${fmtSpread(r.bare.cpu)} | **${fmt(r.throughputRatio, 2)}×** | **${fmt(r.cpuRatio, 2)}×** |`
+      `| ${r.name} | ${fmtSpread(r.emulator.rps)} | ${fmtSpread(r.bare.rps)} | ${fmt(r.emulator.p50.median, 2)} / ${fmt(r.emulator.p99.median, 2)} | ${fmt(r.bare.p50.median, 2)} / ${fmt(r.bare.p99.median, 2)} | ${fmtSpread(r.emulator.cpu)} | ${fmtSpread(r.bare.cpu)} | **${fmt(r.throughputRatio, 2)}×** | **${fmt(r.cpuRatio, 2)}×** |`
     )
   }
   return lines.join("\n")

@@ -1,36 +1,91 @@
 /**
  * Bench child: the reference a fast hand-written server would be — bare node:http and
- * better-sqlite3 doing the same work as the emulator per request: GET answers a run status held in
- * memory (upstream and the emulator both keep statuses in process memory); a keyed POST runs the
- * same ledger statements (prune, lookup, insert in one transaction; then the status updates for
- * running and completed), a keyless POST none. Prints `LISTENING <port> <controlPort> <runId>`.
+ * better-sqlite3 doing the same SQL work per request as the emulator (read from routes/runs/*,
+ * runs/* and sessions/AgentTurnRecord.ts):
+ * - GET of a settled run reads its stored status bytes from settled_runs (primary key, the 1 h
+ *   expiry in the query) and answers them as they are; at most once a minute it first deletes the
+ *   expired ones (the emulator's runs/SettledRuns.ts since settled statuses left live memory). A
+ *   live run's status is in memory.
+ * - POST with an Idempotency-Key runs the ledger admission (prune, lookup, insert in one
+ *   transaction), then the status updates for running and completed (0.21.0 ledger); a keyless
+ *   POST none of these.
+ * - A run that settles writes its status to settled_runs (INSERT OR REPLACE) and leaves memory.
+ * - Every POST then records the agent turn in state.db the way the emulator's recordAgentTurn
+ *   does for a one-reply turn, in one transaction: session upsert, system prompt, the user's
+ *   message (sequence bump + read, insert, counter update), the accounted call (session read,
+ *   model pin, token counters), the assistant's message (same four statements) — 13 statements.
+ * Same tables and indexes (the emulator's own DDL), same WAL journal. Prints
+ * `LISTENING <port> <controlPort> <runId>`.
  */
 import Database from "better-sqlite3"
-import { randomBytes } from "node:crypto"
+import { createHash, randomBytes } from "node:crypto"
 import { mkdtempSync } from "node:fs"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { SCHEMA } from "../../packages/emulator/src/services/Storage.js"
+import { SESSION_TABLES } from "../../packages/emulator/src/sessions/SessionTables.js"
 import { startControl } from "./control.js"
 
 const KEY = "bench-key-0123456789abcdef"
+const NS = "default"
+const REPLY = "[hermetic: the script has no reply for this model call]"
 const db = new Database(join(mkdtempSync(join(tmpdir(), "hermetic-bare-")), "bare.db"))
 db.pragma("journal_mode = WAL")
-db.exec(`CREATE TABLE run_ledger (namespace TEXT, scope TEXT, idempotency_key TEXT, fingerprint TEXT, run_id TEXT,
-  status_json TEXT, status TEXT, owner TEXT, created_at REAL, updated_at REAL, PRIMARY KEY (namespace, scope, idempotency_key))`)
-db.exec(`CREATE UNIQUE INDEX run_ledger_run ON run_ledger (namespace, run_id)`)
+for (const ddl of [...SCHEMA, ...SESSION_TABLES]) db.exec(ddl)
+
 const prune = db.prepare(`DELETE FROM run_ledger WHERE namespace = ? AND updated_at < ? AND status IN ('completed','failed','cancelled','interrupted')`)
-const lookup = db.prepare(`SELECT * FROM run_ledger WHERE namespace = ? AND scope = ? AND idempotency_key = ?`)
-const insert = db.prepare(`INSERT INTO run_ledger VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+const lookup = db.prepare(`SELECT scope, idempotency_key, fingerprint, run_id, status_json, status, owner, updated_at FROM run_ledger WHERE namespace = ? AND scope = ? AND idempotency_key = ?`)
+const insert = db.prepare(`INSERT INTO run_ledger (namespace, scope, idempotency_key, fingerprint, run_id, status_json, status, owner, created_at, updated_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 const update = db.prepare(`UPDATE run_ledger SET status_json = ?, status = ?, updated_at = ? WHERE namespace = ? AND run_id = ?`)
-const admit = db.transaction((key: string, fingerprint: string, runId: string, record: string, now: number) => {
-  prune.run("default", now - 86400)
-  const row = lookup.get("default", "scope", key)
+const admit = db.transaction((scope: string, key: string, fingerprint: string, runId: string, record: string, now: number) => {
+  prune.run(NS, now - 86400)
+  const row = lookup.get(NS, scope, key)
   if (row !== undefined) return false
-  insert.run("default", "scope", key, fingerprint, runId, record, "queued", "owner", now, now)
+  insert.run(NS, scope, key, fingerprint, runId, record, "queued", "owner", now, now)
   return true
 })
+
+const upsertSession = db.prepare(`INSERT INTO hermes_sessions (namespace, id, source, model, model_config, system_prompt, parent_session_id, started_at)
+  VALUES (?, ?, 'api_server', 'hermetic-fake-model', '{}', 'prompt', NULL, ?)
+  ON CONFLICT (namespace, id) DO UPDATE SET model = COALESCE(hermes_sessions.model, excluded.model),
+    model_config = COALESCE(hermes_sessions.model_config, excluded.model_config),
+    system_prompt = COALESCE(hermes_sessions.system_prompt, excluded.system_prompt),
+    parent_session_id = COALESCE(hermes_sessions.parent_session_id, excluded.parent_session_id)`)
+const setPrompt = db.prepare(`UPDATE hermes_sessions SET system_prompt = 'prompt' WHERE namespace = ? AND id = ?`)
+const bumpSeq = db.prepare(`INSERT INTO hermes_message_seq (namespace, last_id) VALUES (?, 1) ON CONFLICT (namespace) DO UPDATE SET last_id = last_id + 1`)
+const readSeq = db.prepare(`SELECT last_id FROM hermes_message_seq WHERE namespace = ?`)
+const insertMessage = db.prepare(`INSERT INTO hermes_messages (namespace, id, session_id, role, content, tool_call_id, tool_calls, tool_name,
+  timestamp, token_count, finish_reason, reasoning, reasoning_content) VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, ?, NULL, ?, NULL, NULL)`)
+const countMessage = db.prepare(`UPDATE hermes_sessions SET message_count = message_count + 1, tool_call_count = tool_call_count + 0 WHERE namespace = ? AND id = ?`)
+const readSession = db.prepare(`SELECT * FROM hermes_sessions WHERE namespace = ? AND id = ?`)
+const pinModel = db.prepare(`UPDATE hermes_sessions SET model = 'hermetic-fake-model' WHERE namespace = ? AND id = ?`)
+const account = db.prepare(`UPDATE hermes_sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
+  estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + 0.0, model = COALESCE(model, 'hermetic-fake-model'), api_call_count = api_call_count + 1
+  WHERE namespace = ? AND id = ?`)
+const message = (sessionId: string, role: string, content: string, finish: string | null, now: number) => {
+  bumpSeq.run(NS)
+  const { last_id: id } = readSeq.get(NS) as { last_id: number }
+  insertMessage.run(NS, id, sessionId, role, content, now, finish)
+  countMessage.run(NS, sessionId)
+}
+const recordTurn = db.transaction((sessionId: string, userText: string, now: number) => {
+  upsertSession.run(NS, sessionId, now)
+  setPrompt.run(NS, sessionId)
+  message(sessionId, "user", userText, null, now)
+  const row = readSession.get(NS, sessionId) as { api_call_count: number } | undefined
+  if (row !== undefined && row.api_call_count === 0) pinModel.run(NS, sessionId)
+  account.run(0, 0, NS, sessionId)
+  message(sessionId, "assistant", REPLY, "stop", now)
+})
+
+const saveSettled = db.prepare(`INSERT OR REPLACE INTO settled_runs (namespace, run_id, status, updated_at, body) VALUES (?, ?, ?, ?, ?)`)
+const loadSettled = db.prepare(`SELECT status, body FROM settled_runs WHERE namespace = ? AND run_id = ?
+  AND NOT (status IN ('completed', 'failed', 'cancelled') AND updated_at < ?)`)
+const sweepSettled = db.prepare(`DELETE FROM settled_runs WHERE namespace = ? AND status IN ('completed', 'failed', 'cancelled') AND updated_at < ?`)
+let lastSweep = Number.NEGATIVE_INFINITY
+
 const statuses = new Map<string, Record<string, unknown>>()
 const newRun = (body: Record<string, unknown>) => {
   const runId = `run_${randomBytes(16).toString("hex")}`
@@ -39,29 +94,44 @@ const newRun = (body: Record<string, unknown>) => {
   statuses.set(runId, record)
   return record
 }
-const settle = (runId: string, keyed: boolean) =>
+const settle = (runId: string, userText: string, keyed: boolean) =>
   setImmediate(() => {
     const record = statuses.get(runId)
     if (record === undefined) return
-    for (const status of ["running", "completed"]) {
-      record["status"] = status
-      record["updated_at"] = Date.now() / 1000
-      if (keyed) update.run(JSON.stringify(record), status, record["updated_at"], "default", runId)
-    }
+    record["status"] = "running"
+    record["updated_at"] = Date.now() / 1000
+    if (keyed) update.run(JSON.stringify(record), "running", record["updated_at"], NS, runId)
+    recordTurn(String(record["session_id"]), userText, Date.now() / 1000)
+    Object.assign(record, { status: "completed", updated_at: Date.now() / 1000, last_event: "run.completed", output: REPLY, usage: { input_tokens: 0, output_tokens: 0, total_tokens: 0 } })
+    if (keyed) update.run(JSON.stringify(record), "completed", record["updated_at"], NS, runId)
+    saveSettled.run(NS, runId, "completed", record["updated_at"], JSON.stringify(record))
+    statuses.delete(runId)
   })
 const json = (res: http.ServerResponse, status: number, body: unknown) => {
   const text = JSON.stringify(body)
   res.writeHead(status, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(text) })
   res.end(text)
 }
+const sha256 = (s: string) => createHash("sha256").update(s, "utf8").digest("hex")
+const SCOPE = sha256(`default\0${KEY}`)
 const server = http.createServer((req, res) => {
   const chunks: Array<Buffer> = []
   req.on("data", (c: Buffer) => chunks.push(c))
   req.on("end", () => {
     if (req.headers.authorization !== `Bearer ${KEY}`) return json(res, 401, { error: { message: "Invalid API key" } })
     if (req.method === "GET" && req.url?.startsWith("/v1/runs/")) {
-      const record = statuses.get(req.url.slice("/v1/runs/".length))
-      return record === undefined ? json(res, 404, { error: { code: "run_not_found" } }) : json(res, 200, record)
+      const runId = req.url.slice("/v1/runs/".length)
+      const now = Date.now() / 1000
+      if (now - lastSweep >= 60) {
+        lastSweep = now
+        sweepSettled.run(NS, now - 3600)
+      }
+      const record = statuses.get(runId)
+      if (record !== undefined) return json(res, 200, record)
+      const settled = loadSettled.get(NS, runId, now - 3600) as { body: string } | undefined
+      if (settled === undefined) return json(res, 404, { error: { code: "run_not_found" } })
+      res.writeHead(200, { "Content-Type": "application/json; charset=utf-8", "Content-Length": Buffer.byteLength(settled.body) })
+      return res.end(settled.body)
     }
     if (req.method === "POST" && req.url === "/v1/runs") {
       const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as Record<string, unknown>
@@ -69,8 +139,8 @@ const server = http.createServer((req, res) => {
       const key = String(req.headers["idempotency-key"] ?? "").trim()
       const record = newRun(body)
       const runId = String(record["run_id"])
-      if (key !== "") admit(key, JSON.stringify(body), runId, JSON.stringify(record), Date.now() / 1000)
-      settle(runId, key !== "")
+      if (key !== "") admit(SCOPE, key, sha256(JSON.stringify({ body, gateway_session_key: "" })), runId, JSON.stringify(record), Date.now() / 1000)
+      settle(runId, String(body["input"]), key !== "")
       return json(res, 202, { run_id: runId, status: "started", replayed: false })
     }
     json(res, 404, {})
@@ -78,6 +148,7 @@ const server = http.createServer((req, res) => {
 })
 server.listen(0, "127.0.0.1", async () => {
   const seeded = newRun({ input: "seed" })
+  settle(String(seeded["run_id"]), "seed", false)
   const control = await startControl()
   process.stdout.write(`LISTENING ${(server.address() as AddressInfo).port} ${control} ${String(seeded["run_id"])}\n`)
 })

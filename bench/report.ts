@@ -1,0 +1,244 @@
+/**
+ * evidence/bench.json (schema-versioned; sections not re-measured by `--only` are kept from the
+ * previous file) and the bench's section of evidence/REPORT.md, between `<!-- bench:start -->` and
+ * `<!-- bench:end -->` (appended at the end when absent; nothing else in the file is touched).
+ */
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import type { DifferResult } from "./differ.js"
+import { renderEmulatorVsBare, type SideBySide } from "./emulator-vs-bare.js"
+import type { EmulatorVsGateway, OpSide } from "./emulator-vs-gateway.js"
+import type { ScaleResult } from "./scale.js"
+import { fmt, fmtAuto, type Spread } from "./stats.js"
+
+export const SCHEMA_VERSION = 2
+
+export type SectionName = "gateway" | "bare" | "scale" | "differ"
+
+export interface Machine {
+  readonly cpus: number
+  readonly cpuModel: string
+  readonly memoryGiB: number
+  readonly os: string
+  readonly node: string
+  /** 1, 5 and 15 minute load averages when the bench started and ended. */
+  readonly loadAverageAtStart: ReadonlyArray<number>
+  readonly loadAverageAtEnd: ReadonlyArray<number>
+  readonly note: string
+}
+
+export interface SectionMeta {
+  readonly measuredAt: string
+  readonly quick: boolean
+  readonly rounds: number
+  readonly seconds: number
+  readonly loadAverageBefore: ReadonlyArray<number>
+  readonly loadAverageAfter: ReadonlyArray<number>
+  readonly durationSeconds: number
+}
+
+export interface BenchFile {
+  readonly schemaVersion: number
+  readonly measuredAt: string
+  readonly command: string
+  readonly machine: Machine
+  readonly sectionMeta: Partial<Record<SectionName, SectionMeta>>
+  readonly emulatorVsGateway?: EmulatorVsGateway
+  readonly emulatorVsBare?: ReadonlyArray<SideBySide>
+  readonly scale?: ScaleResult
+  readonly differ?: DifferResult
+}
+
+export const SECTION_KEYS: Record<SectionName, "emulatorVsGateway" | "emulatorVsBare" | "scale" | "differ"> = {
+  gateway: "emulatorVsGateway",
+  bare: "emulatorVsBare",
+  scale: "scale",
+  differ: "differ"
+}
+
+/** The previous file's sections, to keep those this run does not measure. */
+export const readPrevious = (path: string): Partial<BenchFile> => {
+  if (!existsSync(path)) return {}
+  try {
+    const old = JSON.parse(readFileSync(path, "utf8")) as Record<string, unknown>
+    if (old["schemaVersion"] === SCHEMA_VERSION) return old as Partial<BenchFile>
+    // schema 1 held only emulatorVsBare, with its meta at the top level
+    if (old["schemaVersion"] === 1 && Array.isArray(old["emulatorVsBare"])) {
+      return {
+        emulatorVsBare: old["emulatorVsBare"] as ReadonlyArray<SideBySide>,
+        sectionMeta: {
+          bare: {
+            measuredAt: String(old["measuredAt"]),
+            quick: false,
+            rounds: Number(old["rounds"]),
+            seconds: Number(old["seconds"]),
+            loadAverageBefore: [],
+            loadAverageAfter: [],
+            durationSeconds: 0
+          }
+        }
+      }
+    }
+  } catch {
+    // unreadable: start over
+  }
+  return {}
+}
+
+const ms = (s: Spread | undefined) => (s === undefined ? "–" : fmtAuto(s))
+const ratio = (x: number) => (Number.isFinite(x) ? `${fmt(x, x >= 10 ? 0 : 1)}×` : "∞")
+const verdict = (ok: boolean) => (ok ? "met" : "**not met**")
+const loads = (xs: ReadonlyArray<number>) => (xs.length === 0 ? "n/a" : xs.map((x) => x.toFixed(2)).join(" / "))
+
+const metaLine = (m: SectionMeta | undefined) =>
+  m === undefined
+    ? ""
+    : `_Measured ${m.measuredAt}${m.quick ? " (--quick: indicative only)" : ""}; ${m.rounds} round(s) × ${m.seconds} s; load average (1/5/15 min) ${loads(m.loadAverageBefore)} before, ${loads(m.loadAverageAfter)} after._\n\n`
+
+const sideCell = (s: OpSide) => `${fmtAuto(s.acceptedRps)}`
+
+export const renderGateway = (g: EmulatorVsGateway): string => {
+  const lines = [
+    `Real Hermes ${g.pin} gateway (oracle runner, ${g.launcher} launcher, its fake model playing the Script) against the emulator on the same pin and Script; ` +
+      `${g.connections} concurrent connections/workers on both sides, loopback. Medians of ${g.rounds} round(s), (min–max).`,
+    "",
+    "| operation | emulator ok/s | gateway ok/s | emulator p50 / p99 ms | gateway p50 / p99 ms | emulator÷gateway throughput | target |",
+    "| --- | --- | --- | --- | --- | --- | --- |"
+  ]
+  for (const r of g.rows) {
+    const target = r.target === undefined ? "" : `≥ ${r.target}× — ${verdict(r.throughputRatio >= r.target)}`
+    lines.push(
+      `| ${r.name} | ${sideCell(r.emulator)} | ${sideCell(r.gateway)} | ${ms(r.emulator.p50Ms)} / ${ms(r.emulator.p99Ms)} | ${ms(r.gateway.p50Ms)} / ${ms(r.gateway.p99Ms)} | **${ratio(r.throughputRatio)}** | ${target} |`
+    )
+  }
+  const stream = g.rows.find((r) => r.emulator.firstP50Ms !== undefined)
+  if (stream !== undefined) {
+    lines.push(
+      "",
+      `Streamed chat completion, time to the first content chunk p50 / p99 (ms): emulator ${ms(stream.emulator.firstP50Ms)} / ${ms(stream.emulator.firstP99Ms)}, ` +
+        `gateway ${ms(stream.gateway.firstP50Ms)} / ${ms(stream.gateway.firstP99Ms)}; total time is the p50 / p99 column above.`
+    )
+  }
+  const cpu = g.rows.filter((r) => r.emulator.cpuMicrosPerRequest !== undefined && r.gateway.cpuMicrosPerRequest !== undefined)
+  if (cpu.length > 0) {
+    lines.push(
+      "",
+      "Server CPU per answer (µs): " +
+        cpu.map((r) => `${r.name}: emulator ${ms(r.emulator.cpuMicrosPerRequest)}, gateway ${ms(r.gateway.cpuMicrosPerRequest)}`).join("; ") +
+        " (gateway from /proc, 10 ms ticks)."
+    )
+  }
+  const run = g.rows.find((r) => r.name.startsWith("full run"))
+  if (run?.emulator.requestsPerFlow !== undefined && run.gateway.requestsPerFlow !== undefined) {
+    lines.push("", `A full run took ${fmt(run.emulator.requestsPerFlow.median, 1)} requests on the emulator and ${fmt(run.gateway.requestsPerFlow.median, 1)} on the gateway (POST + back-to-back polls).`)
+  }
+  if (g.coldStart !== undefined) {
+    const c = g.coldStart
+    lines.push(
+      "",
+      `Cold start to the first answer (${c.rounds} round(s)): emulator ${ms(c.emulatorMs)} ms, gateway ${ms(c.gatewayMs)} ms ` +
+        `(the whole \`startGateway\`: ${ms(c.gatewayStartGatewayMs)} ms; of the emulator's time, its own start — layers and listen, as the CLI reports it — is ${ms(c.emulatorOwnStartMs)} ms, the rest is starting node and loading the emulator's code) — **${ratio(c.ratio)}** faster; target ≥ ${c.target}× — ${verdict(c.ratio >= c.target)}. How: ${c.how}.`
+    )
+  }
+  for (const n of g.notes) lines.push("", `Note: ${n}`)
+  return lines.join("\n")
+}
+
+export const renderScale = (s: ScaleResult): string => {
+  const lines = [
+    `Emulator ${s.pin}, file storage, N settled keyed runs. Seeding: ${s.seeding}`,
+    "",
+    "| runs stored | seed s | RSS MiB (heap; empty process) | GET within the hour (settled status): req/s · p50 / p99 ms | first GET after the 1 h jump (full sweep) ms | RSS after sweep MiB | GET, status from the ledger: req/s · p50 / p99 ms | keyed POST: req/s · p50 ms |",
+    "| --- | --- | --- | --- | --- | --- | --- | --- |"
+  ]
+  for (const p of s.points) {
+    lines.push(
+      `| ${p.runs.toLocaleString("en-US")} | ${fmt(p.seedSeconds, 1)} | ${fmt(p.rssMiB)} (${fmt(p.heapUsedMiB)}; ${fmt(p.rssEmptyMiB)}) | ${ms(p.getInMemory.rps)} · ${ms(p.getInMemory.p50Ms)} / ${ms(p.getInMemory.p99Ms)} | ${fmt(p.sweepingGetMs, 1)} | ${fmt(p.rssAfterSweepMiB)} | ${ms(p.getFromLedger.rps)} · ${ms(p.getFromLedger.p50Ms)} / ${ms(p.getFromLedger.p99Ms)} | ${fmt(p.keyedPost.rps)} · ${fmt(p.keyedPost.p50Ms, 2)} |`
+    )
+  }
+  lines.push(
+    "",
+    `- ${s.latencyFlat.target}: largest rise ${fmt(s.latencyFlat.p50GrowthPercent, 1)} % (spread of all sizes' p50 ${fmt(s.latencyFlat.p50SpreadPercent, 1)} %) — ${verdict(s.latencyFlat.withinTarget)}.`,
+    `- ${s.rssAtLargest.target}: ${fmt(s.rssAtLargest.rssMiB)} MiB at ${s.rssAtLargest.runs.toLocaleString("en-US")} runs — ${verdict(s.rssAtLargest.withinTarget)}.`,
+    "",
+    "Retention sweep against the number of expired runs (in process, the emulator's own code; 1,000 live runs besides):",
+    "",
+    "| expired runs | settled-status sweep (runs/SettledRuns.ts sweepSettled) ms | ledger prune (runs/RunLedger.ts pruneExpired) ms |",
+    "| --- | --- | --- |"
+  )
+  const first = s.points[0]
+  if (first !== undefined && largest(s) !== undefined) {
+    const last = largest(s) as (typeof s.points)[number]
+    lines.splice(
+      lines.findIndex((l) => l.startsWith("- RSS")) + 1,
+      0,
+      `- RSS grew ${fmt(last.rssMiB - first.rssMiB)} MiB from ${first.runs.toLocaleString("en-US")} to ${last.runs.toLocaleString("en-US")} runs; the empty emulator process (this bench loads it through tsx) already holds ${fmt(first.rssEmptyMiB)}–${fmt(last.rssEmptyMiB)} MiB, with ${fmt(first.heapUsedMiB)} MiB of JS heap.`
+    )
+  }
+  for (const p of s.sweep) lines.push(`| ${p.expired.toLocaleString("en-US")} | ${ms(p.statusSweepMs)} | ${ms(p.ledgerPruneMs)} |`)
+  for (const n of s.notes) lines.push("", `Note: ${n}`)
+  return lines.join("\n")
+}
+
+const largest = (s: ScaleResult) => s.points[s.points.length - 1]
+
+export const renderDiffer = (d: DifferResult): string => {
+  if (!d.measured) return `**TODO — not measured:** ${d.todo ?? "unknown reason"}`
+  const lines: Array<string> = []
+  if (d.generated !== undefined) {
+    const g = d.generated
+    lines.push(
+      `Generated scenarios (\`oracle bench --runs ${g.scenarios} --seed ${g.seed} --pin ${d.pin}\`, ${fmt(g.stepsPerScenario, 1)} steps each), against the emulator in process: ` +
+        `played ${ms(g.playedScenariosPerSecond)} scenarios/s (${ms(g.playedStepsPerSecond)} steps/s); compared emulator against emulator ${ms(g.comparedScenariosPerSecond)} scenarios/s.`
+    )
+  }
+  if (d.cassettes !== undefined) {
+    const c = d.cassettes
+    lines.push(
+      "",
+      `Replaying all ${c.count} committed ${d.pin} cassettes against the emulator (\`oracle compare --target cassette\`): ${ms(c.wallSeconds)} s from spawn to exit, ` +
+        `of which the CLI's start (\`oracle --help\`) ${ms(c.cliStartSeconds)} s${c.reportedSeconds === undefined ? "" : `; the comparison itself ${ms(c.reportedSeconds)} s as the CLI reports it`} (${c.verdicts}).`
+    )
+  }
+  return lines.join("\n")
+}
+
+export const renderMarkdown = (f: BenchFile): string => {
+  const m = f.machine
+  const out = [
+    "## Benchmarks",
+    "",
+    `Machine: ${m.cpus}× ${m.cpuModel}, ${m.memoryGiB} GiB, ${m.os}, Node ${m.node}. ${m.note} ` +
+      `Load average (1/5/15 min) ${loads(m.loadAverageAtStart)} at the start, ${loads(m.loadAverageAtEnd)} at the end. ` +
+      `Cells are medians of the rounds with (min–max). Written by \`${f.command}\`; raw numbers in evidence/bench.json (schema ${f.schemaVersion}).`,
+    ""
+  ]
+  if (f.emulatorVsGateway !== undefined) out.push("### Emulator vs the real gateway", "", metaLine(f.sectionMeta.gateway) + renderGateway(f.emulatorVsGateway), "")
+  if (f.emulatorVsBare !== undefined) {
+    out.push(
+      "### Emulator vs bare node:http + better-sqlite3 (target: within 2×)",
+      "",
+      metaLine(f.sectionMeta.bare) + renderEmulatorVsBare(f.emulatorVsBare),
+      "",
+      "The reference does the emulator's SQL per request (bench/servers/bare.ts): for GET of a settled run one SELECT of its stored status bytes from settled_runs (and the once-a-minute expiry DELETE); per run the 13-statement session/message transaction and the settled_runs write; for keyed runs the ledger admission (prune, lookup, insert) and two status writes.",
+      ""
+    )
+  }
+  if (f.scale !== undefined) out.push("### Scale", "", metaLine(f.sectionMeta.scale) + renderScale(f.scale), "")
+  if (f.differ !== undefined) out.push("### The differ", "", metaLine(f.sectionMeta.differ) + renderDiffer(f.differ), "")
+  else out.push("### The differ", "", "**TODO — not measured** in this file (run `npm run bench -- --only differ`).", "")
+  return out.join("\n")
+}
+
+const START = "<!-- bench:start -->"
+const END = "<!-- bench:end -->"
+
+/** Replaces the text between the markers (or appends the markers at the end); nothing else changes. */
+export const writeReportSection = (path: string, markdown: string): void => {
+  const block = `${START}\n${markdown.trimEnd()}\n${END}`
+  const text = existsSync(path) ? readFileSync(path, "utf8") : ""
+  const a = text.indexOf(START)
+  const b = text.indexOf(END)
+  const next =
+    a >= 0 && b > a ? text.slice(0, a) + block + text.slice(b + END.length) : `${text}${text === "" || text.endsWith("\n\n") ? "" : text.endsWith("\n") ? "\n" : "\n\n"}${block}\n`
+  writeFileSync(path, next)
+}

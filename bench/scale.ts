@@ -1,0 +1,256 @@
+/**
+ * Scale: the emulator (0.21.0, file storage) holding 1k, 100k and 1M settled keyed runs — GET
+ * /v1/runs/{id} on random runs settled within the hour, the
+ * same after the 1 h status sweep (each GET then reads the durable ledger row), a keyed POST (its
+ * admission prunes the ledger), and the process's RSS. Then the retention sweep's cost against the
+ * number of expired runs, timed in process on the emulator's own code (runs/Sweep.ts, the ledger
+ * prune of runs/RunLedger.ts). Targets: GET latency flat within 20 %, RSS ≤ 200 MB at 1M runs.
+ */
+import Database from "better-sqlite3"
+import { SqlClient } from "@effect/sql"
+import { Effect } from "effect"
+import { mkdtempSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { pruneExpired } from "../packages/emulator/src/runs/RunLedger.js"
+import { sweepSettled } from "../packages/emulator/src/runs/SettledRuns.js"
+import { StorageLive } from "../packages/emulator/src/services/Storage.js"
+import { startChild } from "./child.js"
+import { type LoadResult, type LoadTarget, controlCpu, readControl, runLoad } from "./load.js"
+import { scaleRunId, SCALE_KEY } from "./servers/scaleIds.js"
+import { spread, type Spread } from "./stats.js"
+
+export interface ScalePoint {
+  readonly runs: number
+  readonly seedSeconds: number
+  /** After seeding and a full GC: what the process holds. */
+  readonly rssMiB: number
+  readonly heapUsedMiB: number
+  /** The same process before its first run: the empty emulator (loaded through tsx). */
+  readonly rssEmptyMiB: number
+  /** GET on random runs settled within the hour (their status in the emulator's process-lifetime state). */
+  readonly getInMemory: { readonly rps: Spread; readonly p50Ms: Spread; readonly p99Ms: Spread; readonly cpuMicrosPerRequest: Spread }
+  /** The first GET after the clock moved past the 1 h status TTL: it runs the full sweep of all N statuses. */
+  readonly sweepingGetMs: number
+  readonly rssAfterSweepMiB: number
+  /** GET on random runs after the sweep: each reads its ledger row (0.21.0 hydration). */
+  readonly getFromLedger: { readonly rps: Spread; readonly p50Ms: Spread; readonly p99Ms: Spread; readonly cpuMicrosPerRequest: Spread }
+  /** POST /v1/runs with a fresh Idempotency-Key: admission prunes, looks up and inserts in the ledger. */
+  readonly keyedPost: { readonly rps: number; readonly p50Ms: number; readonly p99Ms: number; readonly cpuMicrosPerRequest: number }
+}
+
+export interface SweepPoint {
+  readonly expired: number
+  /** The hourly sweep of settled statuses (sweepSettled) with `expired` expired ones plus 1k fresh, ms. */
+  readonly statusSweepMs: Spread
+  /** The ledger prune (DELETE of settled rows older than 24 h) with `expired` such rows among them, ms. */
+  readonly ledgerPruneMs: Spread
+}
+
+export interface ScaleResult {
+  readonly pin: "0.21.0"
+  readonly seeding: string
+  readonly points: ReadonlyArray<ScalePoint>
+  readonly latencyFlat: {
+    readonly p50GrowthPercent: number
+    readonly p50SpreadPercent: number
+    readonly withinTarget: boolean
+    readonly target: string
+  }
+  readonly rssAtLargest: { readonly runs: number; readonly rssMiB: number; readonly withinTarget: boolean; readonly target: string }
+  readonly sweep: ReadonlyArray<SweepPoint>
+  readonly notes: ReadonlyArray<string>
+}
+
+const MiB = 2 ** 20
+const summarize = (rs: ReadonlyArray<LoadResult>) => ({
+  rps: spread(rs.map((r) => r.acceptedPerSecond)),
+  p50Ms: spread(rs.map((r) => r.p50Ms)),
+  p99Ms: spread(rs.map((r) => r.p99Ms)),
+  cpuMicrosPerRequest: spread(rs.map((r) => r.cpuMicrosPerRequest))
+})
+
+const scalePoint = async (
+  runs: number,
+  opts: { readonly rounds: number; readonly seconds: number; readonly connections: number; readonly log: (s: string) => void }
+): Promise<ScalePoint> => {
+  opts.log(`  seeding ${runs} runs …`)
+  const child = await startChild("bench/servers/scaled-emulator.ts", ["--runs", String(runs)], {
+    nodeArgs: ["--expose-gc"],
+    timeoutMs: 30 * 60_000
+  })
+  try {
+    const seedSeconds = Number(child.extra[0] ?? 0) / 1000
+    const seeded = await readControl(child.controlPort, true)
+    opts.log(`  ${runs} runs: seeded in ${seedSeconds.toFixed(1)} s, RSS ${(seeded.rss / MiB).toFixed(0)} MiB, heap ${(seeded.heapUsed / MiB).toFixed(0)} MiB`)
+    const target: LoadTarget = { baseUrl: child.baseUrl, apiKey: SCALE_KEY, runId: child.runId, cpuMicros: controlCpu(child.controlPort) }
+    const randomGet = { name: "get", method: "GET" as const, path: () => "/", pickPath: () => `/v1/runs/${scaleRunId(Math.floor(Math.random() * runs))}` }
+    const measureGets = async (label: string) => {
+      const rs: Array<LoadResult> = []
+      await runLoad(randomGet, target, 1, opts.connections)
+      for (let round = 0; round < opts.rounds; round++) {
+        const r = await runLoad(randomGet, target, opts.seconds, opts.connections)
+        if (r.errors > 0) opts.log(`    warning: ${r.errors} non-2xx answers`)
+        rs.push(r)
+        opts.log(`  ${runs} runs, GET ${label} round ${round + 1}/${opts.rounds}: ${r.acceptedPerSecond.toFixed(0)} req/s, p50 ${r.p50Ms.toFixed(2)} ms, p99 ${r.p99Ms.toFixed(2)} ms`)
+      }
+      return summarize(rs)
+    }
+    const getInMemory = await measureGets("(within the hour)")
+    const post = await runLoad({ name: "post", method: "POST", path: () => "/v1/runs", body: JSON.stringify({ input: "hi" }), uniqueKey: true }, target, opts.seconds, 2)
+    opts.log(`  ${runs} runs, keyed POST: ${post.acceptedPerSecond.toFixed(0)} req/s, p50 ${post.p50Ms.toFixed(2)} ms`)
+    await new Promise((r) => setTimeout(r, 500))
+    // past the 1 h status TTL (and within the 24 h ledger retention): the next request sweeps
+    const clock = await fetch(`${child.baseUrl}/__admin/clock`, { method: "POST", body: JSON.stringify({ advance: 3700 }) })
+    if (clock.status >= 300) throw new Error(`clock advance refused: ${clock.status}`)
+    const t0 = performance.now()
+    const first = await fetch(`${child.baseUrl}/v1/runs/${scaleRunId(1)}`, { headers: { authorization: `Bearer ${SCALE_KEY}` } })
+    await first.arrayBuffer()
+    const sweepingGetMs = performance.now() - t0
+    const swept = await readControl(child.controlPort, true)
+    opts.log(`  ${runs} runs: the sweeping GET took ${sweepingGetMs.toFixed(1)} ms; RSS after sweep ${(swept.rss / MiB).toFixed(0)} MiB`)
+    const getFromLedger = await measureGets("(status from the ledger)")
+    return {
+      runs,
+      seedSeconds,
+      rssMiB: seeded.rss / MiB,
+      rssEmptyMiB: Number(child.extra[1] ?? 0) / MiB,
+      heapUsedMiB: seeded.heapUsed / MiB,
+      getInMemory,
+      sweepingGetMs,
+      rssAfterSweepMiB: swept.rss / MiB,
+      getFromLedger,
+      keyedPost: { rps: post.acceptedPerSecond, p50Ms: post.p50Ms, p99Ms: post.p99Ms, cpuMicrosPerRequest: post.cpuMicrosPerRequest }
+    }
+  } finally {
+    await child.stop()
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// The retention sweep against the number of expired runs, in process.
+
+const NOW = 2_000_000_000
+const LIVE = 1000
+
+/**
+ * Opens a fresh file through the emulator's StorageLive (its DDL and start-up statements), fills
+ * it over a second connection with `expired` rows past retention and 1k fresh ones, then times
+ * `effect` on the emulator's connection.
+ */
+const timedOnRows = async (
+  insertSql: string,
+  values: (key: string, runId: string, at: number) => ReadonlyArray<string | number>,
+  expired: number,
+  expiredAt: number,
+  effect: Effect.Effect<unknown, never, SqlClient.SqlClient>
+): Promise<number> => {
+  const dir = mkdtempSync(join(tmpdir(), "hermetic-sweep-"))
+  const file = join(dir, "emulator.db")
+  try {
+    const program = Effect.gen(function*() {
+      yield* Effect.sync(() => {
+        const db = new Database(file)
+        const insert = db.prepare(insertSql)
+        db.transaction(() => {
+          for (let i = 0; i < expired + LIVE; i++) insert.run(...values(`k${i}`, scaleRunId(i), i < expired ? expiredAt : NOW - 10))
+        })()
+        db.close()
+      })
+      const t0 = performance.now()
+      yield* effect
+      return performance.now() - t0
+    })
+    return await Effect.runPromise(program.pipe(Effect.provide(StorageLive(file)), Effect.orDie))
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+/** The hourly sweep of settled statuses (runs/SettledRuns.ts sweepSettled): a DELETE over settled_runs. */
+const settledSweep = (expired: number): Promise<number> =>
+  timedOnRows(
+    "INSERT INTO settled_runs (namespace, run_id, status, updated_at, body) VALUES ('default', ?, 'completed', ?, ?)",
+    (_key, runId, at) => [runId, at, `{"run_id": "${runId}", "status": "completed"}`],
+    expired,
+    NOW - 7200,
+    sweepSettled("default", NOW)
+  )
+
+/** The ledger prune (runs/RunLedger.ts pruneExpired): settled rows older than 24 h. */
+const ledgerPrune = (expired: number): Promise<number> =>
+  timedOnRows(
+    "INSERT INTO run_ledger (namespace, scope, idempotency_key, fingerprint, run_id, status_json, status, owner, created_at, updated_at) VALUES ('default', 'scope', ?, 'fp', ?, '{}', 'completed', 'o', ?, ?)",
+    (key, runId, at) => [key, runId, at, at],
+    expired,
+    NOW - 90_000,
+    pruneExpired("default", NOW).pipe(Effect.orDie)
+  )
+
+export const sweepCost = async (sizes: ReadonlyArray<number>, rounds: number, log: (s: string) => void): Promise<ReadonlyArray<SweepPoint>> => {
+  const out: Array<SweepPoint> = []
+  for (const expired of sizes) {
+    const sweeps: Array<number> = []
+    const prunes: Array<number> = []
+    for (let round = 0; round < rounds; round++) {
+      sweeps.push(await settledSweep(expired))
+      prunes.push(await ledgerPrune(expired))
+    }
+    const point = { expired, statusSweepMs: spread(sweeps), ledgerPruneMs: spread(prunes) }
+    log(`  sweep of ${expired} expired runs: settled statuses ${point.statusSweepMs.median.toFixed(2)} ms, ledger prune ${point.ledgerPruneMs.median.toFixed(2)} ms`)
+    out.push(point)
+  }
+  return out
+}
+
+/**
+ * Flat within 20 %: no larger store's GET p50 (median of rounds) more than 20 % above the smallest
+ * store's. The spread (largest over smallest p50 of all sizes) shows how much of it is noise.
+ */
+export const latencyFlatness = (points: ReadonlyArray<ScalePoint>): ScaleResult["latencyFlat"] => {
+  const p50s = points.map((p) => p.getInMemory.p50Ms.median)
+  const base = p50s[0] ?? 0
+  const growth = base === 0 ? 0 : (Math.max(...p50s) - base) / base
+  const lo = Math.min(...p50s)
+  return {
+    p50GrowthPercent: growth * 100,
+    p50SpreadPercent: lo === 0 ? 0 : ((Math.max(...p50s) - lo) / lo) * 100,
+    withinTarget: base > 0 && growth <= 0.2,
+    target: "GET p50 (settled within the hour) at no store size more than 20 % above the smallest store's"
+  }
+}
+
+export const scale = async (opts: {
+  readonly sizes: ReadonlyArray<number>
+  readonly sweepSizes: ReadonlyArray<number>
+  readonly rounds: number
+  readonly seconds: number
+  readonly connections: number
+  readonly log: (s: string) => void
+}): Promise<ScaleResult> => {
+  const points: Array<ScalePoint> = []
+  for (const runs of opts.sizes) points.push(await scalePoint(runs, opts))
+  const largest = points[points.length - 1]
+  const notes: Array<string> = [
+    "A settled run's status is read from the settled_runs table (primary key namespace, run_id) and answered as stored bytes; after the 1 h sweep, 0.21.0 reads and decodes the ledger row (unique index on namespace, run_id) on every access.",
+    "The keyed POST's admission runs the ledger prune (DELETE … WHERE updated_at < now − 24 h AND status IN (…)) in its transaction; with no index on updated_at it reads the whole ledger, so its cost grows with the number of keyed runs stored."
+  ]
+  return {
+    pin: "0.21.0",
+    seeding:
+      "one keyed run played through POST /v1/runs in the emulator's process, then everything it left copied N times with fresh ids: its rows in settled_runs, " +
+      "run_ledger, hermes_sessions and hermes_messages bulk-inserted into the emulator's SQLite file over a second connection (and any live-memory status " +
+      "copied into GatewayState — none since settled statuses moved to settled_runs). Playing 1M keyed runs over HTTP would take ~40 min at ~400/s and leave the same state.",
+    points,
+    latencyFlat: latencyFlatness(points),
+    rssAtLargest: {
+      runs: largest?.runs ?? 0,
+      rssMiB: largest?.rssMiB ?? 0,
+      withinTarget: largest !== undefined && largest.runs >= 1_000_000 && largest.rssMiB * MiB <= 200 * 1e6,
+      target: "RSS ≤ 200 MB with 1M runs stored"
+    },
+    sweep: await sweepCost(opts.sweepSizes, opts.rounds, opts.log),
+    notes
+  }
+}
+
