@@ -55,14 +55,23 @@ export const decodeSettled = (run: SettledRun): RunRecord => {
   return parsed._tag === "Left" ? {} : (toHandlerValue(parsed.right) as RunRecord)
 }
 
-/** The periodic sweep's effect on settled statuses. */
+const SWEEP_BATCH = 2000
+
+/**
+ * The periodic sweep's effect on settled statuses, in batches so that a million expired rows never
+ * hold the single connection for seconds; reads already hide expired rows, so the sweep is only
+ * disk hygiene and runs in the background of the request that found it due.
+ */
 export const sweepSettled = (namespace: string, now: number) =>
-  Effect.flatMap(
-    SqlClient.SqlClient,
-    (sql) =>
-      sql`DELETE FROM settled_runs WHERE namespace = ${namespace}
-          AND status IN ('completed', 'failed', 'cancelled') AND updated_at < ${now - RUN_STATUS_TTL_SECONDS}`
-  ).pipe(Effect.asVoid, Effect.orDie)
+  Effect.flatMap(SqlClient.SqlClient, (sql) => {
+    const batch = sql`DELETE FROM settled_runs WHERE rowid IN (
+        SELECT rowid FROM settled_runs WHERE namespace = ${namespace}
+          AND status IN ('completed', 'failed', 'cancelled') AND updated_at < ${now - RUN_STATUS_TTL_SECONDS}
+        LIMIT ${SWEEP_BATCH})`.raw
+    const loop: Effect.Effect<void, unknown> = Effect.flatMap(batch, (result) =>
+      (result as { readonly changes?: number }).changes === SWEEP_BATCH ? Effect.zipRight(Effect.yieldNow(), loop) : Effect.void)
+    return loop
+  }).pipe(Effect.ignore, Effect.forkDaemon, Effect.asVoid)
 
 /** A restart: the namespace's process memory is gone. */
 export const clearSettled = (namespace: string) =>

@@ -30,6 +30,8 @@ export const SCHEMA: ReadonlyArray<string> = [
      PRIMARY KEY (namespace, scope, idempotency_key)
    )`,
   `CREATE UNIQUE INDEX IF NOT EXISTS run_ledger_run ON run_ledger (namespace, run_id)`,
+  // the lazy 24 h prune runs on every keyed admission: it must not scan the whole ledger
+  `CREATE INDEX IF NOT EXISTS run_ledger_expiry ON run_ledger (namespace, status, updated_at)`,
   // Responses API store (upstream response_store.db): LRU by accessed_at, access_seq breaks ties
   `CREATE TABLE IF NOT EXISTS stored_responses (
      namespace TEXT NOT NULL,
