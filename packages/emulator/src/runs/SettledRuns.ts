@@ -63,15 +63,19 @@ const SWEEP_BATCH = 2000
  * disk hygiene and runs in the background of the request that found it due.
  */
 export const sweepSettled = (namespace: string, now: number) =>
+  sweepSettledBatches(namespace, now).pipe(Effect.forkDaemon, Effect.asVoid)
+
+/** The sweep itself, batch after batch until nothing expired is left (the bench times this). */
+export const sweepSettledBatches = (namespace: string, now: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => {
     const batch = sql`DELETE FROM settled_runs WHERE rowid IN (
         SELECT rowid FROM settled_runs WHERE namespace = ${namespace}
           AND status IN ('completed', 'failed', 'cancelled') AND updated_at < ${now - RUN_STATUS_TTL_SECONDS}
         LIMIT ${SWEEP_BATCH})`.raw
-    const loop: Effect.Effect<void, unknown> = Effect.flatMap(batch, (result) =>
+    const loop: Effect.Effect<void> = Effect.flatMap(Effect.orDie(batch), (result) =>
       (result as { readonly changes?: number }).changes === SWEEP_BATCH ? Effect.zipRight(Effect.yieldNow(), loop) : Effect.void)
     return loop
-  }).pipe(Effect.ignore, Effect.forkDaemon, Effect.asVoid)
+  })
 
 /** A restart: the namespace's process memory is gone. */
 export const clearSettled = (namespace: string) =>
