@@ -32,9 +32,22 @@ export const commandsArbitrary = (options: GeneratorOptions): fc.Arbitrary<Itera
     { maxCommands: options.maxCommands ?? 8 }
   )
 
+/**
+ * What a scenario must not leave behind on a gateway that outlives it: a cron job would fire
+ * during later scenarios (its agent turn takes their Script turns), so live jobs are deleted last.
+ */
+const cleanUp = (model: GenModel, builder: ScenarioBuilder) => {
+  for (const job of model.jobs.filter((j) => !j.deleted)) {
+    builder.add({ request: { method: "DELETE", path: `/api/jobs/{${job.alias}.job.id}` }, note: "cleanup: a job must not fire in later scenarios" })
+    job.deleted = true
+  }
+}
+
 export const buildScenario = (commands: Iterable<GenCommand>, pin: string, name: string, origin: Scenario["origin"]): Scenario => {
   const builder = new ScenarioBuilder()
-  fc.modelRun(() => ({ model: initialModel(pin, pinFeatures(pin)) as GenModel, real: builder }), commands)
+  const model = initialModel(pin, pinFeatures(pin)) as GenModel
+  fc.modelRun(() => ({ model, real: builder }), commands)
+  cleanUp(model, builder)
   return builder.build(name, { ...origin, generator: `commands: ${builder.path.join(", ") || "(none)"}` })
 }
 
@@ -51,5 +64,6 @@ export const buildFromList = (commands: ReadonlyArray<GenCommand>, pin: string, 
     c.run(model, builder)
     executed.push(c)
   }
+  cleanUp(model, builder)
   return { scenario: builder.build(name, { ...origin, generator: `commands: ${builder.path.join(", ") || "(none)"}` }), executed }
 }

@@ -25,6 +25,28 @@ export interface GatewayTargetOptions {
   readonly progress?: (line: string) => void
 }
 
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
+
+/**
+ * Waits until the fake model has no call in flight and none arrived for a moment: Hermes keeps
+ * working after a response was sent (retries after model errors, housekeeping), and such a late
+ * call would take the next scenario's first Script turn.
+ */
+const quiesce = async (gw: GatewayHandle, quietMs = 250, maxMs = 5_000) => {
+  const deadline = Date.now() + maxMs
+  let seen = gw.journal().length
+  let since = Date.now()
+  while (Date.now() < deadline) {
+    const journal = gw.journal()
+    const busy = journal.some((e) => e.outcome === "pending")
+    if (journal.length !== seen || busy) {
+      seen = journal.length
+      since = Date.now()
+    } else if (Date.now() - since >= quietMs) return
+    await sleep(25)
+  }
+}
+
 export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
   const clock = async (command: ClockCommand) => {
     if (gw.clock === null) throw new Error("the gateway was started without libfaketime; clock steps need it")
@@ -48,7 +70,10 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
       gw.fakeModel.reset()
       await gw.restart()
     },
-    begin: async () => gw.fakeModel.reset(),
+    begin: async () => {
+      await quiesce(gw)
+      gw.fakeModel.reset()
+    },
     end: async (holds) => {
       for (const hold of holds) gw.release(hold)
     },

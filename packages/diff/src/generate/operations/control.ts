@@ -4,10 +4,11 @@
  * no model reply is held: a jump would fire the held call's timeouts on the real gateway.
  */
 import * as fc from "fast-check"
-import { RUN_STATUS_TTL } from "../GenModel.js"
+import { type GenModel, RUN_STATUS_TTL } from "../GenModel.js"
 import { command, type OperationCommands } from "./Operation.js"
 
-const quiet = (m: { runs: ReadonlyArray<{ phase: string }> }) => !m.runs.some((r) => r.phase === "held" || r.phase === "stopping")
+/** No held reply (a jump would fire its call's timeouts) and no live cron job (a jump would fire it: a turn nobody scripted). */
+const quiet = (m: Readonly<GenModel>) => !m.runs.some((r) => r.phase === "held" || r.phase === "stopping") && m.jobs.every((j) => j.deleted)
 
 export const controlOperation: OperationCommands = {
   id: "control",
