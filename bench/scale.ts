@@ -233,7 +233,7 @@ export const scale = async (opts: {
   const largest = points[points.length - 1]
   const notes: Array<string> = [
     "A settled run's status is read from the settled_runs table (primary key namespace, run_id) and answered as stored bytes; after the 1 h sweep, 0.21.0 reads and decodes the ledger row (unique index on namespace, run_id) on every access.",
-    "The keyed POST's admission runs the ledger prune (DELETE … WHERE updated_at < now − 24 h AND status IN (…)) in its transaction; with no index on updated_at it reads the whole ledger, so its cost grows with the number of keyed runs stored."
+    "The keyed POST's admission runs the ledger prune (DELETE … WHERE updated_at < now − 24 h AND status IN (…)) in its transaction; an index on (namespace, status, updated_at) keeps it from reading the whole ledger, so a keyed POST costs the same at 1k and 1M stored runs. RSS here includes the tsx loader (~115 MiB): the bundled CLI (`npm start`) holds ~70 MiB empty."
   ]
   return {
     pin: "0.21.0",
