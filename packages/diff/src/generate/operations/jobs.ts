@@ -1,5 +1,6 @@
 /**
  * /api/jobs: create (valid and rejected schedules), read, list, pause, resume, update, delete.
+ * Listing is comparable because no scenario leaves a job behind (see scenarioArbitrary's cleanUp).
  * "run now" is left out: it plays through the cron scheduler asynchronously, with no settle point
  * a scenario can wait for on both sides yet.
  */
@@ -23,6 +24,7 @@ export const jobsOperation: OperationCommands = {
         m.jobs.push({ alias, deleted: false })
       })
     ),
+    fc.constant(command("listJobs", () => true, (_m, b) => b.add({ request: { method: "GET", path: "/api/jobs" } }))),
     fc.constantFrom(...REJECTED).map((body) => command(`createJobRejected(${JSON.stringify(body)})`, () => true, (_m, b) => b.add({ request: { method: "POST", path: "/api/jobs", body } }))),
     fc.record({ pick: fc.nat(), action: fc.constantFrom("get", "pause", "resume", "patch", "delete") }).map(({ pick, action }) =>
       command(`job(${action})`, (m) => m.jobs.length > 0, (m, b) => {

@@ -1,4 +1,8 @@
-/** /api/sessions: create, get, list, chat (plain and streamed), messages, fork, delete. */
+/**
+ * /api/sessions: create, get, retitle, chat (plain and streamed), messages, fork, delete. Listing
+ * is left out: the real gateway's session database outlives every scenario of a comparison, the
+ * emulator's namespace does not, so a list would differ for reasons that are not behaviour.
+ */
 import * as fc from "fast-check"
 import { newAlias, pickEntity } from "../GenModel.js"
 import { command, type OperationCommands } from "./Operation.js"
@@ -30,6 +34,13 @@ export const sessionsOperation: OperationCommands = {
         b.script({ turns: [{ replies: [plainReply(kind, ++m.aliasCount)] }] })
         m.warmth = "warm"
         b.add({ request: { method: "POST", path: sessionPath(s.alias, stream ? "/chat/stream" : "/chat"), body: { input: `session turn ${m.aliasCount}` } } })
+      })
+    ),
+    fc.nat().map((pick) =>
+      command("retitleSession", (m) => m.sessions.length > 0, (m, b) => {
+        const s = pickEntity(m.sessions, pick, true)
+        // titles are unique across the whole database: {play.nonce} keeps earlier plays' titles out of the way
+        if (s !== undefined) b.add({ request: { method: "PATCH", path: sessionPath(s.alias), body: { title: `title ${++m.aliasCount} {play.nonce}` } } })
       })
     ),
     fc.nat().map((pick) =>
