@@ -184,8 +184,12 @@ describe("fake model: housekeeping and probes", () => {
     expect(await textOf(review)).toBe("ok")
     const compress = await chat([{ role: "system", content: "You are a summarization agent creating a context checkpoint." }, { role: "user", content: "..." }])
     expect(await textOf(compress)).toBe("ok")
+    const vision = await chat([{ role: "user", content: [{ type: "text", text: "Fully describe and explain everything about this image, then answer the following question:\n\nwhat is it" }, { type: "image_url", image_url: { url: "data:image/png;base64,AA==" } }] }])
+    expect(await textOf(vision)).toBe("ok")
+    const attached = await chat([{ role: "user", content: [{ type: "text", text: "Describe everything visible in this image in thorough detail." }, { type: "image_url", image_url: { url: "data:image/png;base64,AA==" } }] }])
+    expect(await textOf(attached)).toBe("ok")
     expect(await textOf(await chat([SYSTEM, { role: "user", content: "real" }]))).toBe("scripted")
-    expect(fm.journal().map((e) => e.housekeeping ?? e.kind)).toEqual(["title", "title", "background_review", "compression", "main"])
+    expect(fm.journal().map((e) => e.housekeeping ?? e.kind)).toEqual(["title", "title", "background_review", "compression", "vision", "vision", "main"])
   })
 
   it("lists one model and answers Hermes' local-server probes with 404", async () => {

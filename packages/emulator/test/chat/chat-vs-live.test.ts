@@ -16,8 +16,6 @@ import { HERMES_DEFAULT_ENABLED_TOOLSETS } from "../../src/discovery/ToolsetCata
 
 /** Exchanges the emulator knowingly answers differently, and why. */
 const KNOWN_DIVERGENCES: Readonly<Record<string, string>> = {
-  "content parts: inline data:image URL":
-    "Hermes first asks the model to describe an inline image; the fake model takes that call for the turn's main call (oracle-runner classification), so the real answer is the exhausted text",
   "model reply with finish_reason length":
     "Hermes asks the model to continue a truncated reply and joins the parts; the agent loop does not model the continuation yet",
   "stream with a held reply (keepalive after 30 s of silence)": "takes 30 s; the keepalive is covered by chat-stream.test.ts"

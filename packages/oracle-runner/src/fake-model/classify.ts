@@ -15,6 +15,7 @@ export type Housekeeping =
   | "background_review"
   | "goal_judge"
   | "curator"
+  | "vision"
 
 /** Main-agent calls that continue the current turn even though their last message is a user message. */
 export type Continuation = "iteration_limit_summary"
@@ -55,6 +56,12 @@ export const classify = (req: ChatRequest): Classification => {
     return { kind: "housekeeping", task: "compression" }
   }
   if (user.startsWith("Review the conversation above")) return { kind: "housekeeping", task: "background_review" }
+  // a user-attached image on a text-only main model: an auxiliary vision call describes it first
+  // (observed live on 0.19.0 for inline data: images; the second prompt is the vision_analyze tool's)
+  if (
+    user.startsWith("Describe everything visible in this image") ||
+    user.startsWith("Fully describe and explain everything about this image")
+  ) return { kind: "housekeeping", task: "vision" }
   if (sys.startsWith("You are a strict judge")) return { kind: "housekeeping", task: "goal_judge" }
   if (sys.includes("You are the skill curator") || sys.includes("skill library curator")) return { kind: "housekeeping", task: "curator" }
   if (user.startsWith("You've reached the maximum number of tool-calling iterations")) {
