@@ -32,6 +32,10 @@ export { EXHAUSTED_REPLY_TEXT }
 const AVAILABLE_TOOLS: ReadonlyArray<string> = []
 const MAX_INVALID_TOOL_ROUNDS = 3
 const MAX_EMPTY_RETRIES = 3
+const MAX_LENGTH_CONTINUATIONS = 4
+/** The user message Hermes appends after a reply cut off by the output length limit (wire-visible in sessions). */
+export const LENGTH_CONTINUATION_PROMPT =
+  "[System: Your previous response was truncated by the output length limit. Continue exactly where you left off. Do not restart or repeat prior text. Finish the answer directly.]"
 /** Hermes' retry count for retryable model errors, as its final message reports it. */
 const MODEL_CALL_RETRIES = 3
 
@@ -176,8 +180,10 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
     const interrupted = () => (input.interrupt === undefined ? Effect.succeed(false) : Deferred.isDone(input.interrupt))
 
     /** The fake model's choice of reply for the next call. */
+    // Hermes' own "go on" after a truncated reply ends in a user message, yet continues the turn
+    let continuing = false
     const nextReply = Effect.gen(function*() {
-      if (messages[messages.length - 1]?.["role"] === "user") {
+      if (messages[messages.length - 1]?.["role"] === "user" && !continuing) {
         const turn = yield* agent.nextTurn(input.namespace)
         current = turn === DEFAULT_TURN ? undefined : { replies: turn.replies, next: 0 }
       }
@@ -187,6 +193,9 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
       current.next++
       return reply
     })
+    /** Texts of replies cut off by finish_reason "length", joined in front of the final answer. */
+    const truncatedParts: Array<string> = []
+    let lengthContinuations = 0
 
     for (;;) {
       if (yield* interrupted()) return finish({ finalResponse: "", completed: false, interrupted: true })
@@ -210,11 +219,28 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
       }
       for (const chunk of replyChunks(reply)) yield* onDelta(chunk)
       yield* onPause()
-      yield* input.callbacks?.onAssistantReply?.(replyText(reply)) ?? Effect.void
-      inputTokens += reply.usage?.prompt_tokens ?? 0
-      outputTokens += reply.usage?.completion_tokens ?? 0
+      continuing = false
       const text = replyText(reply)
       const calls = reply.toolCalls ?? []
+      if (reply.finishReason === "length" && calls.length === 0) {
+        // Hermes keeps the cut-off text, asks the model to go on (at most 4 times) and joins the
+        // parts; the cut-off calls' usage is not reported (observed live on 0.19.0)
+        lengthContinuations++
+        messages.push({ role: "assistant", content: text, reasoning: reply.reasoning ?? null, finish_reason: "length" })
+        if (text !== "") truncatedParts.push(text)
+        if (lengthContinuations < MAX_LENGTH_CONTINUATIONS) {
+          messages.push({ role: "user", content: LENGTH_CONTINUATION_PROMPT })
+          continuing = true
+          continue
+        }
+        const partial = pyStrip(truncatedParts.join(""))
+        const error = `Response remained truncated after ${MAX_LENGTH_CONTINUATIONS} continuation attempts`
+        return finish({ finalResponse: partial, error, completed: false, partial: true })
+      }
+      // a cut-off reply never reaches this point: Hermes reports only replies it accepted
+      yield* input.callbacks?.onAssistantReply?.(text) ?? Effect.void
+      inputTokens += reply.usage?.prompt_tokens ?? 0
+      outputTokens += reply.usage?.completion_tokens ?? 0
       const enabled = input.enabledTools
       if (calls.length > 0 && enabled !== undefined && calls.every((call) => enabled.has(call.name))) {
         const executed = calls.map((call, i): ExecutedToolCall => ({
@@ -280,6 +306,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
       }
       const final = pyStrip(text) === "" ? "(empty)" : text
       messages.push({ role: "assistant", content: final, reasoning: reply.reasoning ?? null, finish_reason: "stop" })
-      return finish({ finalResponse: final })
+      // the answer joins the parts of replies cut off by the length limit; the message keeps its own
+      return finish({ finalResponse: truncatedParts.join("") + final })
     }
   })

@@ -8,6 +8,8 @@ import { answeredCalls } from "./TurnMessages.js"
 
 export interface PlayedTurn {
   readonly messages: ReadonlyArray<TurnMessage>
+  /** Where the agent loop's replies start (its user message is just before); absent: the last user message. */
+  readonly turnStart?: number
   readonly usage: { readonly input_tokens: number; readonly output_tokens: number }
 }
 
@@ -18,6 +20,7 @@ export const ownTurn = (messages: ReadonlyArray<TurnMessage>): ReadonlyArray<Tur
 }
 
 export const recordPlayedTurn = (ns: string, sessionId: string, played: PlayedTurn, now: number, source = "api_server") => {
-  const turn = ownTurn(played.messages)
+  // Hermes' own nudges (a length continuation) are user messages inside the turn: start at the turn's own
+  const turn = played.turnStart !== undefined && played.turnStart > 0 ? played.messages.slice(played.turnStart - 1) : ownTurn(played.messages)
   return recordAgentTurn(ns, { sessionId, messages: turn, calls: answeredCalls(turn, played.usage), now, source })
 }

@@ -16,8 +16,6 @@ import { HERMES_DEFAULT_ENABLED_TOOLSETS } from "../../src/discovery/ToolsetCata
 
 /** Exchanges the emulator knowingly answers differently, and why. */
 const KNOWN_DIVERGENCES: Readonly<Record<string, string>> = {
-  "model reply with finish_reason length":
-    "Hermes asks the model to continue a truncated reply and joins the parts; the agent loop does not model the continuation yet",
   "stream with a held reply (keepalive after 30 s of silence)": "takes 30 s; the keepalive is covered by chat-stream.test.ts"
 }
 

@@ -18,7 +18,7 @@ export type Housekeeping =
   | "vision"
 
 /** Main-agent calls that continue the current turn even though their last message is a user message. */
-export type Continuation = "iteration_limit_summary"
+export type Continuation = "iteration_limit_summary" | "length_continuation"
 
 export type Classification =
   | { readonly kind: "housekeeping"; readonly task: Housekeeping }
@@ -66,6 +66,10 @@ export const classify = (req: ChatRequest): Classification => {
   if (sys.includes("You are the skill curator") || sys.includes("skill library curator")) return { kind: "housekeeping", task: "curator" }
   if (user.startsWith("You've reached the maximum number of tool-calling iterations")) {
     return { kind: "main", continuation: "iteration_limit_summary" }
+  }
+  // after a reply cut off by finish_reason "length", Hermes asks the model to go on: same turn
+  if (user.startsWith("[System: Your previous response was truncated") || user.startsWith("[System: The previous response was cut off")) {
+    return { kind: "main", continuation: "length_continuation" }
   }
   return { kind: "main" }
 }
