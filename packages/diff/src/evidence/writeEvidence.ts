@@ -1,5 +1,5 @@
 /** Writes a comparison's evidence: `<name>.json` (schema-checked), REPORT.md and `<name>.junit.xml`. */
-import { mkdir, writeFile } from "node:fs/promises"
+import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Schema } from "effect"
 import { Evidence } from "./Evidence.js"
@@ -12,6 +12,13 @@ export interface WrittenEvidence {
   readonly junit: string
 }
 
+/** Sections other tools own inside REPORT.md (the benchmarks' `<!-- bench:start -->` … `<!-- bench:end -->`) survive a new comparison. */
+const keptSections = async (path: string): Promise<string> => {
+  const previous = await readFile(path, "utf8").catch(() => "")
+  const kept = /<!-- bench:start -->[\s\S]*?<!-- bench:end -->/.exec(previous)
+  return kept === null ? "" : `\n${kept[0]}\n`
+}
+
 export const evidenceName = (e: Evidence) => `${e.provenance.pin}-${e.provenance.reference.kind}-vs-${e.provenance.candidate.kind}`
 
 export const writeEvidence = async (evidence: Evidence, dir: string, name = evidenceName(evidence)): Promise<WrittenEvidence> => {
@@ -20,7 +27,7 @@ export const writeEvidence = async (evidence: Evidence, dir: string, name = evid
   await mkdir(dir, { recursive: true })
   const paths = { json: join(dir, `${name}.json`), report: join(dir, "REPORT.md"), junit: join(dir, `${name}.junit.xml`) }
   await writeFile(paths.json, `${JSON.stringify(encoded, null, 2)}\n`)
-  await writeFile(paths.report, renderReport(evidence))
+  await writeFile(paths.report, renderReport(evidence) + (await keptSections(paths.report)))
   await writeFile(paths.junit, renderJUnit(evidence))
   return paths
 }
