@@ -11,7 +11,7 @@
  * sleep); move the clock only at settle points, never backwards while requests are in flight.
  */
 import { existsSync } from "node:fs"
-import { writeFile } from "node:fs/promises"
+import { rename, writeFile } from "node:fs/promises"
 import { MissingTool } from "../errors.js"
 
 export const FAKETIME_LIBS = [
@@ -65,6 +65,9 @@ export class FakeClock {
 
   async write(): Promise<void> {
     const s = this.offset.toFixed(3)
-    await writeFile(this.timestampFile, `${this.offset >= 0 ? "+" : ""}${s}\n`)
+    // libfaketime re-reads this file on every time call: replace it atomically, never truncate it in place
+    const next = `${this.timestampFile}.next`
+    await writeFile(next, `${this.offset >= 0 ? "+" : ""}${s}\n`)
+    await rename(next, this.timestampFile)
   }
 }
