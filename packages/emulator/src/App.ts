@@ -96,25 +96,38 @@ export const makeApp = Effect.gen(function*() {
     )
   }
 
-  const dispatch = (req: EmuRequest, namespace: string): Effect.Effect<Answer, never, AppServices> => {
+  /** What the journal says about a fault that fired: its kind, never its body. */
+  const faultLabel = (rule: FaultRule | undefined): string | null => {
+    if (rule === undefined) return null
+    const kinds = [
+      rule.drop === true ? "drop" : undefined,
+      rule.status === undefined ? undefined : `status ${rule.status}`,
+      rule.latencyMs === undefined ? undefined : `latency ${rule.latencyMs} ms`,
+      rule.disconnectAfterFrames === undefined ? undefined : `disconnect after ${rule.disconnectAfterFrames} frames`
+    ].filter((k) => k !== undefined)
+    return kinds.join(", ")
+  }
+
+  const dispatch = (req: EmuRequest, namespace: string): Effect.Effect<readonly [Answer, string | null], never, AppServices> => {
     const match = router.match(req.method, req.path)
     const fault = faults.take(namespace, {
       route: match._tag === "found" ? match.route.id : null,
       method: req.method,
       path: req.path
     })
-    return fault?.latencyMs === undefined
+    const answered = fault?.latencyMs === undefined
       ? afterFault(req, namespace, match, fault)
       : Effect.zipRight(Effect.sleep(fault.latencyMs), afterFault(req, namespace, match, fault))
+    return Effect.map(answered, (a) => [a, faultLabel(fault)] as const)
   }
 
   const handle: AppHandler = (req) => {
     const started = performance.now()
     const namespace = namespaceOf(req)
-    const answered: Effect.Effect<Answer, never, AppServices> = isAdminPath(req.path)
-      ? Effect.map(handleAdmin(req, namespace), (r): Answer => [r, "admin"])
+    const answered: Effect.Effect<readonly [Answer, string | null], never, AppServices> = isAdminPath(req.path)
+      ? Effect.map(handleAdmin(req, namespace), (r) => [[r, "admin"] as const, null] as const)
       : dispatch(req, namespace)
-    return Effect.map(answered, ([response, routeId]) => {
+    return Effect.map(answered, ([[response, routeId], fault]) => {
       journal.record({
         at: clock.now(namespace),
         namespace,
@@ -123,7 +136,7 @@ export const makeApp = Effect.gen(function*() {
         route: routeId,
         status: response.status,
         durationMs: performance.now() - started,
-        fault: null
+        fault
       })
       return response
     })

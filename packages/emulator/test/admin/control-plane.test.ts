@@ -22,6 +22,8 @@ describe("faults", () => {
     expect(await r.json()).toEqual({ error: { message: "down", type: "server_error", param: null, code: null } })
     const state = (await (await fetch(`${c.emu.url}/__admin/state`)).json()) as Record<string, unknown>
     expect(state["runs"]).toBe(0)
+    const journal = (await (await fetch(`${c.emu.url}/__admin/journal`)).json()) as { entries: Array<Record<string, unknown>> }
+    expect(journal.entries.find((e) => e["route"] === "runs.create")).toMatchObject({ status: 503, fault: "status 503" })
     expect((await c.request("POST", "/v1/runs", { body: { input: "hi" } })).status).toBe(202)
   })
 
