@@ -18,7 +18,7 @@ import { truthy } from "../http/RequestBody.js"
 import { AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN } from "./AgentIdentity.js"
 import { encodeContent } from "./MessageContent.js"
 import { replaceLoneSurrogates } from "./SessionTitle.js"
-import { getSession, insertMessage, toolCallCountOf, upsertSession } from "./SessionStore.js"
+import { reserveMessageIds, toolCallCountOf } from "./SessionStore.js"
 
 /** One message of the turn as the agent holds it (OpenAI chat shape plus Hermes' extras). */
 export type TurnMessage = Readonly<Record<string, unknown>>
@@ -37,66 +37,61 @@ export interface AgentTurnRecord {
 
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : replaceLoneSurrogates(pyStr(v)))
 
-const recordMessage = (ns: string, sessionId: string, m: TurnMessage, now: number) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const role = typeof m["role"] === "string" ? m["role"] : "unknown"
-    const calls = m["tool_calls"]
-    const content = m["content"]
-    yield* insertMessage(ns, sessionId, {
-      role,
+/** One message as its hermes_messages row (without id) and the tool calls it counts for. */
+const messageRow = (sessionId: string, m: TurnMessage, now: number) => {
+  const calls = m["tool_calls"]
+  const content = m["content"]
+  return {
+    row: {
+      session_id: sessionId,
+      role: typeof m["role"] === "string" ? m["role"] : "unknown",
       content: typeof content === "string" ? replaceLoneSurrogates(content) : encodeContent(content),
-      toolCallId: text(m["tool_call_id"]),
-      toolCalls: truthy(calls) ? pyDumps(calls) : null,
-      toolName: text(m["tool_name"]),
+      tool_call_id: text(m["tool_call_id"]),
+      tool_calls: truthy(calls) ? pyDumps(calls) : null,
+      tool_name: text(m["tool_name"]),
       timestamp: now,
-      tokenCount: null,
-      finishReason: text(m["finish_reason"]),
+      token_count: null,
+      finish_reason: text(m["finish_reason"]),
       reasoning: text(m["reasoning"]),
-      reasoningContent: text(m["reasoning_content"])
-    })
-    const count = calls === null || calls === undefined ? 0 : toolCallCountOf(calls)
-    yield* sql`UPDATE hermes_sessions SET message_count = message_count + 1, tool_call_count = tool_call_count + ${count}
-               WHERE namespace = ${ns} AND id = ${sessionId}`.pipe(Effect.orDie)
-  })
-
-const accountCall = (ns: string, sessionId: string, tokens: AgentTurnRecord["calls"][number]) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const row = yield* getSession(ns, sessionId)
-    // the first accounted call of a session records the route that served it
-    if (row !== undefined && row.api_call_count === 0) {
-      yield* sql`UPDATE hermes_sessions SET model = ${AGENT_MODEL} WHERE namespace = ${ns} AND id = ${sessionId}`.pipe(Effect.orDie)
-    }
-    yield* sql`UPDATE hermes_sessions SET
-                 input_tokens = input_tokens + ${tokens.input_tokens},
-                 output_tokens = output_tokens + ${tokens.output_tokens},
-                 estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + 0.0,
-                 model = COALESCE(model, ${AGENT_MODEL}),
-                 api_call_count = api_call_count + 1
-               WHERE namespace = ${ns} AND id = ${sessionId}`.pipe(Effect.orDie)
-  })
+      reasoning_content: text(m["reasoning_content"])
+    },
+    toolCalls: calls === null || calls === undefined ? 0 : toolCallCountOf(calls)
+  }
+}
 
 export const recordAgentTurn = (ns: string, turn: AgentTurnRecord) =>
   Effect.gen(function*() {
     const sql = yield* SqlClient.SqlClient
+    // the same end state as writing message by message, in a handful of statements: the session row,
+    // one block of message ids, one multi-row insert, one update of the counters
+    const rows = turn.messages.map((m) => messageRow(turn.sessionId, m, turn.now))
+    const toolCalls = rows.reduce((n, r) => n + r.toolCalls, 0)
+    const input = turn.calls.reduce((n, c) => n + c.input_tokens, 0)
+    const output = turn.calls.reduce((n, c) => n + c.output_tokens, 0)
     yield* sql.withTransaction(
       Effect.gen(function*() {
-        yield* upsertSession(ns, {
-          id: turn.sessionId,
-          source: turn.source ?? "api_server",
-          model: AGENT_MODEL,
-          modelConfig: AGENT_MODEL_CONFIG,
-          systemPrompt: AGENT_SYSTEM_PROMPT_STANDIN,
-          parentSessionId: null,
-          startedAt: turn.now
-        })
-        yield* sql`UPDATE hermes_sessions SET system_prompt = ${AGENT_SYSTEM_PROMPT_STANDIN}
-                   WHERE namespace = ${ns} AND id = ${turn.sessionId}`
-        const [user, ...rest] = turn.messages
-        if (user !== undefined) yield* recordMessage(ns, turn.sessionId, user, turn.now)
-        for (const call of turn.calls) yield* accountCall(ns, turn.sessionId, call)
-        for (const m of rest) yield* recordMessage(ns, turn.sessionId, m, turn.now)
+        yield* sql`INSERT INTO hermes_sessions (namespace, id, source, model, model_config, system_prompt, parent_session_id, started_at)
+          VALUES (${ns}, ${turn.sessionId}, ${turn.source ?? "api_server"}, ${AGENT_MODEL}, ${AGENT_MODEL_CONFIG},
+                  ${AGENT_SYSTEM_PROMPT_STANDIN}, ${null}, ${turn.now})
+          ON CONFLICT (namespace, id) DO UPDATE SET
+            model = COALESCE(hermes_sessions.model, excluded.model),
+            model_config = COALESCE(hermes_sessions.model_config, excluded.model_config),
+            system_prompt = excluded.system_prompt`
+        if (rows.length > 0) {
+          const last = yield* reserveMessageIds(ns, rows.length)
+          const first = last - rows.length + 1
+          yield* sql`INSERT INTO hermes_messages ${sql.insert(rows.map((r, i) => ({ namespace: ns, id: first + i, ...r.row })))}`
+        }
+        // the first accounted call of a session records the agent's model (api_call_count is read before the update)
+        yield* sql`UPDATE hermes_sessions SET
+            message_count = message_count + ${rows.length},
+            tool_call_count = tool_call_count + ${toolCalls},
+            input_tokens = input_tokens + ${input},
+            output_tokens = output_tokens + ${output},
+            estimated_cost_usd = CASE WHEN ${turn.calls.length} > 0 THEN COALESCE(estimated_cost_usd, 0) + 0.0 ELSE estimated_cost_usd END,
+            model = CASE WHEN ${turn.calls.length} = 0 THEN model WHEN api_call_count = 0 THEN ${AGENT_MODEL} ELSE COALESCE(model, ${AGENT_MODEL}) END,
+            api_call_count = api_call_count + ${turn.calls.length}
+          WHERE namespace = ${ns} AND id = ${turn.sessionId}`
       })
     )
   }).pipe(Effect.orDie)
