@@ -219,7 +219,7 @@ export const renderMarkdown = (f: BenchFile): string => {
       "",
       metaLine(f.sectionMeta.bare) + renderEmulatorVsBare(f.emulatorVsBare),
       "",
-      "The reference does the emulator's SQL per request (bench/servers/bare.ts): for GET of a settled run one SELECT of its stored status bytes from settled_runs (and the once-a-minute expiry DELETE); per run the 13-statement session/message transaction and the settled_runs write; for keyed runs the ledger admission (prune, lookup, insert) and two status writes.",
+      "The reference does the emulator's SQL per request (bench/servers/bare.ts): for GET of a settled run one SELECT of its stored status bytes from settled_runs (and the once-a-minute expiry DELETE); per run the 5-statement session/message transaction and the settled_runs write; for keyed runs the ledger admission (prune, lookup, insert) and two status writes.",
       ""
     )
   }

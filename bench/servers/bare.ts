@@ -11,9 +11,8 @@
  *   POST none of these.
  * - A run that settles writes its status to settled_runs (INSERT OR REPLACE) and leaves memory.
  * - Every POST then records the agent turn in state.db the way the emulator's recordAgentTurn
- *   does for a one-reply turn, in one transaction: session upsert, system prompt, the user's
- *   message (sequence bump + read, insert, counter update), the accounted call (session read,
- *   model pin, token counters), the assistant's message (same four statements) — 13 statements.
+ *   does for a one-reply turn, in one transaction: session upsert (system prompt included), one
+ *   block of message ids (bump + read), one two-row message insert, one counter update — 5 statements.
  * Same tables and indexes (the emulator's own DDL), same WAL journal. Prints
  * `LISTENING <port> <controlPort> <runId>`.
  */
@@ -51,33 +50,24 @@ const upsertSession = db.prepare(`INSERT INTO hermes_sessions (namespace, id, so
   VALUES (?, ?, 'api_server', 'hermetic-fake-model', '{}', 'prompt', NULL, ?)
   ON CONFLICT (namespace, id) DO UPDATE SET model = COALESCE(hermes_sessions.model, excluded.model),
     model_config = COALESCE(hermes_sessions.model_config, excluded.model_config),
-    system_prompt = COALESCE(hermes_sessions.system_prompt, excluded.system_prompt),
-    parent_session_id = COALESCE(hermes_sessions.parent_session_id, excluded.parent_session_id)`)
-const setPrompt = db.prepare(`UPDATE hermes_sessions SET system_prompt = 'prompt' WHERE namespace = ? AND id = ?`)
-const bumpSeq = db.prepare(`INSERT INTO hermes_message_seq (namespace, last_id) VALUES (?, 1) ON CONFLICT (namespace) DO UPDATE SET last_id = last_id + 1`)
+    system_prompt = excluded.system_prompt`)
+const reserveIds = db.prepare(`INSERT INTO hermes_message_seq (namespace, last_id) VALUES (?, 2) ON CONFLICT (namespace) DO UPDATE SET last_id = last_id + 2`)
 const readSeq = db.prepare(`SELECT last_id FROM hermes_message_seq WHERE namespace = ?`)
-const insertMessage = db.prepare(`INSERT INTO hermes_messages (namespace, id, session_id, role, content, tool_call_id, tool_calls, tool_name,
-  timestamp, token_count, finish_reason, reasoning, reasoning_content) VALUES (?, ?, ?, ?, ?, NULL, NULL, NULL, ?, NULL, ?, NULL, NULL)`)
-const countMessage = db.prepare(`UPDATE hermes_sessions SET message_count = message_count + 1, tool_call_count = tool_call_count + 0 WHERE namespace = ? AND id = ?`)
-const readSession = db.prepare(`SELECT * FROM hermes_sessions WHERE namespace = ? AND id = ?`)
-const pinModel = db.prepare(`UPDATE hermes_sessions SET model = 'hermetic-fake-model' WHERE namespace = ? AND id = ?`)
-const account = db.prepare(`UPDATE hermes_sessions SET input_tokens = input_tokens + ?, output_tokens = output_tokens + ?,
-  estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + 0.0, model = COALESCE(model, 'hermetic-fake-model'), api_call_count = api_call_count + 1
-  WHERE namespace = ? AND id = ?`)
-const message = (sessionId: string, role: string, content: string, finish: string | null, now: number) => {
-  bumpSeq.run(NS)
-  const { last_id: id } = readSeq.get(NS) as { last_id: number }
-  insertMessage.run(NS, id, sessionId, role, content, now, finish)
-  countMessage.run(NS, sessionId)
-}
+const insertMessages = db.prepare(`INSERT INTO hermes_messages (namespace, id, session_id, role, content, tool_call_id, tool_calls, tool_name,
+  timestamp, token_count, finish_reason, reasoning, reasoning_content) VALUES
+  (?, ?, ?, 'user', ?, NULL, NULL, NULL, ?, NULL, NULL, NULL, NULL),
+  (?, ?, ?, 'assistant', ?, NULL, NULL, NULL, ?, NULL, 'stop', NULL, NULL)`)
+const countTurn = db.prepare(`UPDATE hermes_sessions SET message_count = message_count + 2, tool_call_count = tool_call_count + 0,
+  input_tokens = input_tokens + 0, output_tokens = output_tokens + 0,
+  estimated_cost_usd = COALESCE(estimated_cost_usd, 0) + 0.0,
+  model = CASE WHEN api_call_count = 0 THEN 'hermetic-fake-model' ELSE COALESCE(model, 'hermetic-fake-model') END,
+  api_call_count = api_call_count + 1 WHERE namespace = ? AND id = ?`)
 const recordTurn = db.transaction((sessionId: string, userText: string, now: number) => {
   upsertSession.run(NS, sessionId, now)
-  setPrompt.run(NS, sessionId)
-  message(sessionId, "user", userText, null, now)
-  const row = readSession.get(NS, sessionId) as { api_call_count: number } | undefined
-  if (row !== undefined && row.api_call_count === 0) pinModel.run(NS, sessionId)
-  account.run(0, 0, NS, sessionId)
-  message(sessionId, "assistant", REPLY, "stop", now)
+  reserveIds.run(NS)
+  const { last_id: last } = readSeq.get(NS) as { last_id: number }
+  insertMessages.run(NS, last - 1, sessionId, userText, now, NS, last, sessionId, REPLY, now)
+  countTurn.run(NS, sessionId)
 })
 
 const saveSettled = db.prepare(`INSERT OR REPLACE INTO settled_runs (namespace, run_id, status, updated_at, body) VALUES (?, ?, ?, ?, ?)`)
