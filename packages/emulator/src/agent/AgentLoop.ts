@@ -180,10 +180,11 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
     const interrupted = () => (input.interrupt === undefined ? Effect.succeed(false) : Deferred.isDone(input.interrupt))
 
     /** The fake model's choice of reply for the next call. */
-    // Hermes' own "go on" after a truncated reply ends in a user message, yet continues the turn
-    let continuing = false
     const nextReply = Effect.gen(function*() {
-      if (messages[messages.length - 1]?.["role"] === "user" && !continuing) {
+      const last = messages[messages.length - 1]
+      // Hermes' own "go on" after a truncated reply is a user message, yet the same turn (as the
+      // fake model classifies it: by its text, so an empty-reply retry after it stays in the turn too)
+      if (last?.["role"] === "user" && last["content"] !== LENGTH_CONTINUATION_PROMPT) {
         const turn = yield* agent.nextTurn(input.namespace)
         current = turn === DEFAULT_TURN ? undefined : { replies: turn.replies, next: 0 }
       }
@@ -219,7 +220,6 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
       }
       for (const chunk of replyChunks(reply)) yield* onDelta(chunk)
       yield* onPause()
-      continuing = false
       const text = replyText(reply)
       const calls = reply.toolCalls ?? []
       if (reply.finishReason === "length" && calls.length === 0) {
@@ -230,7 +230,6 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
         if (text !== "") truncatedParts.push(text)
         if (lengthContinuations < MAX_LENGTH_CONTINUATIONS) {
           messages.push({ role: "user", content: LENGTH_CONTINUATION_PROMPT })
-          continuing = true
           continue
         }
         const partial = pyStrip(truncatedParts.join(""))
