@@ -8,6 +8,7 @@
 import { Either } from "effect"
 import { pyJsonLoads } from "../python/jsonLoads.js"
 import { PyDict, PyFloat, PyInt, PyList, type PyValue } from "../python/PyValue.js"
+import { contentTypeCharset, pyRequestText } from "../python/requestText.js"
 import type { EmuRequest } from "./Exchange.js"
 
 export const MAX_REQUEST_BYTES = 10_000_000
@@ -24,18 +25,22 @@ export interface ParsedBody {
   readonly py: PyValue
 }
 
-const charsetOf = (contentType: string | undefined): string => {
-  const m = /;\s*charset\s*=\s*"?([^";]+)"?/i.exec(contentType ?? "")
-  return (m?.[1] ?? "utf-8").trim().toLowerCase()
-}
+const INVALID: BodyError = { _tag: "InvalidJson" }
 
+/**
+ * aiohttp's `request.text()` through the Python codec emulation (python/requestText); a charset it
+ * does not emulate is left to the platform's decoder, strict, as the closest stand-in.
+ */
 export const decodeText = (req: EmuRequest): Either.Either<string, BodyError> => {
-  if (req.body.byteLength > MAX_REQUEST_BYTES) return Either.left({ _tag: "InvalidJson" })
+  if (req.body.byteLength > MAX_REQUEST_BYTES) return Either.left(INVALID)
+  const charset = contentTypeCharset(req.headers["content-type"])
+  const text = pyRequestText(req.body, charset)
+  if (Either.isRight(text)) return Either.right(text.right)
+  if (text.left.pyType !== "UnsupportedCharset" || charset === undefined) return Either.left(INVALID)
   try {
-    const decoder = new TextDecoder(charsetOf(req.headers["content-type"]), { fatal: true, ignoreBOM: true })
-    return Either.right(decoder.decode(req.body))
+    return Either.right(new TextDecoder(charset, { fatal: true, ignoreBOM: true }).decode(req.body))
   } catch {
-    return Either.left({ _tag: "InvalidJson" })
+    return Either.left(INVALID)
   }
 }
 
@@ -58,7 +63,7 @@ export const readJsonParsed = (req: EmuRequest): Either.Either<ParsedBody, BodyE
   Either.flatMap(decodeText(req), (text) => {
     const py = pyJsonLoads(text)
     return Either.isLeft(py)
-      ? Either.left<BodyError>({ _tag: "InvalidJson" })
+      ? Either.left(INVALID)
       : Either.right({ value: toHandlerValue(py.right), py: py.right })
   })
 
