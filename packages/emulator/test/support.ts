@@ -1,4 +1,5 @@
 /** Test helpers: an emulator on a loopback port, and small request helpers. */
+import { afterEach } from "vitest"
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../src/index.js"
 import type { Script } from "../src/script/Script.js"
 
@@ -61,3 +62,16 @@ export const readSse = async (res: Response): Promise<Array<string>> => {
 
 export const dataEvents = (frames: ReadonlyArray<string>): Array<Record<string, unknown>> =>
   frames.filter((f) => f.startsWith("data: ")).map((f) => JSON.parse(f.slice(6)) as Record<string, unknown>)
+
+/** `open(...)` starts a client for the current test; every client opened is closed after each test. */
+export const openClients = () => {
+  const clients: Array<Client> = []
+  afterEach(async () => {
+    await Promise.all(clients.splice(0).map((c) => c.emu.close()))
+  })
+  return async (...args: Parameters<typeof startClient>): Promise<Client> => {
+    const c = await startClient(...args)
+    clients.push(c)
+    return c
+  }
+}

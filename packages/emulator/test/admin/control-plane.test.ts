@@ -1,17 +1,9 @@
 import { Effect } from "effect"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { Emulator, layer, startEmulator } from "../../src/index.js"
-import { API_KEY, type Client, dataEvents, readSse, startClient } from "../support.js"
+import { API_KEY, dataEvents, openClients, readSse } from "../support.js"
 
-const clients: Array<Client> = []
-const open = async (...args: Parameters<typeof startClient>) => {
-  const c = await startClient(...args)
-  clients.push(c)
-  return c
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.emu.close()))
-})
+const open = openClients()
 
 describe("faults", () => {
   it("a status fault answers once with its envelope and changes nothing", async () => {

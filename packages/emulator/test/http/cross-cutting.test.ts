@@ -1,16 +1,8 @@
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { startEmulator } from "../../src/index.js"
-import { API_KEY, type Client, startClient } from "../support.js"
+import { API_KEY, openClients } from "../support.js"
 
-const clients: Array<Client> = []
-const open = async (...args: Parameters<typeof startClient>) => {
-  const c = await startClient(...args)
-  clients.push(c)
-  return c
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.emu.close()))
-})
+const open = openClients()
 
 const SECURITY = {
   "content-security-policy": "default-src 'none'; frame-ancestors 'none'",

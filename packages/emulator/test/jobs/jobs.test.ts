@@ -1,18 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
-import { type Client, startClient } from "../support.js"
+import { describe, expect, it } from "vitest"
+import { openClients, startClient } from "../support.js"
 
-const clients: Array<Client> = []
-const open = async (...args: Parameters<typeof startClient>) => {
-  const c = await startClient(...args)
-  clients.push(c)
-  return c
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.emu.close()))
-})
+const open = openClients()
 
 /** 2026-11-30T13:24:51.687222Z, the instant of the live observation. */
 const T0 = 1796045091.687222
@@ -165,11 +157,11 @@ describe("jobs API on 0.19.0 (observed live: evidence/live/sessions-jobs-0.19.0.
   it("jobs are durable across a process restart on the same data dir", async () => {
     const dir = mkdtempSync(join(tmpdir(), "hermetic-jobs-"))
     try {
-      const first = await open({ hermesVersion: "0.19.0", dataDir: dir })
+      // closed by the test itself (a process stop), so not opened through `open`
+      const first = await startClient({ hermesVersion: "0.19.0", dataDir: dir })
       const created = await first.json("POST", "/api/jobs", { name: "keep", schedule: "every 1h" })
       const id = String((created.body["job"] as Record<string, unknown>)["id"])
       await first.emu.close()
-      clients.splice(clients.indexOf(first), 1)
       const second = await open({ hermesVersion: "0.19.0", dataDir: dir })
       expect(((await second.json("GET", `/api/jobs/${id}`)).body["job"] as Record<string, unknown>)["name"]).toBe("keep")
     } finally {

@@ -1,15 +1,7 @@
-import { afterEach, describe, expect, it } from "vitest"
-import { type Client, dataEvents, readSse, startClient } from "../support.js"
+import { describe, expect, it } from "vitest"
+import { dataEvents, openClients, readSse } from "../support.js"
 
-const clients: Array<Client> = []
-const open = async (...args: Parameters<typeof startClient>) => {
-  const c = await startClient(...args)
-  clients.push(c)
-  return c
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.emu.close()))
-})
+const open = openClients()
 
 const approvalTurn = {
   turns: [{

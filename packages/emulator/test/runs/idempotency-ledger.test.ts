@@ -2,20 +2,12 @@ import { execFileSync } from "node:child_process"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
+import { describe, expect, it } from "vitest"
 import { pyJsonLoads } from "../../src/python/jsonLoads.js"
 import { runFingerprint } from "../../src/runs/RunLedger.js"
-import { type Client, startClient } from "../support.js"
+import { type Client, openClients, startClient } from "../support.js"
 
-const clients: Array<Client> = []
-const open = async (...args: Parameters<typeof startClient>) => {
-  const c = await startClient(...args)
-  clients.push(c)
-  return c
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.emu.close()))
-})
+const open = openClients()
 
 const post = (c: Client, body: unknown, key: string, headers: Record<string, string> = {}) =>
   c.request("POST", "/v1/runs", { body, headers: { "Idempotency-Key": key, ...headers } })

@@ -1,18 +1,10 @@
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { afterEach, describe, expect, it } from "vitest"
-import { type Client, startClient } from "../support.js"
+import { describe, expect, it } from "vitest"
+import { type Client, openClients, startClient } from "../support.js"
 
-const clients: Array<Client> = []
-const open = async (...args: Parameters<typeof startClient>) => {
-  const c = await startClient(...args)
-  clients.push(c)
-  return c
-}
-afterEach(async () => {
-  await Promise.all(clients.splice(0).map((c) => c.emu.close()))
-})
+const open = openClients()
 
 const T0 = 1796044995.71222
 const frozen = async (c: Client, at = T0) => {
@@ -191,12 +183,12 @@ describe("sessions are durable", () => {
   it("survive an admin restart and a process restart on the same data dir, per namespace", async () => {
     const dir = mkdtempSync(join(tmpdir(), "hermetic-sessions-"))
     try {
-      const first = await open({ hermesVersion: "0.19.0", dataDir: dir })
+      // closed by the test itself (a process stop), so not opened through `open`
+      const first = await startClient({ hermesVersion: "0.19.0", dataDir: dir })
       await first.json("POST", "/api/sessions", { id: "keep", title: "Kept" })
       await first.admin("/restart")
       expect(session(await first.json("GET", "/api/sessions/keep"))["title"]).toBe("Kept")
       await first.emu.close()
-      clients.splice(clients.indexOf(first), 1)
       const second = await open({ hermesVersion: "0.19.0", dataDir: dir })
       expect(session(await second.json("GET", "/api/sessions/keep"))["title"]).toBe("Kept")
       const other = await open({ hermesVersion: "0.19.0", dataDir: dir }, "other-ns")
