@@ -8,12 +8,11 @@
  * same HERMES_HOME.
  */
 import { createWriteStream } from "node:fs"
-import { rm } from "node:fs/promises"
 import { execa } from "execa"
 import { GatewayStartFailed, MissingTool, PinUnavailable } from "../errors.js"
 import type { FakeClock } from "../gateway/FakeClock.js"
 import type { HermesHome } from "../gateway/hermesHome.js"
-import type { LaunchedGateway, Progress } from "../gateway/Launcher.js"
+import { type LaunchedGateway, launchedGateway, type Progress } from "../gateway/Launcher.js"
 import { tailOf } from "../gateway/ProcessLauncher.js"
 import { waitHealthy } from "../gateway/waitHealthy.js"
 import type { Pin } from "../lock/SourceLock.js"
@@ -68,7 +67,6 @@ export const launchContainer = async (o: ContainerLaunchOptions): Promise<Launch
   const { GenericContainer, Wait } = await import("testcontainers")
   const baseUrl = `http://127.0.0.1:${o.home.port}`
   let containerId: string | null = null
-  let stopped = false
 
   let exitInfo: string | null = null
   const start = async (): Promise<void> => {
@@ -116,30 +114,17 @@ export const launchContainer = async (o: ContainerLaunchOptions): Promise<Launch
     await removeNow()
   }
 
-  await start()
-  return {
+  return launchedGateway({
     baseUrl,
-    apiKey: o.home.apiKey,
-    logFile: o.home.logFile,
+    home: o.home,
+    keepTemp: o.keepTemp,
     processGroup: () => null,
     containerId: () => containerId,
-    restart: async () => {
-      await stopGracefully()
-      await start()
-    },
-    crash: async () => {
+    start,
+    stopGracefully,
+    kill: async () => {
       if (containerId) await docker(["kill", "--signal", "KILL", containerId])
       await removeNow()
-      await start()
-    },
-    stop: async () => {
-      if (stopped) return
-      stopped = true
-      try {
-        await stopGracefully()
-      } finally {
-        if (!o.keepTemp) await rm(o.home.root, { recursive: true, force: true })
-      }
     }
-  }
+  })
 }

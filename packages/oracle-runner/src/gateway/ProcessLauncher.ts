@@ -3,13 +3,13 @@
  * environment (only an allowlist of variables), output appended to one log file, and readiness
  * judged by GET /health. Stop = SIGINT to the group (Hermes' planned stop), SIGKILL after a grace.
  */
-import { readFile, rm } from "node:fs/promises"
+import { readFile } from "node:fs/promises"
 import { execa } from "execa"
 import { GatewayStartFailed } from "../errors.js"
 import type { HermesVenv } from "../venv/HermesVenv.js"
 import type { FakeClock } from "./FakeClock.js"
 import type { HermesHome } from "./hermesHome.js"
-import type { LaunchedGateway, Progress } from "./Launcher.js"
+import { type LaunchedGateway, launchedGateway, type Progress } from "./Launcher.js"
 import { groupAlive, killGroup, trackGroup, untrackGroup } from "./processGroups.js"
 import { waitHealthy } from "./waitHealthy.js"
 
@@ -84,7 +84,6 @@ export const launchProcess = async (o: ProcessLaunchOptions): Promise<LaunchedGa
   let child: ReturnType<typeof spawnGateway> | null = null
   let pgid: number | null = null
   let exitInfo: string | null = null
-  let stopped = false
 
   const start = async (): Promise<void> => {
     exitInfo = null
@@ -129,29 +128,14 @@ export const launchProcess = async (o: ProcessLaunchOptions): Promise<LaunchedGa
     await killNow()
   }
 
-  await start()
-  return {
+  return launchedGateway({
     baseUrl,
-    apiKey: o.home.apiKey,
-    logFile: o.home.logFile,
+    home: o.home,
+    keepTemp: o.keepTemp,
     processGroup: () => pgid,
     containerId: () => null,
-    restart: async () => {
-      await stopGracefully()
-      await start()
-    },
-    crash: async () => {
-      await killNow()
-      await start()
-    },
-    stop: async () => {
-      if (stopped) return
-      stopped = true
-      try {
-        await stopGracefully()
-      } finally {
-        if (!o.keepTemp) await rm(o.home.root, { recursive: true, force: true })
-      }
-    }
-  }
+    start,
+    stopGracefully,
+    kill: killNow
+  })
 }
