@@ -15,7 +15,7 @@
  */
 import { Deferred, Effect } from "effect"
 import { pyTruncate } from "../content/MultimodalContent.js"
-import { pyStrip } from "../http/PyText.js"
+import { pyStrip } from "../python/strip.js"
 import { isRetriedModelStatus, type Reply, type ReplyError, type ToolApproval, type ToolCall } from "../script/Script.js"
 
 export { isRetriedModelStatus }

@@ -6,7 +6,7 @@
  */
 import { MAX_CONTENT_LIST_SIZE, MAX_NORMALIZED_TEXT_LENGTH, pyTruncate } from "../content/MultimodalContent.js"
 import { pyStr } from "../http/PyStr.js"
-import { pyStrip } from "../http/PyText.js"
+import { pyStrip } from "../python/strip.js"
 import { isObject, truthy } from "../http/RequestBody.js"
 
 const TEXT_PART_TYPES = new Set(["text", "input_text", "output_text"])

@@ -8,7 +8,7 @@ import { Either } from "effect"
 import { errorResponse } from "../http/Envelopes.js"
 import type { EmuResponse } from "../http/Exchange.js"
 import { pyRepr, pyStr } from "../http/PyStr.js"
-import { pyStrip } from "../http/PyText.js"
+import { pyStrip } from "../python/strip.js"
 import { isObject, truthy } from "../http/RequestBody.js"
 
 export const MAX_NORMALIZED_TEXT_LENGTH = 65_536

@@ -6,7 +6,7 @@ import { timingSafeEqual } from "node:crypto"
 import type { EmuResponse } from "./Exchange.js"
 import { jsonResponse } from "./Exchange.js"
 import type { RouteContext } from "./Route.js"
-import { pyStrip } from "./PyText.js"
+import { pyStrip } from "../python/strip.js"
 
 const sameBytes = (a: string, b: string): boolean => {
   const x = Buffer.from(a, "utf8")

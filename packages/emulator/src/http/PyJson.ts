@@ -9,12 +9,6 @@ import { pyJsonDumps, pyJsonFloat, pyJsonString } from "../python/index.js"
 import { PyDict, PyFloat, PyInt, PyList } from "../python/PyValue.js"
 
 export { PyFloat }
-export const pyFloat = (value: number): PyFloat => new PyFloat(value)
-
-/** Python's repr(float) as json.dumps writes it (NaN and Infinity included). */
-export const floatRepr = (x: number): string => pyJsonFloat(x)
-
-export const pyStringLiteral = (s: string, ensureAscii = true): string => pyJsonString(s, ensureAscii)
 
 /** `json.dumps(value)` for plain JS data (objects keep insertion order). */
 export const pyDumps = (value: unknown, ensureAscii = true): string => {

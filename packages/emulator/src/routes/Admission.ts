@@ -6,7 +6,7 @@ import { Effect } from "effect"
 import { checkAuth } from "../http/Auth.js"
 import { bareErrorResponse, errorResponse } from "../http/Envelopes.js"
 import type { EmuResponse } from "../http/Exchange.js"
-import { pyStrip } from "../http/PyText.js"
+import { pyStrip } from "../python/strip.js"
 import type { AppServices, HandlerCrash, RouteContext } from "../http/Route.js"
 
 /** `_admit_api_agent_request`: auth → drain check → reservation held until handed to agent work. */
