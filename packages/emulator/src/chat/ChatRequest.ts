@@ -12,7 +12,6 @@ import { bareErrorResponse, errorResponse } from "../http/Envelopes.js"
 import type { EmuResponse } from "../http/Exchange.js"
 import { coerceRequestBool } from "../http/RequestBool.js"
 import { isObject, truthy } from "../http/RequestBody.js"
-import { PyFloat, PyInt } from "../python/PyValue.js"
 import { normalizeChatContent } from "./ChatContent.js"
 
 export interface ChatMessage {
@@ -40,9 +39,7 @@ export type ChatRequestParse =
 
 const rejected = (response: EmuResponse): ChatRequestParse => ({ _tag: "rejected", response })
 
-/** `_coerce_request_bool`, with Python's bool() of the numbers the JSON codec keeps wrapped. */
-const streamFlag = (value: unknown): boolean =>
-  value instanceof PyFloat || value instanceof PyInt ? truthy(value) : coerceRequestBool(value, false)
+const streamFlag = (value: unknown): boolean => coerceRequestBool(value, false)
 
 export const parseChatRequest = (parsed: Either.Either<unknown, unknown>, advertisedModel: string): ChatRequestParse => {
   if (Either.isLeft(parsed)) return rejected(errorResponse(400, "Invalid JSON in request body"))
