@@ -70,7 +70,7 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
     const interrupt = yield* Deferred.make<void>()
 
     // The agent starts in the handler, before the first event is written (upstream's ensure_future).
-    gw.inflightAgentRuns += 1
+    gw.beginAgentTurn()
     const agentFiber = yield* playAgentTurn({
       namespace: ctx.namespace,
       userMessage: spec.userMessage,
@@ -83,7 +83,7 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
     }).pipe(
       Effect.tap((result) => recordPlayedTurn(ctx.namespace, spec.sessionId, result, ctx.now())),
       Effect.tap((result) => Queue.offer(signals, { _tag: "done", result })),
-      Effect.ensuring(Effect.sync(() => void (gw.inflightAgentRuns = Math.max(0, gw.inflightAgentRuns - 1)))),
+      Effect.ensuring(gw.endAgentTurn),
       Effect.forkDaemon
     )
 

@@ -25,6 +25,8 @@ export interface LiveRun {
   fiber: Fiber.RuntimeFiber<void> | undefined
   /** The agent exists once the turn starts; before that only the task is live. */
   agentStarted: boolean
+  /** A stop was requested: whatever the turn ends with, the run settles as cancelled. */
+  stopping: boolean
   readonly approvals: Array<PendingApproval>
   readonly steers: Array<string>
 }
@@ -34,9 +36,6 @@ export class GatewayState {
   readonly runStreams = new Map<string, RunStream>()
   readonly streamSubscribers = new Set<string>()
   readonly liveRuns = new Map<string, LiveRun>()
-  readonly stoppingRunIds = new Set<string>()
-  /** Runs whose approval session is registered (run_id -> approval session key). */
-  readonly approvalSessions = new Map<string, string>()
   /** 0.21.0: keyed runs of this process -> the status last written to the ledger. */
   readonly keyedRuns = new Map<string, string>()
   /** Admitted requests before they reach agent bookkeeping, and non-run agent turns in flight. */
@@ -50,6 +49,24 @@ export class GatewayState {
 
   activeAgentWorkCount(): number {
     return this.pendingAgentRequests + this.inflightAgentRuns + this.liveRuns.size
+  }
+
+  /** An in-request agent turn (`_run_agent`) starts counting against the concurrency cap. */
+  beginAgentTurn(): void {
+    this.inflightAgentRuns += 1
+  }
+
+  /** ...and stops counting when it ends, however it ends. */
+  readonly endAgentTurn: Effect.Effect<void> = Effect.sync(() => {
+    this.inflightAgentRuns = Math.max(0, this.inflightAgentRuns - 1)
+  })
+
+  /** Counts `turn` as in-flight agent work while it plays. */
+  agentTurnInFlight<A, E, R>(turn: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
+    return Effect.suspend(() => {
+      this.beginAgentTurn()
+      return Effect.ensuring(turn, this.endAgentTurn)
+    })
   }
 }
 

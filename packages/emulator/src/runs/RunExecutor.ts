@@ -153,7 +153,7 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
   Effect.gen(function*() {
     const gw = spec.gateway
     yield* setStatus(spec, "running")
-    if (gw.stoppingRunIds.has(spec.runId)) {
+    if (live.stopping) {
       yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))
       yield* setStatus(spec, "cancelled", { last_event: "run.cancelled" })
       return
@@ -162,7 +162,7 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
     const storage = yield* Effect.context<SqlClient.SqlClient>()
     const result = yield* playTurn(spec, live, storage)
     yield* recordPlayedTurn(spec.namespace, sessionId, result, spec.now())
-    if (gw.stoppingRunIds.has(spec.runId)) {
+    if (live.stopping) {
       yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))
       yield* setStatus(spec, "cancelled", { last_event: "run.cancelled" })
     } else if (result.failed) {
@@ -191,8 +191,6 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
           Effect.zipRight(
             Effect.sync(() => {
               gw.liveRuns.delete(spec.runId)
-              gw.approvalSessions.delete(spec.runId)
-              gw.stoppingRunIds.delete(spec.runId)
             })
           )
         )

@@ -69,10 +69,9 @@ const runTurn = (
 ) =>
   Effect.suspend(() => {
     release()
-    ctx.gateway.inflightAgentRuns += 1
     const enabledTools = enabledToolNames(ctx.config.enabledToolsets, hasRunAgentTurn(ctx.gateway))
     markAgentTurn(ctx.gateway)
-    return playAgentTurn({
+    return ctx.gateway.agentTurnInFlight(playAgentTurn({
       namespace: ctx.namespace,
       userMessage: request.userMessage,
       history: agentHistory(request),
@@ -81,9 +80,8 @@ const runTurn = (
       ...(interrupt === undefined ? {} : { interrupt })
     }).pipe(
       // the agent writes its turn to state.db under the chat's session
-      Effect.tap((result) => recordPlayedTurn(ctx.namespace, sessionId, result, ctx.now())),
-      Effect.ensuring(Effect.sync(() => void (ctx.gateway.inflightAgentRuns -= 1)))
-    )
+      Effect.tap((result) => recordPlayedTurn(ctx.namespace, sessionId, result, ctx.now()))
+    ))
   })
 
 const completionBody = (id: string, created: number, model: unknown, result: AgentTurnResult) => {

@@ -31,12 +31,10 @@ const uuid4 = (ids: IdsShape): string => {
 const runTurn = (ctx: RouteContext, request: ResponseRequest, release: () => void, sessionId: string) =>
   Effect.suspend(() => {
     release()
-    ctx.gateway.inflightAgentRuns += 1
-    return playAgentTurn({ namespace: ctx.namespace, userMessage: request.userMessage, history: request.history }).pipe(
-      // the agent writes its turn to state.db under the response's session
-      Effect.tap((result) => recordPlayedTurn(ctx.namespace, sessionId, result, ctx.now())),
-      Effect.ensuring(
-        Effect.sync(() => void (ctx.gateway.inflightAgentRuns = Math.max(0, ctx.gateway.inflightAgentRuns - 1)))
+    return ctx.gateway.agentTurnInFlight(
+      playAgentTurn({ namespace: ctx.namespace, userMessage: request.userMessage, history: request.history }).pipe(
+        // the agent writes its turn to state.db under the response's session
+        Effect.tap((result) => recordPlayedTurn(ctx.namespace, sessionId, result, ctx.now()))
       )
     )
   })

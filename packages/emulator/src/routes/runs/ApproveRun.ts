@@ -37,7 +37,8 @@ export const approveRun: Handler = (ctx) =>
       })
     }
     const live = gw.liveRuns.get(runId)
-    if (!gw.approvalSessions.has(runId) || live === undefined) {
+    // upstream registers the run's approval session (keyed by run id) for exactly the life of its task
+    if (live === undefined) {
       return errorResponse(409, `Run has no active approval session: ${runId}`, { code: "approval_not_active" })
     }
     const all = coerceRequestBool(body["all"], false) || coerceRequestBool(body["resolve_all"], false)

@@ -135,7 +135,6 @@ const startRun = (
     const gw = ctx.gateway
     const queue = yield* Queue.unbounded<Record<string, unknown> | null>()
     gw.runStreams.set(runId, { queue, createdAt: ctx.now() })
-    gw.approvalSessions.set(runId, runId)
     gw.runStatuses.set(runId, record)
     if (keyed) gw.keyedRuns.set(runId, "queued")
     markAgentTurn(gw)
@@ -144,6 +143,7 @@ const startRun = (
       interrupt: yield* Deferred.make<void>(),
       fiber: undefined,
       agentStarted: false,
+      stopping: false,
       approvals: [],
       steers: []
     }

@@ -27,7 +27,7 @@ export const stopRun: Handler = (ctx) =>
       return errorResponse(409, `Run is not active in this gateway process: ${runId}`, { code: "run_not_active" })
     }
     yield* writeRunStatus(gw, ctx.namespace, runId, "stopping", ctx.now(), { last_event: "run.stopping" })
-    gw.stoppingRunIds.add(runId)
+    live.stopping = true
     if (live.agentStarted) yield* Deferred.succeed(live.interrupt, undefined)
     return jsonResponse({ run_id: runId, status: "stopping" })
   })

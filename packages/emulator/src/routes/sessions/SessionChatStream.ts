@@ -51,8 +51,7 @@ export const sessionChatStreamRoute: Handler = (ctx) =>
       const turn = Effect.gen(function*() {
         yield* emit("run.started", { user_message: { role: "user", content: userMessage } })
         yield* emit("message.started", { message: { id: messageId, role: "assistant" } })
-        ctx.gateway.inflightAgentRuns += 1
-        const result = yield* playAgentTurn({
+        const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({
           namespace: ctx.namespace,
           userMessage,
           history: [],
@@ -73,7 +72,7 @@ export const sessionChatStreamRoute: Handler = (ctx) =>
                   : emit("tool.progress", { message_id: messageId, tool_name: "_thinking", delta: preview })
               })
           }
-        }).pipe(Effect.ensuring(Effect.sync(() => void (ctx.gateway.inflightAgentRuns -= 1))))
+        }))
         const own = turnMessages(result.messages, 0)
         yield* recordAgentTurn(ctx.namespace, { sessionId, messages: own, calls: answeredCalls(own, result.usage), now: ctx.now() })
         yield* emit("assistant.completed", {
