@@ -151,7 +151,6 @@ const playTurn = (
 /** `_run_and_close`: the whole life of the run's background task. */
 export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
   Effect.gen(function*() {
-    const gw = spec.gateway
     yield* setStatus(spec, "running")
     if (live.stopping) {
       yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))
