@@ -14,7 +14,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { pruneExpired } from "../packages/emulator/src/runs/RunLedger.js"
 import { sweepSettledBatches as sweepSettled } from "../packages/emulator/src/runs/SettledRuns.js"
-import { StorageLive } from "../packages/emulator/src/services/Storage.js"
+import { Storage, StorageLive } from "../packages/emulator/src/services/Storage.js"
+import { STORAGE_SCHEMA } from "../packages/emulator/src/StorageSchema.js"
 import { startChild } from "./child.js"
 import { type LoadResult, type LoadTarget, controlCpu, readControl, runLoad } from "./load.js"
 import { scaleRunId, SCALE_KEY } from "./servers/scaleIds.js"
@@ -143,7 +144,7 @@ const timedOnRows = async (
   values: (key: string, runId: string, at: number) => ReadonlyArray<string | number>,
   expired: number,
   expiredAt: number,
-  effect: Effect.Effect<unknown, never, SqlClient.SqlClient>
+  effect: Effect.Effect<unknown, never, SqlClient.SqlClient | Storage>
 ): Promise<number> => {
   const dir = mkdtempSync(join(tmpdir(), "hermetic-sweep-"))
   const file = join(dir, "emulator.db")
@@ -161,7 +162,7 @@ const timedOnRows = async (
       yield* effect
       return performance.now() - t0
     })
-    return await Effect.runPromise(program.pipe(Effect.provide(StorageLive(file)), Effect.orDie))
+    return await Effect.runPromise(program.pipe(Effect.provide(StorageLive(file, STORAGE_SCHEMA)), Effect.orDie))
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
@@ -184,7 +185,7 @@ const ledgerPrune = (expired: number): Promise<number> =>
     (key, runId, at) => [key, runId, at, at],
     expired,
     NOW - 90_000,
-    pruneExpired("default", NOW).pipe(Effect.orDie)
+    pruneExpired("default", NOW)
   )
 
 export const sweepCost = async (sizes: ReadonlyArray<number>, rounds: number, log: (s: string) => void): Promise<ReadonlyArray<SweepPoint>> => {

@@ -23,8 +23,7 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { SCHEMA } from "../../packages/emulator/src/services/Storage.js"
-import { SESSION_TABLES } from "../../packages/emulator/src/sessions/SessionTables.js"
+import { STORAGE_SCHEMA } from "../../packages/emulator/src/StorageSchema.js"
 import { startControl } from "./control.js"
 
 const KEY = "bench-key-0123456789abcdef"
@@ -32,7 +31,7 @@ const NS = "default"
 const REPLY = "[hermetic: the script has no reply for this model call]"
 const db = new Database(join(mkdtempSync(join(tmpdir(), "hermetic-bare-")), "bare.db"))
 db.pragma("journal_mode = WAL")
-for (const ddl of [...SCHEMA, ...SESSION_TABLES]) db.exec(ddl)
+for (const ddl of STORAGE_SCHEMA.statements) db.exec(ddl)
 
 const prune = db.prepare(`DELETE FROM run_ledger WHERE namespace = ? AND updated_at < ? AND status IN ('completed','failed','cancelled','interrupted')`)
 const lookup = db.prepare(`SELECT scope, idempotency_key, fingerprint, run_id, status_json, status, owner, updated_at FROM run_ledger WHERE namespace = ? AND scope = ? AND idempotency_key = ?`)

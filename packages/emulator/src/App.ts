@@ -17,6 +17,7 @@ import { routesFor } from "./routes/RouteTable.js"
 import { EmuClock } from "./services/Clock.js"
 import { type FaultRule, Faults } from "./services/Faults.js"
 import { Journal } from "./services/Journal.js"
+import { Storage } from "./services/Storage.js"
 import { features as featuresOf } from "./version/Pins.js"
 
 export const NAMESPACE_HEADER = "x-hermetic-namespace"
@@ -43,6 +44,7 @@ export const makeApp = Effect.gen(function*() {
   const gateways = yield* Gateways
   const faults = yield* Faults
   const journal = yield* Journal
+  const storage = yield* Storage
   const features = featuresOf(config.pin)
   const router = new Router<Route["handler"]>(routesFor(features))
 
@@ -81,6 +83,7 @@ export const makeApp = Effect.gen(function*() {
       gateway: gateways.get(namespace),
       features,
       config,
+      storage,
       now: () => clock.now(namespace)
     }
     const disconnect = fault?.disconnectAfterFrames

@@ -19,6 +19,7 @@ import { Ids, IdsRandom, IdsSeeded } from "./services/Ids.js"
 import { JournalLive } from "./services/Journal.js"
 import { JobTickerLive } from "./jobs/JobTickerLive.js"
 import { StorageLive } from "./services/Storage.js"
+import { STORAGE_SCHEMA } from "./StorageSchema.js"
 
 export interface EmulatorShape {
   readonly config: EmulatorConfigShape
@@ -54,7 +55,7 @@ export const servicesLayer = (options: EmulatorOptions = {}, overrides: LayerOve
     AgentLive,
     FaultsLive,
     JournalLive(),
-    StorageLive(config.sqliteFilename)
+    StorageLive(config.sqliteFilename, STORAGE_SCHEMA)
   )
   // the job ticker plays agent turns, which mark the gateway process warm: it needs Gateways
   return Layer.provideMerge(JobTickerLive, Layer.provideMerge(gateways, base))

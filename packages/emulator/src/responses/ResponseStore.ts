@@ -15,6 +15,24 @@ import { pyJsonLoads } from "../python/jsonLoads.js"
 import { PyFloat, PyInt } from "../python/PyValue.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
 
+/** Upstream's response_store.db: LRU by accessed_at, access_seq breaks ties; named conversations. */
+export const RESPONSE_STORE_SCHEMA: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS stored_responses (
+     namespace TEXT NOT NULL,
+     response_id TEXT NOT NULL,
+     data TEXT NOT NULL,
+     accessed_at REAL NOT NULL,
+     access_seq INTEGER NOT NULL,
+     PRIMARY KEY (namespace, response_id)
+   )`,
+  `CREATE TABLE IF NOT EXISTS response_conversations (
+     namespace TEXT NOT NULL,
+     name TEXT NOT NULL,
+     response_id TEXT NOT NULL,
+     PRIMARY KEY (namespace, name)
+   )`
+]
+
 export interface StoredResponse {
   readonly response: Record<string, unknown>
   readonly conversation_history: Array<AgentMessage>

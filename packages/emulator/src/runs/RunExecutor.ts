@@ -8,7 +8,7 @@
  * upstream's order: a stop wins over the result.
  */
 import { type Context, Deferred, Effect, Queue } from "effect"
-import type { SqlClient } from "@effect/sql"
+import { markAgentTurn } from "../discovery/AgentWarmth.js"
 import { type AgentTurnResult, type ExecutedToolCall, playAgentTurn } from "../agent/AgentLoop.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
 import { toolLabel } from "../chat/ToolProgress.js"
@@ -16,10 +16,11 @@ import { PyFloat } from "../http/PyJson.js"
 import { pyStr } from "../http/PyStr.js"
 import { pyStrip } from "../python/strip.js"
 import type { Agent } from "../services/Agent.js"
+import type { Storage } from "../services/Storage.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
 import type { Gateways, GatewayState, LiveRun } from "./GatewayState.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
-import type { RunStatus } from "./RunRecord.js"
+import type { RunRecord, RunStatus } from "./RunRecord.js"
 import { writeRunStatus } from "./RunStatusWriter.js"
 
 export interface RunSpec {
@@ -106,10 +107,10 @@ const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall) =>
 const playTurn = (
   spec: RunSpec,
   live: LiveRun,
-  storage: Context.Context<SqlClient.SqlClient>
+  storage: Context.Context<Storage>
 ): Effect.Effect<AgentTurnResult, never, Agent | Gateways> => {
   // the agent loop's callbacks need no services; status writes reach the ledger through `storage`
-  const withStorage = <A>(effect: Effect.Effect<A, never, SqlClient.SqlClient>) => Effect.provide(effect, storage)
+  const withStorage = <A>(effect: Effect.Effect<A, never, Storage>) => Effect.provide(effect, storage)
   return playAgentTurn({
     namespace: spec.namespace,
     userMessage: spec.userMessage,
@@ -158,7 +159,7 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
       return
     }
     live.agentStarted = true
-    const storage = yield* Effect.context<SqlClient.SqlClient>()
+    const storage = yield* Effect.context<Storage>()
     const result = yield* playTurn(spec, live, storage)
     yield* recordPlayedTurn(spec.namespace, sessionId, result, spec.now())
     if (live.stopping) {
@@ -196,3 +197,28 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
       })
     )
   )
+
+/**
+ * A new run enters the process' memory (status, event buffer, live run; keyed runs are tracked
+ * for the ledger) and its background task starts.
+ */
+export const startRun = (spec: RunSpec, record: RunRecord, keyed: boolean, sessionId: string) =>
+  Effect.gen(function*() {
+    const gw = spec.gateway
+    const queue = yield* Queue.unbounded<RunEvent | null>()
+    gw.runStreams.set(spec.runId, { queue, createdAt: spec.now() })
+    gw.runStatuses.set(spec.runId, record)
+    if (keyed) gw.keyedRuns.set(spec.runId, "queued")
+    markAgentTurn(gw)
+    const live: LiveRun = {
+      runId: spec.runId,
+      interrupt: yield* Deferred.make<void>(),
+      fiber: undefined,
+      agentStarted: false,
+      stopping: false,
+      approvals: [],
+      steers: []
+    }
+    gw.liveRuns.set(spec.runId, live)
+    live.fiber = yield* runTask(spec, live, sessionId).pipe(Effect.forkDaemon)
+  })

@@ -8,7 +8,7 @@ import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { PyFloat } from "../http/PyJson.js"
 import type { RouteContext } from "../http/Route.js"
-import { decodeStatus, findByRun, INTERRUPTED_ERROR, isTerminal, persistStatus } from "./RunLedger.js"
+import { decodeStatus, INTERRUPTED_ERROR, isTerminal, ledger } from "./RunLedger.js"
 import type { RunRecord } from "./RunRecord.js"
 import { decodeSettled, loadSettled, type SettledRun, sweepSettled } from "./SettledRuns.js"
 import { expireForAccess } from "./Sweep.js"
@@ -28,7 +28,7 @@ export const findRun = (ctx: RouteContext, runId: string): Effect.Effect<FoundRu
   const sweepDue = expireForAccess(gw, runId, now)
   const live = gw.runStatuses.get(runId)
   if (live !== undefined) return Effect.succeed({ _tag: "live", record: live })
-  const settled = Effect.map(loadSettled(ctx.namespace, runId, now), (run): FoundRun =>
+  const settled = Effect.map(loadSettled(ctx.storage, ctx.namespace, runId, now), (run): FoundRun =>
     run === undefined ? ABSENT : { _tag: "settled", run })
   const found = sweepDue ? Effect.zipRight(sweepSettled(ctx.namespace, now), settled) : settled
   if (!ctx.features.runsIdempotencyLedger) return found
@@ -41,10 +41,11 @@ export const lookupRun = (ctx: RouteContext, runId: string): Effect.Effect<RunRe
   Effect.map(findRun(ctx, runId), (f) =>
     f._tag === "live" ? f.record : f._tag === "settled" ? decodeSettled(f.run) : undefined)
 
-const hydrate = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun, never, SqlClient.SqlClient> =>
-  Effect.gen(function*() {
+const hydrate = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun> =>
+  ctx.storage.use((): FoundRun => {
     const gw = ctx.gateway
-    const row = yield* findByRun(ctx.namespace, runId)
+    const runs = ledger(ctx.storage, ctx.namespace)
+    const row = runs.findByRun(runId)
     if (row === undefined) return ABSENT
     const record: RunRecord = decodeStatus(row.status_json)
     if (!isTerminal(row.status) && row.owner !== gw.owner) {
@@ -53,8 +54,8 @@ const hydrate = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun, neve
       record["error"] = INTERRUPTED_ERROR
       record["last_event"] = "run.interrupted"
       record["updated_at"] = new PyFloat(now)
-      yield* persistStatus(ctx.namespace, runId, record, now)
+      runs.persistStatus(runId, record, now)
     }
     // upstream re-hydrates from the ledger on every access once its memory dropped the run
-    return { _tag: "live", record } satisfies FoundRun
-  }).pipe(Effect.orDie)
+    return { _tag: "live", record }
+  })

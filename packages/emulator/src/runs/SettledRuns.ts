@@ -12,6 +12,7 @@ import { toHandlerValue } from "../http/RequestBody.js"
 import { pyJsonLoads } from "../python/jsonLoads.js"
 import { type RunRecord, recordUpdatedAt, SWEPT_STATUSES } from "./RunRecord.js"
 import { RUN_STATUS_TTL_SECONDS } from "./Sweep.js"
+import type { StorageShape } from "../services/Storage.js"
 
 export const SETTLED_RUNS_SCHEMA: ReadonlyArray<string> = [
   `CREATE TABLE IF NOT EXISTS settled_runs (
@@ -33,22 +34,18 @@ export interface SettledRun {
   readonly body: string
 }
 
-export const saveSettled = (namespace: string, runId: string, record: RunRecord) =>
-  Effect.flatMap(
-    SqlClient.SqlClient,
-    (sql) =>
-      sql`INSERT OR REPLACE INTO settled_runs (namespace, run_id, status, updated_at, body)
-          VALUES (${namespace}, ${runId}, ${String(record["status"])}, ${recordUpdatedAt(record)}, ${pyDumps(record)})`
-  ).pipe(Effect.asVoid, Effect.orDie)
+const SAVE_SETTLED = `INSERT OR REPLACE INTO settled_runs (namespace, run_id, status, updated_at, body) VALUES (?, ?, ?, ?, ?)`
+
+/** Stores a settled status; run inside `storage.use`. */
+export const saveSettledNow = (storage: StorageShape, namespace: string, runId: string, record: RunRecord): void =>
+  void storage.statement(SAVE_SETTLED).run(namespace, runId, String(record["status"]), recordUpdatedAt(record), pyDumps(record))
+
+const LOAD_SETTLED = `SELECT status, body FROM settled_runs WHERE namespace = ? AND run_id = ?
+  AND NOT (status IN ('completed', 'failed', 'cancelled') AND updated_at < ?)`
 
 /** The settled status, unless upstream's hourly sweep would have dropped it by `now`. */
-export const loadSettled = (namespace: string, runId: string, now: number) =>
-  Effect.flatMap(
-    SqlClient.SqlClient,
-    (sql) =>
-      sql<SettledRun>`SELECT status, body FROM settled_runs WHERE namespace = ${namespace} AND run_id = ${runId}
-        AND NOT (status IN ('completed', 'failed', 'cancelled') AND updated_at < ${now - RUN_STATUS_TTL_SECONDS})`
-  ).pipe(Effect.map((rows) => rows[0]), Effect.orDie)
+export const loadSettled = (storage: StorageShape, namespace: string, runId: string, now: number): Effect.Effect<SettledRun | undefined> =>
+  storage.use(() => storage.statement(LOAD_SETTLED).get(namespace, runId, now - RUN_STATUS_TTL_SECONDS) as SettledRun | undefined)
 
 export const decodeSettled = (run: SettledRun): RunRecord => {
   const parsed = pyJsonLoads(run.body)
