@@ -3,9 +3,10 @@
  * Hermes' middleware chain and route table for the pinned release. Both the socket server and the
  * in-process fetch handler call this.
  */
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
 import { handleAdmin, isAdminPath } from "./admin/AdminRoutes.js"
 import { EmulatorConfig } from "./config/EmulatorConfig.js"
+import { isDone, mapNow } from "./http/Immediate.js"
 import { aiohttpMethodNotAllowed, aiohttpNotFound, internalServerError, plainErrorResponse } from "./http/Envelopes.js"
 import type { EmuRequest, EmuResponse } from "./http/Exchange.js"
 import { jsonResponse } from "./http/Exchange.js"
@@ -50,7 +51,7 @@ export const makeApp = Effect.gen(function*() {
 
   type Answer = readonly [EmuResponse, string | null]
   const answer = (response: EmuResponse, routeId: string | null): Effect.Effect<Answer> =>
-    Effect.succeed([response, routeId] as const)
+    Exit.succeed([response, routeId] as const)
 
   /** Hermes' middleware chain around the matched handler; plain code until the handler runs. */
   const afterFault = (req: EmuRequest, namespace: string, match: RouteMatch<Handler>, fault: FaultRule | undefined) => {
@@ -87,16 +88,17 @@ export const makeApp = Effect.gen(function*() {
       now: () => clock.now(namespace)
     }
     const disconnect = fault?.disconnectAfterFrames
-    return match.route.handler(ctx).pipe(
-      Effect.map((res): Answer => {
-        // security_headers_middleware, then cors_middleware adds its headers
-        const out = addCorsHeaders(config, req, addSecurityHeaders(res))
-        return disconnect !== undefined && out.body._tag === "sse"
-          ? [{ ...out, body: { ...out.body, disconnectAfter: disconnect } }, routeId]
-          : [out, routeId]
-      }),
-      Effect.catchTag("HandlerCrash", () => answer(internalServerError(), routeId))
-    )
+    const handled = match.route.handler(ctx)
+    const finish = (res: EmuResponse): Answer => {
+      // security_headers_middleware, then cors_middleware adds its headers
+      const out = addCorsHeaders(config, req, addSecurityHeaders(res))
+      return disconnect !== undefined && out.body._tag === "sse"
+        ? [{ ...out, body: { ...out.body, disconnectAfter: disconnect } }, routeId]
+        : [out, routeId]
+    }
+    return isDone(handled)
+      ? Exit.succeed(finish(handled.value))
+      : handled.pipe(Effect.map(finish), Effect.catchTag("HandlerCrash", () => answer(internalServerError(), routeId)))
   }
 
   /** What the journal says about a fault that fired: its kind, never its body. */
@@ -121,7 +123,7 @@ export const makeApp = Effect.gen(function*() {
     const answered = fault?.latencyMs === undefined
       ? afterFault(req, namespace, match, fault)
       : Effect.zipRight(Effect.sleep(fault.latencyMs), afterFault(req, namespace, match, fault))
-    return Effect.map(answered, (a) => [a, faultLabel(fault)] as const)
+    return mapNow(answered, (a) => [a, faultLabel(fault)] as const)
   }
 
   const handle: AppHandler = (req) => {
@@ -130,7 +132,7 @@ export const makeApp = Effect.gen(function*() {
     const answered: Effect.Effect<readonly [Answer, string | null], never, AppServices> = isAdminPath(req.path)
       ? Effect.map(handleAdmin(req, namespace), (r) => [[r, "admin"] as const, null] as const)
       : dispatch(req, namespace)
-    return Effect.map(answered, ([[response, routeId], fault]) => {
+    return mapNow(answered, ([[response, routeId], fault]) => {
       journal.record({
         at: clock.now(namespace),
         namespace,

@@ -8,6 +8,7 @@ import { Context, Effect, Layer, ManagedRuntime, Runtime } from "effect"
 import { makeApp } from "./App.js"
 import { EmulatorConfig, type EmulatorConfigShape, type EmulatorOptions, resolveConfig } from "./config/EmulatorConfig.js"
 import type { EmuRequest, EmuResponse } from "./http/Exchange.js"
+import { isDone } from "./http/Immediate.js"
 import { listen } from "./http/NodeAdapter.js"
 import type { AppServices } from "./http/Route.js"
 import { makeFetch } from "./http/WebAdapter.js"
@@ -24,8 +25,13 @@ import { STORAGE_SCHEMA } from "./StorageSchema.js"
 export interface EmulatorShape {
   readonly config: EmulatorConfigShape
   readonly handle: (req: EmuRequest) => Effect.Effect<EmuResponse>
-  /** The same as a Promise, run on the emulator's runtime (what the adapters call). */
+  /** The same as a Promise, run on the emulator's runtime. */
   readonly respond: (req: EmuRequest) => Promise<EmuResponse>
+  /**
+   * What the adapters call: the answer itself when the request waited on nothing (most do; no
+   * fiber is started for them), else a Promise of it.
+   */
+  readonly answer: (req: EmuRequest) => EmuResponse | Promise<EmuResponse>
   readonly runtime: Runtime.Runtime<AppServices>
   /** A fetch-compatible function answering from the emulator in process. */
   readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>
@@ -66,13 +72,18 @@ const emulatorFromServices = Effect.gen(function*() {
   const runtime = yield* Effect.runtime<AppServices>()
   const handle = (req: EmuRequest) => Effect.provide(app.handle(req), runtime.context)
   const run = Runtime.runPromise(runtime)
-  const respond = (req: EmuRequest) => run(app.handle(req))
+  const answer = (req: EmuRequest): EmuResponse | Promise<EmuResponse> => {
+    const answered = app.handle(req)
+    return isDone(answered) ? answered.value : run(answered)
+  }
+  const respond = (req: EmuRequest) => Promise.resolve(answer(req))
   return {
     config: app.config,
     handle,
     respond,
+    answer,
     runtime,
-    fetch: makeFetch(respond, runtime)
+    fetch: makeFetch(answer, runtime)
   } satisfies EmulatorShape
 })
 
@@ -96,7 +107,7 @@ export const startEmulator = async (
   const runtime = ManagedRuntime.make(layer(options, overrides))
   const emulator = await runtime.runPromise(Emulator)
   const host = options.host ?? "127.0.0.1"
-  const server = await listen(emulator.respond, emulator.runtime, host, options.port ?? 0)
+  const server = await listen(emulator.answer, emulator.runtime, host, options.port ?? 0)
   return {
     url: `http://${host}:${server.port}`,
     port: server.port,

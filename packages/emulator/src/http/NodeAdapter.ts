@@ -32,16 +32,19 @@ const toEmuRequest = (req: http.IncomingMessage, body: Uint8Array, aborted: Prom
   }
 }
 
-const writeResponse = async <R>(res: http.ServerResponse, out: EmuResponse, runtime: Runtime.Runtime<R>) => {
+const writeResponse = <R>(res: http.ServerResponse, out: EmuResponse, runtime: Runtime.Runtime<R>) => {
   const headers = out.headers.flatMap(([k, v]) => [k, v])
   switch (out.body._tag) {
     case "drop":
       res.socket?.destroy()
       return
-    case "bytes":
-      res.writeHead(out.status, [...headers, "Content-Length", String(out.body.bytes.byteLength)])
-      res.end(out.body.bytes)
+    case "bytes": {
+      const bytes = out.body.bytes
+      res.writeHead(out.status, [...headers, "Content-Length", String(bytes.byteLength)])
+      // as a latin1 string (byte for byte) Node sends head and body in one write instead of a writev
+      res.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"), "latin1")
       return
+    }
     case "sse": {
       res.writeHead(out.status, headers)
       res.flushHeaders()
@@ -55,10 +58,10 @@ const writeResponse = async <R>(res: http.ServerResponse, out: EmuResponse, runt
       )
       const fiber = Effect.runFork(Effect.provide(write, runtime.context))
       res.on("close", () => Effect.runFork(Fiber.interrupt(fiber)))
-      const exit = await Effect.runPromise(Fiber.await(fiber))
-      if (limit !== undefined) res.socket?.destroy()
-      else if (Exit.isSuccess(exit) && !res.destroyed) res.end()
-      return
+      return Effect.runPromise(Fiber.await(fiber)).then((exit) => {
+        if (limit !== undefined) res.socket?.destroy()
+        else if (Exit.isSuccess(exit) && !res.destroyed) res.end()
+      })
     }
   }
 }
@@ -71,7 +74,7 @@ export interface NodeServer {
 }
 
 export const listen = <R>(
-  respond: (req: EmuRequest) => Promise<EmuResponse>,
+  respond: (req: EmuRequest) => EmuResponse | Promise<EmuResponse>,
   runtime: Runtime.Runtime<R>,
   host: string,
   port: number
@@ -79,15 +82,19 @@ export const listen = <R>(
   new Promise((resolve, reject) => {
     const server = http.createServer((req, res) => {
       const aborted = new Promise<void>((done) => res.on("close", () => done()))
+      const crashed = () => {
+        if (!res.headersSent) {
+          res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" })
+          res.end("500 Internal Server Error\n\nServer got itself in trouble")
+        } else res.destroy()
+      }
       readBody(req)
-        .then((body) => respond(toEmuRequest(req, body, aborted)))
-        .then((out) => writeResponse(res, out, runtime))
-        .catch(() => {
-          if (!res.headersSent) {
-            res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" })
-            res.end("500 Internal Server Error\n\nServer got itself in trouble")
-          } else res.destroy()
+        .then((body) => {
+          const out = respond(toEmuRequest(req, body, aborted))
+          // most answers are ready at once: written in this tick, without another promise hop
+          return out instanceof Promise ? out.then((o) => writeResponse(res, o, runtime)) : writeResponse(res, out, runtime)
         })
+        .catch(crashed)
     })
     // 0: no idle timeout, and Node then sends no Keep-Alive header (aiohttp sends none)
     server.keepAliveTimeout = 0

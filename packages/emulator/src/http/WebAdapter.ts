@@ -41,7 +41,7 @@ export const toWebResponse = <R>(res: EmuResponse, runtime: Runtime.Runtime<R>):
 export type EmuHandle = (req: EmuRequest) => Effect.Effect<EmuResponse>
 
 export const makeFetch =
-  <R>(respond: (req: EmuRequest) => Promise<EmuResponse>, runtime: Runtime.Runtime<R>) =>
+  <R>(respond: (req: EmuRequest) => EmuResponse | Promise<EmuResponse>, runtime: Runtime.Runtime<R>) =>
   async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const request = input instanceof Request ? input : new Request(input, init)
     const res = await respond(await toEmuRequest(request))

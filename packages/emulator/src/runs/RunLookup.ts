@@ -5,7 +5,8 @@
  * A hydrated unsettled run whose owner process is gone becomes `interrupted` (persisted).
  */
 import type { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
+import { flatMapNow, mapNow } from "../http/Immediate.js"
 import { PyFloat } from "../http/PyJson.js"
 import type { RouteContext } from "../http/Route.js"
 import { decodeStatus, INTERRUPTED_ERROR, isTerminal, ledger } from "./RunLedger.js"
@@ -27,18 +28,18 @@ export const findRun = (ctx: RouteContext, runId: string): Effect.Effect<FoundRu
   const now = ctx.now()
   const sweepDue = expireForAccess(gw, runId, now)
   const live = gw.runStatuses.get(runId)
-  if (live !== undefined) return Effect.succeed({ _tag: "live", record: live })
-  const settled = Effect.map(loadSettled(ctx.storage, ctx.namespace, runId, now), (run): FoundRun =>
+  if (live !== undefined) return Exit.succeed({ _tag: "live", record: live })
+  const settled = mapNow(loadSettled(ctx.storage, ctx.namespace, runId, now), (run): FoundRun =>
     run === undefined ? ABSENT : { _tag: "settled", run })
   const found = sweepDue ? Effect.zipRight(sweepSettled(ctx.namespace, now), settled) : settled
   if (!ctx.features.runsIdempotencyLedger) return found
-  return Effect.flatMap(found, (f): Effect.Effect<FoundRun, never, SqlClient.SqlClient> =>
-    f._tag === "absent" ? hydrate(ctx, runId) : Effect.succeed(f))
+  return flatMapNow(found, (f): Effect.Effect<FoundRun, never, SqlClient.SqlClient> =>
+    f._tag === "absent" ? hydrate(ctx, runId) : Exit.succeed(f))
 }
 
 /** The run's status as a record, wherever it is. */
 export const lookupRun = (ctx: RouteContext, runId: string): Effect.Effect<RunRecord | undefined, never, SqlClient.SqlClient> =>
-  Effect.map(findRun(ctx, runId), (f) =>
+  mapNow(findRun(ctx, runId), (f) =>
     f._tag === "live" ? f.record : f._tag === "settled" ? decodeSettled(f.run) : undefined)
 
 const hydrate = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun> =>

@@ -24,14 +24,24 @@ export interface JournalShape {
 export class Journal extends Context.Tag("hermetic/Journal")<Journal, JournalShape>() {}
 
 export const makeJournal = (capacity = 1000): JournalShape => {
-  let buffer: Array<JournalEntry> = []
+  // a ring: recording is O(1) on every request; reading (rare) puts the entries back in order
+  let ring: Array<JournalEntry> = []
+  let next = 0
+  const inOrder = (): Array<JournalEntry> => (ring.length < capacity ? ring : [...ring.slice(next), ...ring.slice(0, next)])
   return {
     record: (entry) => {
-      buffer.push(entry)
-      if (buffer.length > capacity) buffer = buffer.slice(buffer.length - capacity)
+      if (ring.length < capacity) ring.push(entry)
+      else {
+        ring[next] = entry
+        next = (next + 1) % capacity
+      }
     },
-    entries: (ns) => Effect.sync(() => (ns === undefined ? [...buffer] : buffer.filter((e) => e.namespace === ns))),
-    clear: (ns) => Effect.sync(() => void (buffer = buffer.filter((e) => e.namespace !== ns)))
+    entries: (ns) => Effect.sync(() => (ns === undefined ? [...inOrder()] : inOrder().filter((e) => e.namespace === ns))),
+    clear: (ns) =>
+      Effect.sync(() => {
+        ring = inOrder().filter((e) => e.namespace !== ns)
+        next = 0
+      })
   }
 }
 

@@ -1,5 +1,6 @@
 /** GET /v1/runs/{run_id}: the pollable status, verbatim; 404 run_not_found otherwise. */
-import { Effect } from "effect"
+import { Exit } from "effect"
+import { mapNow } from "../../http/Immediate.js"
 import { checkAuth } from "../../http/Auth.js"
 import { runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse, jsonTextResponse } from "../../http/Exchange.js"
@@ -8,9 +9,9 @@ import { findRun } from "../../runs/RunLookup.js"
 
 export const getRun: Handler = (ctx) => {
   const denied = checkAuth(ctx)
-  if (denied !== undefined) return Effect.succeed(denied)
+  if (denied !== undefined) return Exit.succeed(denied)
   const runId = ctx.params["run_id"] ?? ""
-  return Effect.map(findRun(ctx, runId), (found) => {
+  return mapNow(findRun(ctx, runId), (found) => {
     switch (found._tag) {
       case "live":
         return jsonResponse(found.record)
