@@ -13,7 +13,7 @@
  * - Every POST then records the agent turn in state.db the way the emulator's recordAgentTurn
  *   does for a one-reply turn, in one transaction: session upsert (system prompt included), one
  *   block of message ids (bump + read), one two-row message insert, one counter update — 5 statements.
- * Same tables and indexes (the emulator's own DDL), same WAL journal. Prints
+ * Same tables and indexes (the emulator's own DDL), same WAL journal and synchronous=NORMAL. Prints
  * `LISTENING <port> <controlPort> <runId>`.
  */
 import Database from "better-sqlite3"
@@ -31,6 +31,7 @@ const NS = "default"
 const REPLY = "[hermetic: the script has no reply for this model call]"
 const db = new Database(join(mkdtempSync(join(tmpdir(), "hermetic-bare-")), "bare.db"))
 db.pragma("journal_mode = WAL")
+db.pragma("synchronous = NORMAL")
 for (const ddl of STORAGE_SCHEMA.statements) db.exec(ddl)
 
 const prune = db.prepare(`DELETE FROM run_ledger WHERE namespace = ? AND updated_at < ? AND status IN ('completed','failed','cancelled','interrupted')`)

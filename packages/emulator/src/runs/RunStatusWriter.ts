@@ -28,7 +28,8 @@ export const writeRunStatus = (
     const terminal = isTerminal(status)
     if (!due && !terminal) return Effect.void
     return Effect.flatMap(Storage, (storage) =>
-      storage.use(() => {
+      // one commit for the ledger row and the settled status
+      storage.transaction(() => {
         if (due) ledger(storage, namespace).persistStatus(runId, record, now)
         // a settled status leaves live memory for the settled-runs table (still "process memory")
         if (terminal) {
