@@ -8,11 +8,12 @@ import type { DifferResult } from "./differ.js"
 import { renderEmulatorVsBare, type SideBySide } from "./emulator-vs-bare.js"
 import type { EmulatorVsGateway, OpSide } from "./emulator-vs-gateway.js"
 import type { ScaleResult } from "./scale.js"
+import type { SuitesResult } from "./suites.js"
 import { fmt, fmtAuto, type Spread } from "./stats.js"
 
 export const SCHEMA_VERSION = 2
 
-export type SectionName = "gateway" | "bare" | "scale" | "differ"
+export type SectionName = "gateway" | "bare" | "scale" | "differ" | "suites"
 
 export interface Machine {
   readonly cpus: number
@@ -46,13 +47,17 @@ export interface BenchFile {
   readonly emulatorVsBare?: ReadonlyArray<SideBySide>
   readonly scale?: ScaleResult
   readonly differ?: DifferResult
+  readonly suites?: SuitesResult
 }
 
-export const SECTION_KEYS: Record<SectionName, "emulatorVsGateway" | "emulatorVsBare" | "scale" | "differ"> = {
+export type SectionKey = "emulatorVsGateway" | "emulatorVsBare" | "scale" | "differ" | "suites"
+
+export const SECTION_KEYS: Record<SectionName, SectionKey> = {
   gateway: "emulatorVsGateway",
   bare: "emulatorVsBare",
   scale: "scale",
-  differ: "differ"
+  differ: "differ",
+  suites: "suites"
 }
 
 /** The previous file's sections, to keep those this run does not measure. */
@@ -202,6 +207,25 @@ export const renderDiffer = (d: DifferResult): string => {
   return lines.join("\n")
 }
 
+const within = (value: number, target: number) => `target ≤ ${target} — ${verdict(value <= target)}`
+
+export const renderSuites = (r: SuitesResult): string => {
+  const perTest = (s: Spread) => fmt((s.median / r.tests) * 1000, 3)
+  return [
+    `A test here scripts one reply in its own namespace, asks one chat completion and checks its text (bench/suiteTest.ts).`,
+    "",
+    "| what | wall | CPU | target |",
+    "| --- | --- | --- | --- |",
+    `| Emulator.layer start in process (services, storage opened and migrated, app) | ${ms(r.layerStartMs)} ms | | ${within(r.layerStartMs.median, 20)} ms |`,
+    `| namespace reset after a test (POST /__admin/reset, in process) | ${ms(r.resetMs.wall)} ms | ${ms(r.resetMs.cpu)} ms | ${within(r.resetMs.wall.median, 0.2)} ms |`,
+    `| a fresh namespace's first request (a Script upload, in process) | ${ms(r.freshNamespaceMs.wall)} ms | ${ms(r.freshNamespaceMs.cpu)} ms | ${within(r.freshNamespaceMs.wall.median, 0.2)} ms |`,
+    `| ${r.tests.toLocaleString("en-US")} isolated tests in process (Layer + fetch) | ${ms(r.inProcessSeconds.wall)} s (${perTest(r.inProcessSeconds.wall)} ms/test) | ${ms(r.inProcessSeconds.cpu)} s | ${within(r.inProcessSeconds.wall.median, (0.4 * r.tests) / 1000)} s |`,
+    `| the same over HTTP (emulator in its own process, keep-alive fetch) | ${ms(r.overHttpSeconds.wall)} s (${perTest(r.overHttpSeconds.wall)} ms/test) | | measured |`,
+    `| vitest: ${r.parallel.files} files × ${r.parallel.testsPerFile} tests, ${r.parallel.workers} workers, one emulator (globalSetup) shared through namespaces | ${ms(r.parallel.withEmulatorSeconds)} s | | measured |`,
+    `| the same files with tests that do nothing (vitest's own share) | ${ms(r.parallel.vitestAloneSeconds)} s | | — |`
+  ].join("\n")
+}
+
 export const renderMarkdown = (f: BenchFile): string => {
   const m = f.machine
   const out = [
@@ -224,6 +248,7 @@ export const renderMarkdown = (f: BenchFile): string => {
     )
   }
   if (f.scale !== undefined) out.push("### Scale", "", metaLine(f.sectionMeta.scale) + renderScale(f.scale), "")
+  if (f.suites !== undefined) out.push("### What test suites feel", "", metaLine(f.sectionMeta.suites) + renderSuites(f.suites), "")
   if (f.differ !== undefined) out.push("### The differ", "", metaLine(f.sectionMeta.differ) + renderDiffer(f.differ), "")
   else out.push("### The differ", "", "**TODO — not measured** in this file (run `npm run bench -- --only differ`).", "")
   return out.join("\n")

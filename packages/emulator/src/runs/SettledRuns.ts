@@ -12,7 +12,7 @@ import { toHandlerValue } from "../http/RequestBody.js"
 import { pyJsonLoads } from "../python/jsonLoads.js"
 import { type RunRecord, recordUpdatedAt, SWEPT_STATUSES } from "./RunRecord.js"
 import { RUN_STATUS_TTL_SECONDS } from "./Sweep.js"
-import type { StorageShape } from "../services/Storage.js"
+import { Storage, type StorageShape } from "../services/Storage.js"
 
 export const SETTLED_RUNS_SCHEMA: ReadonlyArray<string> = [
   `CREATE TABLE IF NOT EXISTS settled_runs (
@@ -76,10 +76,8 @@ export const sweepSettledBatches = (namespace: string, now: number) =>
 
 /** A restart: the namespace's process memory is gone. */
 export const clearSettled = (namespace: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM settled_runs WHERE namespace = ${namespace}`).pipe(
-    Effect.asVoid,
-    Effect.orDie
-  )
+  Effect.flatMap(Storage, (storage) =>
+    storage.use(() => void storage.statement(`DELETE FROM settled_runs WHERE namespace = ?`).run(namespace)))
 
 export const countSettled = (namespace: string) =>
   Effect.flatMap(
