@@ -1,12 +1,10 @@
 /** OpenAI chat-completions wire shapes the fake model sends: SSE chunks, a whole completion, an error. */
-import { replyChunks, replyText, type Reply, type ToolCall, type Usage } from "@hermetic/emulator/script"
+import { replyChunks, replyText, type Reply, type ToolCall, toolArguments, type Usage } from "@hermetic/script"
 
 /** Usage reported when a Script reply gives none: zero, so nothing looks like a real model's numbers. */
 export const DEFAULT_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0 }
 
 const toolCallId = (tc: ToolCall, callSeq: number, i: number): string => tc.id ?? `call_hermetic_${callSeq}_${i}`
-const toolArgs = (tc: ToolCall): string =>
-  tc.arguments === undefined ? "{}" : typeof tc.arguments === "string" ? tc.arguments : JSON.stringify(tc.arguments)
 
 export const finishReason = (reply: Reply): "stop" | "length" | "tool_calls" =>
   reply.finishReason ?? (reply.toolCalls && reply.toolCalls.length > 0 ? "tool_calls" : "stop")
@@ -40,7 +38,7 @@ export const streamPayloads = (
     out.push(
       chunk(
         {
-          tool_calls: [{ index: i, id: toolCallId(tc, callSeq, i), type: "function", function: { name: tc.name, arguments: toolArgs(tc) } }]
+          tool_calls: [{ index: i, id: toolCallId(tc, callSeq, i), type: "function", function: { name: tc.name, arguments: toolArguments(tc) } }]
         },
         null
       )
@@ -58,7 +56,7 @@ export const completionBody = (reply: Reply, env: Envelope, callSeq: number): Re
   const toolCalls = (reply.toolCalls ?? []).map((tc, i) => ({
     id: toolCallId(tc, callSeq, i),
     type: "function",
-    function: { name: tc.name, arguments: toolArgs(tc) }
+    function: { name: tc.name, arguments: toolArguments(tc) }
   }))
   const text = replyText(reply)
   return {
