@@ -92,3 +92,7 @@ export const EXHAUSTED_REPLY_TEXT = "[hermetic: the script has no reply for this
 /** The arguments string a scripted tool call is sent with: its string, or its object as JSON. */
 export const toolArguments = (call: ToolCall): string =>
   call.arguments === undefined ? "{}" : typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments)
+
+/** The finish reason a reply is sent with: its own, else "tool_calls" when it calls tools, else "stop". */
+export const replyFinishReason = (reply: Reply): "stop" | "length" | "tool_calls" =>
+  reply.finishReason ?? (reply.toolCalls !== undefined && reply.toolCalls.length > 0 ? "tool_calls" : "stop")

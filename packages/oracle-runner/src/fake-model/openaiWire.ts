@@ -1,13 +1,11 @@
 /** OpenAI chat-completions wire shapes the fake model sends: SSE chunks, a whole completion, an error. */
-import { replyChunks, replyText, type Reply, type ToolCall, toolArguments, type Usage } from "@hermetic/script"
+import { replyChunks, replyFinishReason, replyText, type Reply, type ToolCall, toolArguments, type Usage } from "@hermetic/script"
 
 /** Usage reported when a Script reply gives none: zero, so nothing looks like a real model's numbers. */
 export const DEFAULT_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0 }
 
 const toolCallId = (tc: ToolCall, callSeq: number, i: number): string => tc.id ?? `call_hermetic_${callSeq}_${i}`
 
-export const finishReason = (reply: Reply): "stop" | "length" | "tool_calls" =>
-  reply.finishReason ?? (reply.toolCalls && reply.toolCalls.length > 0 ? "tool_calls" : "stop")
 
 const usageOf = (reply: Reply) => {
   const u = reply.usage ?? DEFAULT_USAGE
@@ -44,7 +42,7 @@ export const streamPayloads = (
       )
     )
   })
-  out.push(chunk({}, finishReason(reply)))
+  out.push(chunk({}, replyFinishReason(reply)))
   if (includeUsage) {
     out.push(JSON.stringify({ id: env.id, object: "chat.completion.chunk", created: env.created, model: env.model, choices: [], usage: usageOf(reply) }))
   }
@@ -73,7 +71,7 @@ export const completionBody = (reply: Reply, env: Envelope, callSeq: number): Re
           ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {})
         },
-        finish_reason: finishReason(reply)
+        finish_reason: replyFinishReason(reply)
       }
     ],
     usage: usageOf(reply)
