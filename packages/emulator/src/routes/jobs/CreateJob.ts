@@ -6,7 +6,6 @@
  * does not parse, a one-shot in the past) is a 500 with the exception's text, and nothing is saved.
  */
 import { Effect, Either } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { plainErrorResponse } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import { isObject, truthy } from "../../http/RequestBody.js"
@@ -31,8 +30,6 @@ const strippedField = (v: unknown): Either.Either<string, string> => {
 
 export const createJobRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const read = readJobBody(ctx.req)
     if (Either.isLeft(read)) return jobCrash(read.left)
     const body = read.right

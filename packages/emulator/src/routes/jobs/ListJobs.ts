@@ -1,6 +1,5 @@
 /** GET /api/jobs: enabled jobs (all with ?include_disabled=true|1), each with its latest execution. */
 import { Effect, Either } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import { truthy } from "../../http/RequestBody.js"
 import type { Handler } from "../../http/Route.js"
@@ -11,8 +10,6 @@ import { jobCrash } from "./JobRouteSupport.js"
 
 export const listJobsRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const includeDisabled = ["true", "1"].includes((ctx.req.query.get("include_disabled") ?? "").toLowerCase())
     const out: Array<Record<string, unknown>> = []
     for (const stored of yield* loadJobs(ctx.namespace)) {

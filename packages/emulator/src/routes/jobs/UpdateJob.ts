@@ -5,7 +5,6 @@
  * lengths and the prompt scan as on create; anything that raises is a 500 and changes nothing.
  */
 import { Effect, Either } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { plainErrorResponse } from "../../http/Envelopes.js"
 import { isObject, truthy } from "../../http/RequestBody.js"
 import type { Handler } from "../../http/Route.js"
@@ -20,8 +19,6 @@ const ALLOWED = new Set(["name", "schedule", "prompt", "deliver", "skills", "ski
 
 export const updateJobRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const id = checkJobId(ctx)
     if (id._tag === "rejected") return id.response
     const read = readJobBody(ctx.req)

@@ -3,7 +3,6 @@
  * auth → known run → JSON → choice → live approval session → something pending.
  */
 import { Deferred, Effect, Queue } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse, runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import { pyStrip } from "../../python/strip.js"
@@ -20,8 +19,6 @@ const ALLOWED = new Set(["once", "session", "always", "deny"])
 
 export const approveRun: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const gw = ctx.gateway
     const runId = ctx.params["run_id"] ?? ""
     if ((yield* lookupRun(ctx, runId)) === undefined) return runNotFound(runId)

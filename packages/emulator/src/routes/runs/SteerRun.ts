@@ -5,7 +5,6 @@
  * inferred (auth → known run → JSON → text → accepting state).
  */
 import { Effect, Queue } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse, runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import { isObject, readJson } from "../../http/RequestBody.js"
@@ -31,8 +30,6 @@ const steerText = (body: Record<string, unknown>): string => {
 
 export const steerRun: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const runId = ctx.params["run_id"] ?? ""
     const record = yield* lookupRun(ctx, runId)
     if (record === undefined) return runNotFound(runId)

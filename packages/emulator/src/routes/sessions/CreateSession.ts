@@ -6,7 +6,6 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import type { EmuResponse } from "../../http/Exchange.js"
 import { pyStr } from "../../http/PyStr.js"
@@ -33,8 +32,6 @@ type Created = { readonly _tag: "created"; readonly id: string } | { readonly _t
 
 export const createSessionRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const read = readObjectBody(ctx)
     if (read._tag === "rejected") return read.response
     const body = read.body

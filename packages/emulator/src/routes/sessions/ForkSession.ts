@@ -5,7 +5,6 @@
  * is only checked for CR/LF/NUL. A refused title answers 400 after the fork exists, as upstream's.
  */
 import { Effect, Either } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import { pyStr } from "../../http/PyStr.js"
 import { truthy } from "../../http/RequestBody.js"
@@ -20,8 +19,6 @@ import { existingSession, readObjectBody, sessionEnvelope, sessionIdParam } from
 
 export const forkSessionRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const sourceId = sessionIdParam(ctx)
     const found = yield* existingSession(ctx, sourceId)
     if (found._tag === "missing") return found.response

@@ -1,6 +1,5 @@
 /** GET /api/sessions: persisted sessions, most recently active first, one page. */
 import { Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import { coerceRequestBool } from "../../http/RequestBool.js"
 import type { Handler } from "../../http/Route.js"
@@ -10,8 +9,6 @@ import { sessionView } from "../../sessions/SessionView.js"
 
 export const listSessionsRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const q = ctx.req.query
     const limit = parseNonNegativeInt(q.get("limit"), 50, 200)
     const offset = parseNonNegativeInt(q.get("offset"), 0, 1_000_000)

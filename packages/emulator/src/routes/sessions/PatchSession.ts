@@ -6,7 +6,6 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import { pyStr } from "../../http/PyStr.js"
 import { truthy } from "../../http/RequestBody.js"
@@ -20,8 +19,6 @@ const FLAG_FIELDS = ["pinned", "archived", "hidden", "unread"] as const
 
 export const patchSessionRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const id = sessionIdParam(ctx)
     const found = yield* existingSession(ctx, id)
     if (found._tag === "missing") return found.response
