@@ -15,7 +15,6 @@
  */
 import { Deferred, Effect } from "effect"
 import { pyTruncate } from "../content/MultimodalContent.js"
-import { pyStrip } from "../python/strip.js"
 import { isRetriedModelStatus, type Reply, type ReplyError, type ToolApproval, type ToolCall } from "../script/Script.js"
 
 export { isRetriedModelStatus }
@@ -24,6 +23,7 @@ import { markAgentTurn } from "../discovery/AgentWarmth.js"
 import { Gateways } from "../runs/GatewayState.js"
 import { Agent, DEFAULT_TURN } from "../services/Agent.js"
 import { type AgentMessage, repairMessageSequence, stampPersisted } from "./AgentMessages.js"
+import { pyStrip } from "../python/index.js"
 
 /** The fake model's answer to a model call the Script has no reply for (one definition, in Script.ts). */
 export { EXHAUSTED_REPLY_TEXT }

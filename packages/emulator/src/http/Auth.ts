@@ -8,7 +8,7 @@ import type { EmulatorConfigShape } from "../config/EmulatorConfig.js"
 import type { Features } from "../version/Pins.js"
 import type { EmuRequest, EmuResponse } from "./Exchange.js"
 import { jsonResponse } from "./Exchange.js"
-import { pyStrip } from "../python/strip.js"
+import { pyStrip } from "../python/index.js"
 
 const sameBytes = (a: string, b: string): boolean => {
   const x = Buffer.from(a, "utf8")

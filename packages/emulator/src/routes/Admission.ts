@@ -5,8 +5,8 @@
 import { Effect } from "effect"
 import { bareErrorResponse, errorResponse } from "../http/Envelopes.js"
 import type { EmuResponse } from "../http/Exchange.js"
-import { pyStrip } from "../python/strip.js"
 import type { AppServices, HandlerCrash, RouteContext } from "../http/Route.js"
+import { pyStrip } from "../python/index.js"
 
 /** `_admit_api_agent_request` past its auth check: drain check → reservation held until handed to agent work. */
 export const admitAgentRequest = (

@@ -5,14 +5,12 @@
 import { Deferred, Effect, Queue } from "effect"
 import { errorResponse, runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import { pyStrip } from "../../python/strip.js"
-import { pyStr } from "../../http/PyStr.js"
-import { isObject, readJson } from "../../http/RequestBody.js"
+import { readJson } from "../../http/RequestBody.js"
 import { HandlerCrash, type Handler } from "../../http/Route.js"
 import { runEvent } from "../../runs/RunEvents.js"
 import { lookupRun } from "../../runs/RunLookup.js"
 import { writeRunStatus } from "../../runs/RunStatusWriter.js"
-import { coerceRequestBool } from "../../http/RequestBool.js"
+import { coerceRequestBool, isDict, pyStr, pyStrip } from "../../python/index.js"
 
 const ALIASES: Record<string, string> = { approve: "once", approved: "once", allow: "once" }
 const ALLOWED = new Set(["once", "session", "always", "deny"])
@@ -25,7 +23,7 @@ export const approveRun: Handler = (ctx) =>
     const parsed = readJson(ctx.req)
     if (parsed._tag === "Left") return errorResponse(400, "Invalid JSON")
     const body = parsed.right
-    if (!isObject(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
+    if (!isDict(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
     const raw = pyStrip(pyStr("choice" in body ? body["choice"] : "")).toLowerCase()
     const choice = ALIASES[raw] ?? raw
     if (!ALLOWED.has(choice)) {

@@ -1,11 +1,10 @@
 /** GET /api/sessions: persisted sessions, most recently active first, one page. */
 import { Effect } from "effect"
 import { jsonResponse } from "../../http/Exchange.js"
-import { coerceRequestBool } from "../../http/RequestBool.js"
 import type { Handler } from "../../http/Route.js"
-import { parseNonNegativeInt } from "../../sessions/PyIntParse.js"
 import { listSessions } from "../../sessions/SessionList.js"
 import { sessionView } from "../../sessions/SessionView.js"
+import { coerceRequestBool, parseNonNegativeInt } from "../../python/index.js"
 
 export const listSessionsRoute: Handler = (ctx) =>
   Effect.gen(function*() {

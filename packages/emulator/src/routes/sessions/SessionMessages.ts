@@ -6,11 +6,11 @@ import { Effect } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
-import { pyIntParse } from "../../sessions/PyIntParse.js"
 import { resolveResumeSessionId } from "../../sessions/SessionLineage.js"
 import { countMessages, getMessages } from "../../sessions/SessionStore.js"
 import { messageView } from "../../sessions/SessionView.js"
 import { existingSession, sessionIdParam } from "./SessionRouteSupport.js"
+import { pyIntParse } from "../../python/index.js"
 
 const MAX_PAGE = 500
 
