@@ -18,7 +18,6 @@
  */
 import { Deferred, Effect } from "effect"
 import { pyTruncate } from "../content/MultimodalContent.js"
-import { pyStrip } from "../python/strip.js"
 import {
   type Answer,
   isRetriedModelStatus,
@@ -35,6 +34,7 @@ import { markAgentTurn } from "../discovery/AgentWarmth.js"
 import { Gateways } from "../runs/GatewayState.js"
 import { Agent } from "../services/Agent.js"
 import { type AgentMessage, repairMessageSequence, stampPersisted } from "./AgentMessages.js"
+import { pyStrip } from "../python/index.js"
 
 /** Hermes' tool-less gateway: the sorted tool names listed in unknown-tool errors. */
 const AVAILABLE_TOOLS: ReadonlyArray<string> = []
