@@ -34,9 +34,9 @@ up/probe options
   --keep-temp                keep HERMES_HOME and the log after stopping
   --ready-timeout SECONDS    how long to wait for /health (default 120)
 
-The fake model's control plane: POST $FAKE_MODEL_URL/__admin/script (a Script),
-POST $FAKE_MODEL_URL/__admin/holds/NAME/release, POST $FAKE_MODEL_URL/__admin/reset,
-GET $FAKE_MODEL_URL/__admin/journal.
+The fake model's control plane (the emulator's contract): POST $FAKE_MODEL_URL/__admin/script
+(a Script), .../holds/NAME/release, .../clock (with --faketime), .../restart, .../reset;
+GET .../holds, .../journal, .../state.
 
 exit codes: 0 ok; 1 usage or unexpected error; 2 the oracle cannot run here (the message says why
 and what would be needed — a pin is never silently replaced by another)`
