@@ -70,7 +70,7 @@ export const assembleEvidence = (parts: EvidenceParts): Evidence => {
       },
       scenariosPerSecond: { reference: rate("reference"), candidate: rate("candidate") },
       ...(parts.wallSeconds !== undefined
-        ? { wallSeconds: Math.round(parts.wallSeconds * 100) / 100, throughput: parts.wallSeconds === 0 ? 0 : round1(compared / parts.wallSeconds) }
+        ? { wallSeconds: Math.round(parts.wallSeconds * 100) / 100, throughput: parts.wallSeconds === 0 ? 0 : Math.round((compared / parts.wallSeconds) * 100) / 100 }
         : {})
     },
     normalization: {
