@@ -9,4 +9,5 @@ export { Ids, IdsRandom, IdsSeeded } from "./services/Ids.js"
 export { Journal } from "./services/Journal.js"
 export { restartNamespace, resetNamespace } from "./admin/AdminRoutes.js"
 export { routesFor } from "./routes/RouteTable.js"
-export * from "./script/Script.js"
+/** The Script the emulator plays, re-exported so an embedder needs one import. */
+export * from "@hermetic/script"
