@@ -6,7 +6,7 @@
 import { coverageMatrix } from "../coverage/coverageMatrix.js"
 import type { DivergenceRegister } from "../diff/DivergenceRegister.js"
 import type { NoiseObservation } from "../noise/LearnedNoise.js"
-import { RULES } from "../normalize/NormalizationRule.js"
+import { RULES, TIME_RELATIONS } from "../normalize/NormalizationRule.js"
 import { EVIDENCE_SCHEMA_VERSION, type Evidence, type Provenance, type ScenarioEvidence } from "./Evidence.js"
 
 /** Rule id → how often it fired on each side. */
@@ -75,7 +75,7 @@ export const assembleEvidence = (parts: EvidenceParts): Evidence => {
     },
     normalization: {
       clock: parts.clock,
-      rules: RULES.filter((r) => parts.clock === "running" || r.id !== "time.relations").map((r) => ({
+      rules: RULES.filter((r) => parts.clock === "running" || r.id !== TIME_RELATIONS.id).map((r) => ({
         ...r,
         fired: parts.fired.get(r.id) ?? { reference: 0, candidate: 0 }
       }))
