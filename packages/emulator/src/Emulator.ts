@@ -53,7 +53,7 @@ export const servicesLayer = (options: EmulatorOptions = {}, overrides: LayerOve
     ids,
     AgentLive,
     FaultsLive,
-    JournalLive(),
+    JournalLive({ ...options.journal, secrets: [config.apiKey, config.adminKey] }),
     StorageLive(config.sqliteFilename)
   )
   // the job ticker plays agent turns, which mark the gateway process warm: it needs Gateways

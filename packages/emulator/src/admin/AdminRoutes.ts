@@ -16,6 +16,7 @@ import { FaultRule, Faults } from "../services/Faults.js"
 import { Journal } from "../services/Journal.js"
 import { clearNamespace } from "../services/Storage.js"
 import { tickNamespace } from "../jobs/JobTicker.js"
+import { handleJournalAdmin } from "./JournalAdmin.js"
 
 export const ADMIN_PREFIX = "/__admin"
 export const isAdminPath = (path: string): boolean => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)
@@ -110,7 +111,9 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
       case "GET /holds":
         return jsonResponse({ waiting: yield* Effect.flatMap(Agent, (a) => a.waitingHolds(ns)) })
       case "GET /journal":
-        return jsonResponse({ entries: yield* Effect.flatMap(Journal, (j) => j.entries(ns)) })
+      case "POST /journal":
+      case "DELETE /journal":
+        return (yield* handleJournalAdmin(req, ns, parseBody, adminError)) ?? adminError(405, route)
       case "POST /drain": {
         const cmd = parseBody(DrainCommand, req)
         if (Either.isLeft(cmd)) return adminError(400, `expected {"draining": bool}: ${cmd.left}`)

@@ -24,6 +24,7 @@ import { markAgentTurn } from "../discovery/AgentWarmth.js"
 import { Gateways } from "../runs/GatewayState.js"
 import { Agent, DEFAULT_TURN } from "../services/Agent.js"
 import { type AgentMessage, repairMessageSequence, stampPersisted } from "./AgentMessages.js"
+import { observeModelCall } from "../journal/ModelCalls.js"
 
 /** The fake model's answer to a model call the Script has no reply for (one definition, in Script.ts). */
 export { EXHAUSTED_REPLY_TEXT }
@@ -202,6 +203,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
       if (yield* interrupted()) return finish({ finalResponse: "", completed: false, interrupted: true })
       repairMessageSequence(messages)
       if (turnStart < 0) turnStart = messages.length
+      yield* observeModelCall(messages)
       const reply = yield* nextReply
       modelCalls++
       if (reply.hold !== undefined) {
