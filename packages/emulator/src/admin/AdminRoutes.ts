@@ -17,6 +17,7 @@ import { Journal } from "../services/Journal.js"
 import { clearNamespace } from "../services/Storage.js"
 import { tickNamespace } from "../jobs/JobTicker.js"
 import { handleJournalAdmin } from "./JournalAdmin.js"
+import { handleSnapshotAdmin } from "./SnapshotAdmin.js"
 
 export const ADMIN_PREFIX = "/__admin"
 export const isAdminPath = (path: string): boolean => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)
@@ -114,6 +115,8 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
       case "POST /journal":
       case "DELETE /journal":
         return (yield* handleJournalAdmin(req, ns, parseBody, adminError)) ?? adminError(405, route)
+      case "POST /snapshot":
+        return yield* handleSnapshotAdmin(req, ns, parseBody, adminError)
       case "POST /drain": {
         const cmd = parseBody(DrainCommand, req)
         if (Either.isLeft(cmd)) return adminError(400, `expected {"draining": bool}: ${cmd.left}`)

@@ -24,6 +24,8 @@ Options:
   --cors-origins LIST       comma-separated allowed browser origins (default: $API_SERVER_CORS_ORIGINS)
   --max-concurrent-runs N   gateway.api_server.max_concurrent_runs (default: 10; 0 disables)
   --admin-key KEY           require this key on /__admin (default: $HERMETIC_ADMIN_KEY; none: open)
+  --snapshot FILE           start from a snapshot (POST /__admin/snapshot {"action":"save"} writes one)
+  --journal-bodies          the journal keeps request bodies and model calls (redacted, bounded)
   -h, --help                this help
 
 Control plane: POST /__admin/script, /__admin/holds/{name}/release, /__admin/clock,
@@ -49,6 +51,8 @@ const main = async () => {
       "cors-origins": { type: "string" },
       "max-concurrent-runs": { type: "string" },
       "admin-key": { type: "string" },
+      snapshot: { type: "string" },
+      "journal-bodies": { type: "boolean" },
       help: { type: "boolean", short: "h" }
     }
   })
@@ -77,7 +81,9 @@ const main = async () => {
       ...(values["model-name"] !== undefined ? { modelName: values["model-name"] } : {}),
       ...(values["cors-origins"] !== undefined ? { corsOrigins: values["cors-origins"] } : {}),
       ...(maxRuns !== undefined ? { maxConcurrentRuns: Number(maxRuns) } : {}),
-      ...(values["admin-key"] !== undefined ? { adminKey: values["admin-key"] } : {})
+      ...(values["admin-key"] !== undefined ? { adminKey: values["admin-key"] } : {}),
+      ...(values.snapshot !== undefined ? { snapshot: values.snapshot } : {}),
+      ...(values["journal-bodies"] === true ? { journal: { bodies: true } } : {})
     },
     { env }
   )
