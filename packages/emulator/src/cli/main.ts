@@ -6,11 +6,14 @@
 import { parseArgs } from "node:util"
 import { startEmulator } from "../Emulator.js"
 import { isPin, PINS } from "../version/Pins.js"
+import { recordCommand, replayCommand } from "./recordReplay.js"
 
 const HELP = `hermes-emulator — a deterministic emulator of the Hermes Agent API server
 
 Usage:
   hermes-emulator serve [options]
+  hermes-emulator record --upstream URL --out DIR     record your app's traffic to your gateway
+  hermes-emulator replay DIR                          serve a recording (record --help for more)
 
 Options:
   --host HOST               bind address (default: $API_SERVER_HOST or 127.0.0.1)
@@ -38,6 +41,9 @@ const fail = (message: string): never => {
 }
 
 const main = async () => {
+  const command = process.argv[2]
+  if (command === "record") return recordCommand(process.argv.slice(3))
+  if (command === "replay") return replayCommand(process.argv.slice(3))
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
