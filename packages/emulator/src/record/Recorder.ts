@@ -79,7 +79,8 @@ export const startRecorder = async (options: RecorderOptions): Promise<RunningRe
     const redact = credentials.observe(headers)
     const request = recordedRequest(req.method ?? "GET", req.url ?? "/", headers, body, redact)
     const forwarded: Record<string, string> = {}
-    for (const [k, v] of Object.entries(headers)) if (!HOP_BY_HOP.has(k)) forwarded[k] = v
+    // accept-encoding stays out: the recording keeps bodies as text, so the upstream must not compress them
+    for (const [k, v] of Object.entries(headers)) if (!HOP_BY_HOP.has(k) && k !== "accept-encoding") forwarded[k] = v
     if (body.byteLength > 0 || headers["content-length"] !== undefined) forwarded["content-length"] = String(body.byteLength)
     await new Promise<void>((done) => {
       const up = client.request(
