@@ -7,6 +7,7 @@ import { Effect } from "effect"
 import { handleAdmin, isAdminPath } from "./admin/AdminRoutes.js"
 import { EmulatorConfig } from "./config/EmulatorConfig.js"
 import { aiohttpMethodNotAllowed, aiohttpNotFound, internalServerError, plainErrorResponse } from "./http/Envelopes.js"
+import { bearerDenied } from "./http/Auth.js"
 import type { EmuRequest, EmuResponse } from "./http/Exchange.js"
 import { jsonResponse } from "./http/Exchange.js"
 import { addCorsHeaders, addSecurityHeaders, bodyLimitShortCircuit, corsShortCircuit } from "./http/Middleware.js"
@@ -85,7 +86,9 @@ export const makeApp = Effect.gen(function*() {
       now: () => clock.now(namespace)
     }
     const disconnect = fault?.disconnectAfterFrames
-    return match.route.handler(ctx).pipe(
+    // the bearer gate answers like a handler would (security and CORS headers included)
+    const denied = match.route.auth === "bearer" ? bearerDenied(config, features, req) : undefined
+    return (denied === undefined ? match.route.handler(ctx) : Effect.succeed(denied)).pipe(
       Effect.map((res): Answer => {
         // security_headers_middleware, then cors_middleware adds its headers
         const out = addCorsHeaders(config, req, addSecurityHeaders(res))

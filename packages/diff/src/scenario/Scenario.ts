@@ -14,7 +14,7 @@
  *   restart  restart the server on the same state (`crash: true` = SIGKILL on the real gateway)
  *   reset    forget everything (a fresh namespace / a fresh fake model)
  */
-import { Script } from "@hermetic/emulator/script"
+import { Script } from "@hermetic/script"
 import { Schema } from "effect"
 import { JsonValue } from "../json/JsonValue.js"
 

@@ -2,7 +2,7 @@
  * A small application of Hermes, used to prove record and replay: it talks to whatever base URL
  * it is given (the real gateway through the recorder, then the replayer) and returns what it saw.
  */
-import type { Script } from "@hermetic/emulator/script"
+import type { Script } from "@hermetic/script"
 
 /** What the fake model behind the real gateway says, one turn per agent turn of the app. */
 export const EXAMPLE_SCRIPT: Script = {

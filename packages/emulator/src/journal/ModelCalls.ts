@@ -5,7 +5,7 @@
  * no one listens (journal bodies off) the ref is empty and the agent loop does no work.
  */
 import { Effect, FiberRef } from "effect"
-import { pyDumps } from "../http/PyJson.js"
+import { pyDumps } from "../python/index.js"
 
 /** One model call: the namespace clock's time and the messages the agent sends (its transcript). */
 export interface ModelCall {

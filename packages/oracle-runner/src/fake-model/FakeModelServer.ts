@@ -14,14 +14,19 @@
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
 import type { AddressInfo } from "node:net"
-import { Either } from "effect"
-import { decodeScriptSync, EXHAUSTED_REPLY_TEXT, HOUSEKEEPING_REPLY_TEXT, type Reply, type Script } from "@hermetic/emulator/script"
-import { contentText, decodeChatRequest, type ChatRequest } from "./ChatRequest.js"
-import { classify, housekeepingText } from "./classify.js"
-import { Holds } from "./Holds.js"
-import { Journal, type JournalEntry, type OpenEntry } from "./Journal.js"
+import { Effect, Either } from "effect"
+import {
+  type AnswerSource,
+  contentText,
+  decodeScriptSync,
+  EXHAUSTED_REPLY_TEXT,
+  makeScriptPlayer,
+  type Reply,
+  type Script
+} from "@hermetic/script"
+import { decodeChatRequest, type ChatRequest, modelCallOf } from "./ChatRequest.js"
+import { Journal, type JournalEntry, type OpenEntry, type ReplyRef } from "./Journal.js"
 import { completionBody, errorBody, streamPayloads } from "./openaiWire.js"
-import { ScriptPlayer } from "./ScriptPlayer.js"
 
 export type FakeModelOptions = {
   /** 0 (default) picks a free port. */
@@ -70,13 +75,26 @@ const sendJson = (res: ServerResponse, status: number, body: unknown): void => {
   res.end(text)
 }
 
+/** How the journal names where a reply came from. */
+const replyRef = (source: AnswerSource): ReplyRef => {
+  switch (source.kind) {
+    case "housekeeping":
+      return { source: "housekeeping-default", task: source.task }
+    case "exhausted":
+      return { source: "exhausted-default", why: source.why }
+    case "sticky-error":
+      return { source: "script-sticky-error", turn: source.turn, reply: source.index }
+    case "reply":
+      return { source: "script", turn: source.turn, reply: source.index, skippedReplies: source.skipped }
+  }
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 export const startFakeModel = async (options: FakeModelOptions = {}): Promise<FakeModel> => {
   const model = options.model ?? "hermetic-fake-model"
   const chunkDelay = options.chunkDelayMs ?? 0
-  const player = new ScriptPlayer()
-  const holds = new Holds()
+  const player = makeScriptPlayer()
   const journal = new Journal()
   let callSeq = 0
   // Held calls are tracked so reset can drop them (their socket is destroyed: Hermes sees a
@@ -144,35 +162,17 @@ export const startFakeModel = async (options: FakeModelOptions = {}): Promise<Fa
       stream: body.stream === true,
       hasTools: (body.tools?.length ?? 0) > 0
     }
-    const c = classify(body)
-    if (c.kind === "housekeeping") {
-      const entry = journal.open({ ...common, kind: "housekeeping", housekeeping: c.task, reply: { source: "housekeeping-default", task: c.task } })
-      await sendReply(body, res, entry, { text: housekeepingText(body, c.task, HOUSEKEEPING_REPLY_TEXT) }, seq)
-      return
-    }
-    const pick = player.pick(body.messages, c.continuation !== undefined)
-    let reply: Reply
-    const entry = journal.open({ ...common, kind: "main" })
-    switch (pick.kind) {
-      case "exhausted":
-        entry.reply = { source: "exhausted-default", why: pick.why }
-        reply = { text: EXHAUSTED_REPLY_TEXT }
-        break
-      case "sticky-error":
-        entry.reply = { source: "script-sticky-error", turn: pick.turn, reply: pick.index }
-        reply = pick.reply
-        break
-      case "reply":
-        entry.reply = { source: "script", turn: pick.turn, reply: pick.index, skippedReplies: pick.skipped }
-        reply = pick.reply
-        break
-    }
-    // A sticky-error retry is not held again: the hold belongs to the first attempt.
-    if (reply.hold !== undefined && pick.kind === "reply") {
-      entry.hold = reply.hold
+    const answer = Effect.runSync(player.answer(modelCallOf(body)))
+    const source = answer.source
+    const entry = journal.open(
+      source.kind === "housekeeping" ? { ...common, kind: "housekeeping", housekeeping: source.task, reply: replyRef(source) } : { ...common, kind: "main", reply: replyRef(source) }
+    )
+    const reply = answer.reply
+    if (answer.hold !== undefined) {
+      entry.hold = answer.hold
       entry.outcome = "held"
       heldResponses.add(res)
-      const waiter = holds.wait(reply.hold)
+      const waiter = Effect.runPromise(player.awaitHold(answer.hold))
       const closed = new Promise<"closed">((r) => res.once("close", () => r("closed")))
       const result = await Promise.race([waiter, closed])
       heldResponses.delete(res)
@@ -198,14 +198,14 @@ export const startFakeModel = async (options: FakeModelOptions = {}): Promise<Fa
         sendJson(res, 400, { error: `invalid Script: ${(e as Error).message}` })
         return
       }
-      const pending = player.append(script)
+      const pending = Effect.runSync(player.append(script))
       sendJson(res, 200, { appended: script.turns.length, pendingTurns: pending })
       return
     }
     const release = /^\/__admin\/holds\/([^/]+)\/release$/.exec(path)
     if (req.method === "POST" && release?.[1]) {
       const name = decodeURIComponent(release[1])
-      sendJson(res, 200, { hold: name, releasedCalls: holds.release(name) })
+      sendJson(res, 200, { hold: name, releasedCalls: Effect.runSync(player.release(name)) })
       return
     }
     if (req.method === "POST" && path === "/__admin/reset") {
@@ -218,7 +218,7 @@ export const startFakeModel = async (options: FakeModelOptions = {}): Promise<Fa
       return
     }
     if (req.method === "GET" && path === "/__admin/state") {
-      sendJson(res, 200, { ...player.state, heldCalls: holds.held })
+      sendJson(res, 200, Effect.runSync(player.view))
       return
     }
     sendJson(res, 404, { error: `no admin route ${req.method} ${path}` })
@@ -259,11 +259,10 @@ export const startFakeModel = async (options: FakeModelOptions = {}): Promise<Fa
     baseUrl: `${url}/v1`,
     port,
     model,
-    appendScript: (script) => player.append(script),
-    release: (hold) => holds.release(hold),
+    appendScript: (script) => Effect.runSync(player.append(script)),
+    release: (hold) => Effect.runSync(player.release(hold)),
     reset: () => {
-      player.reset()
-      holds.reset()
+      Effect.runSync(player.reset)
       for (const r of heldResponses) r.destroy()
       heldResponses.clear()
       journal.clear()
@@ -271,7 +270,7 @@ export const startFakeModel = async (options: FakeModelOptions = {}): Promise<Fa
     journal: () => journal.list(),
     close: () =>
       new Promise<void>((resolve) => {
-        holds.reset()
+        Effect.runSync(player.reset)
         server.closeAllConnections()
         server.close(() => resolve())
       })

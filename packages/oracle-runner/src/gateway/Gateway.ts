@@ -5,7 +5,7 @@
  */
 import { rm } from "node:fs/promises"
 import { join } from "node:path"
-import type { Script } from "@hermetic/emulator/script"
+import type { Script } from "@hermetic/script"
 import { PinUnavailable } from "../errors.js"
 import { startFakeModel, type FakeModel } from "../fake-model/FakeModelServer.js"
 import type { JournalEntry } from "../fake-model/Journal.js"
