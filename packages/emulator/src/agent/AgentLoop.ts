@@ -35,6 +35,7 @@ import { Gateways } from "../runs/GatewayState.js"
 import { Agent } from "../services/Agent.js"
 import { type AgentMessage, repairMessageSequence, stampPersisted } from "./AgentMessages.js"
 import { pyStrip } from "../python/index.js"
+import { observeModelCall } from "../journal/ModelCalls.js"
 
 /** Hermes' tool-less gateway: the sorted tool names listed in unknown-tool errors. */
 const AVAILABLE_TOOLS: ReadonlyArray<string> = []
@@ -189,6 +190,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
       if (yield* interrupted()) return finish({ finalResponse: "", completed: false, interrupted: true })
       repairMessageSequence(messages)
       if (turnStart < 0) turnStart = messages.length
+      yield* observeModelCall(messages)
       const answer: Answer = yield* player.answer(modelCall())
       const reply = answer.reply
       modelCalls++
