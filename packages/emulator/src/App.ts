@@ -8,6 +8,7 @@ import { handleAdmin, isAdminPath } from "./admin/AdminRoutes.js"
 import { EmulatorConfig } from "./config/EmulatorConfig.js"
 import { isDone, mapNow } from "./http/Immediate.js"
 import { aiohttpMethodNotAllowed, aiohttpNotFound, internalServerError, plainErrorResponse } from "./http/Envelopes.js"
+import { bearerDenied } from "./http/Auth.js"
 import type { EmuRequest, EmuResponse } from "./http/Exchange.js"
 import { jsonResponse } from "./http/Exchange.js"
 import { addCorsHeaders, addSecurityHeaders, bodyLimitShortCircuit, corsShortCircuit } from "./http/Middleware.js"
@@ -19,6 +20,7 @@ import { EmuClock } from "./services/Clock.js"
 import { type FaultRule, Faults } from "./services/Faults.js"
 import { Journal } from "./services/Journal.js"
 import { Storage } from "./services/Storage.js"
+import { CurrentModelCallObserver } from "./journal/ModelCalls.js"
 import { features as featuresOf } from "./version/Pins.js"
 
 export const NAMESPACE_HEADER = "x-hermetic-namespace"
@@ -51,7 +53,7 @@ export const makeApp = Effect.gen(function*() {
 
   type Answer = readonly [EmuResponse, string | null]
   const answer = (response: EmuResponse, routeId: string | null): Effect.Effect<Answer> =>
-    Exit.succeed([response, routeId] as const)
+    Effect.succeed([response, routeId] as const)
 
   /** Hermes' middleware chain around the matched handler; plain code until the handler runs. */
   const afterFault = (req: EmuRequest, namespace: string, match: RouteMatch<Handler>, fault: FaultRule | undefined) => {
@@ -88,7 +90,9 @@ export const makeApp = Effect.gen(function*() {
       now: () => clock.now(namespace)
     }
     const disconnect = fault?.disconnectAfterFrames
-    const handled = match.route.handler(ctx)
+    // the bearer gate answers like a handler would (security and CORS headers included)
+    const denied = match.route.auth === "bearer" ? bearerDenied(config, features, req) : undefined
+    const handled = denied === undefined ? match.route.handler(ctx) : Exit.succeed(denied)
     const finish = (res: EmuResponse): Answer => {
       // security_headers_middleware, then cors_middleware adds its headers
       const out = addCorsHeaders(config, req, addSecurityHeaders(res))
@@ -129,19 +133,21 @@ export const makeApp = Effect.gen(function*() {
   const handle: AppHandler = (req) => {
     const started = performance.now()
     const namespace = namespaceOf(req)
-    const answered: Effect.Effect<readonly [Answer, string | null], never, AppServices> = isAdminPath(req.path)
+    const admin = isAdminPath(req.path)
+    const now = () => clock.now(namespace)
+    const entry = journal.open({ now, namespace, method: req.method, path: req.path, headers: req.headers, body: req.body, admin })
+    const answered: Effect.Effect<readonly [Answer, string | null], never, AppServices> = admin
       ? Effect.map(handleAdmin(req, namespace), (r) => [[r, "admin"] as const, null] as const)
       : dispatch(req, namespace)
-    return mapNow(answered, ([[response, routeId], fault]) => {
-      journal.record({
-        at: clock.now(namespace),
-        namespace,
-        method: req.method,
-        path: req.path,
-        route: routeId,
+    // agent turns started by this request (also forked ones) report their model calls to its entry
+    const observed = entry.observer === undefined ? answered : Effect.locally(answered, CurrentModelCallObserver, entry.observer)
+    return mapNow(observed, ([[response, routeId], fault]) => {
+      journal.close(entry.id, {
+        operation: routeId,
         status: response.status,
         durationMs: performance.now() - started,
-        fault
+        fault,
+        responseSession: response.headers.find(([name]) => name.toLowerCase() === "x-hermes-session-id")?.[1] ?? null
       })
       return response
     })

@@ -12,9 +12,6 @@ import { markAgentTurn } from "../discovery/AgentWarmth.js"
 import { type AgentTurnResult, type ExecutedToolCall, playAgentTurn } from "../agent/AgentLoop.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
 import { toolLabel } from "../chat/ToolProgress.js"
-import { PyFloat } from "../http/PyJson.js"
-import { pyStr } from "../http/PyStr.js"
-import { pyStrip } from "../python/strip.js"
 import type { Agent } from "../services/Agent.js"
 import type { Storage } from "../services/Storage.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
@@ -22,6 +19,7 @@ import type { Gateways, GatewayState, LiveRun } from "./GatewayState.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import type { RunRecord, RunStatus } from "./RunRecord.js"
 import { writeRunStatus } from "./RunStatusWriter.js"
+import { PyFloat, pyStr, pyStrip } from "../python/index.js"
 
 export interface RunSpec {
   readonly runId: string

@@ -7,12 +7,12 @@
 import type { SqlClient } from "@effect/sql"
 import { Effect, Exit } from "effect"
 import { flatMapNow, mapNow } from "../http/Immediate.js"
-import { PyFloat } from "../http/PyJson.js"
 import type { RouteContext } from "../http/Route.js"
 import { decodeStatus, INTERRUPTED_ERROR, isTerminal, ledger } from "./RunLedger.js"
 import type { RunRecord } from "./RunRecord.js"
 import { decodeSettled, loadSettled, type SettledRun, sweepSettled } from "./SettledRuns.js"
 import { expireForAccess } from "./Sweep.js"
+import { PyFloat } from "../python/index.js"
 
 export type FoundRun =
   /** In live memory, or just hydrated from the ledger. */

@@ -9,11 +9,9 @@ import { Effect, Either } from "effect"
 import type { AgentMessage } from "../agent/AgentMessages.js"
 import { errorResponse } from "../http/Envelopes.js"
 import type { EmuResponse } from "../http/Exchange.js"
-import { pyStr } from "../http/PyStr.js"
-import { isObject, readJsonParsed, truthy } from "../http/RequestBody.js"
+import { readJsonParsed } from "../http/RequestBody.js"
 import { HandlerCrash, type RouteContext } from "../http/Route.js"
-import type { PyValue } from "../python/PyValue.js"
-import { pyStrip } from "../python/strip.js"
+import { isDict, pyStr, pyStrip, pyTruthy, type PyValue } from "../python/index.js"
 import { getStoredResponse, sqlKey, type StoredResponse } from "../responses/ResponseStore.js"
 
 export interface RunRequest {
@@ -43,24 +41,24 @@ export const readRunRequest = (ctx: RouteContext): Read => {
     return reject(errorResponse(400, "Idempotency-Key must be 1-255 visible ASCII characters", { code: "invalid_idempotency_key" }))
   }
   // upstream calls body.get(...) on whatever json.loads returned: a non-object crashes the handler
-  if (!isObject(body)) return reject(new HandlerCrash({ reason: "'body' has no attribute 'get'" }))
+  if (!isDict(body)) return reject(new HandlerCrash({ reason: "'body' has no attribute 'get'" }))
   const rawInput = body["input"]
-  if (!truthy(rawInput)) return invalid("Missing 'input' field")
+  if (!pyTruthy(rawInput)) return invalid("Missing 'input' field")
   let userMessage: unknown = ""
   if (typeof rawInput === "string") userMessage = rawInput
   else if (Array.isArray(rawInput)) {
     const last: unknown = rawInput[rawInput.length - 1]
     // upstream calls .get on the last item: anything but a dict crashes the handler
-    if (!isObject(last)) return reject(new HandlerCrash({ reason: "input[-1] has no attribute 'get'" }))
+    if (!isDict(last)) return reject(new HandlerCrash({ reason: "input[-1] has no attribute 'get'" }))
     userMessage = "content" in last ? last["content"] : ""
   }
-  if (!truthy(userMessage)) return invalid("No user message found in input")
+  if (!pyTruthy(userMessage)) return invalid("No user message found in input")
   const rawHistory = body["conversation_history"]
-  if (truthy(rawHistory)) {
+  if (pyTruthy(rawHistory)) {
     if (!Array.isArray(rawHistory)) return invalid("'conversation_history' must be an array of message objects")
     for (let i = 0; i < rawHistory.length; i++) {
       const entry: unknown = rawHistory[i]
-      if (!isObject(entry) || !("role" in entry) || !("content" in entry)) {
+      if (!isDict(entry) || !("role" in entry) || !("content" in entry)) {
         return invalid(`conversation_history[${i}] must have 'role' and 'content' fields`)
       }
     }
@@ -76,7 +74,7 @@ export const readRunRequest = (ctx: RouteContext): Read => {
  */
 export const chainedResponse = (ctx: RouteContext, request: RunRequest) => {
   const previous = request.body["previous_response_id"]
-  if (truthy(request.body["conversation_history"]) || !truthy(previous)) return undefined
+  if (pyTruthy(request.body["conversation_history"]) || !pyTruthy(previous)) return undefined
   const key = sqlKey(previous)
   if (Either.isLeft(key)) return Effect.fail(new HandlerCrash({ reason: key.left }))
   return getStoredResponse(ctx.namespace, key.right, ctx.now())
@@ -89,7 +87,7 @@ export const chainedResponse = (ctx: RouteContext, request: RunRequest) => {
  */
 export const runHistory = (request: RunRequest, chained: StoredResponse | undefined): Array<AgentMessage> => {
   const explicit = request.body["conversation_history"]
-  if (truthy(explicit) && Array.isArray(explicit)) {
+  if (pyTruthy(explicit) && Array.isArray(explicit)) {
     return explicit.map((entry: unknown) => {
       const e = entry as Record<string, unknown>
       return { role: pyStr(e["role"]), content: pyStr(e["content"]) }
@@ -100,11 +98,11 @@ export const runHistory = (request: RunRequest, chained: StoredResponse | undefi
   if (!Array.isArray(input) || input.length < 2) return []
   const history: Array<AgentMessage> = []
   for (const msg of input.slice(0, -1)) {
-    if (!isObject(msg) || !truthy(msg["role"]) || !truthy(msg["content"])) continue
+    if (!isDict(msg) || !pyTruthy(msg["role"]) || !pyTruthy(msg["content"])) continue
     const content = msg["content"]
     const text = Array.isArray(content)
       ? content
-        .filter((part: unknown) => isObject(part) && part["type"] === "text")
+        .filter((part: unknown) => isDict(part) && part["type"] === "text")
         .map((part: unknown) => {
           const t = (part as Record<string, unknown>)["text"]
           return t === undefined ? "" : pyStr(t)
@@ -119,7 +117,7 @@ export const runHistory = (request: RunRequest, chained: StoredResponse | undefi
 /** The status' session id: the body's, else the chained response's, else the run id. */
 export const runSessionId = (request: RunRequest, chained: StoredResponse | undefined, runId: string): unknown => {
   const own = request.body["session_id"]
-  if (truthy(own)) return own
+  if (pyTruthy(own)) return own
   const chainedId = chained?.session_id
-  return truthy(chainedId) ? chainedId : runId
+  return pyTruthy(chainedId) ? chainedId : runId
 }

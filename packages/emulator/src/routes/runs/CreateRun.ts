@@ -10,8 +10,6 @@ import { hasRunAgentTurn } from "../../discovery/AgentWarmth.js"
 import { enabledToolNames } from "../../discovery/ToolsetCatalog.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
-import { PyFloat } from "../../http/PyJson.js"
-import { pyStr } from "../../http/PyStr.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
 import type { StoredResponse } from "../../responses/ResponseStore.js"
 import { startRun } from "../../runs/RunExecutor.js"
@@ -21,6 +19,7 @@ import { type RunRecord, setRunStatus } from "../../runs/RunRecord.js"
 import { chainedResponse, readRunRequest, runHistory, type RunRequest, runSessionId } from "../../runs/RunRequest.js"
 import { Ids, runId as newRunId } from "../../services/Ids.js"
 import { admitAgentRequest, concurrencyLimited, parseSessionKeyHeader } from "../Admission.js"
+import { PyFloat, pyStr } from "../../python/index.js"
 
 /** The queued status a new run starts with. */
 const initialRecord = (ctx: RouteContext, runId: string, request: RunRequest, chained: StoredResponse | undefined, createdAt: number) =>

@@ -1,15 +1,11 @@
 /** GET /v1/runs/{run_id}: the pollable status, verbatim; 404 run_not_found otherwise. */
-import { Exit } from "effect"
 import { mapNow } from "../../http/Immediate.js"
-import { checkAuth } from "../../http/Auth.js"
 import { runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse, jsonTextResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
 import { findRun } from "../../runs/RunLookup.js"
 
 export const getRun: Handler = (ctx) => {
-  const denied = checkAuth(ctx)
-  if (denied !== undefined) return Exit.succeed(denied)
   const runId = ctx.params["run_id"] ?? ""
   return mapNow(findRun(ctx, runId), (found) => {
     switch (found._tag) {
