@@ -39,7 +39,7 @@ Measures, on this machine, side by side, and prints ratios:
   bare     the emulator vs a bare node:http + better-sqlite3 server doing the same SQL work (target: within 2×)
   scale    GET /v1/runs/{id} latency and RSS with 1k, 100k, 1M stored runs (file storage), keyed POST,
            and the retention sweep's cost against the number of expired runs
-           (targets: latency flat within 20 %, RSS ≤ 200 MB at 1M)
+           on the bundled CLI (targets: latency flat within 20 %, RSS ≤ 150 MiB at 1M)
   differ   scenarios/s of the differ against the emulator in process; time to replay all committed cassettes
   suites   what test suites feel: the Layer's start, a namespace reset, 1,000 isolated tests (a Script reply + one
            chat completion each) in process and over HTTP, and vitest files sharing one emulator through namespaces

@@ -11,16 +11,34 @@
  */
 import { execa } from "execa"
 import { ManagedRuntime } from "effect"
-import { mkdirSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { type AddressInfo, createServer as createNetServer } from "node:net"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { Emulator, layer } from "../packages/emulator/src/Emulator.js"
 import { repoRoot, startChild } from "./child.js"
+import { procCpu } from "./load.js"
 import { spread, type Spread } from "./stats.js"
 import { type Fetch, headersFor, oneTest } from "./suiteTest.js"
 
 import { SUITE_KEY as KEY } from "./suiteTest.js"
 
+export interface ColdStartResult {
+  readonly rounds: number
+  /** `node packages/emulator/dist/hermes-emulator.mjs serve` (the bundled CLI): spawn to the first 200 of /health, ms. */
+  readonly cliWallMs: Spread
+  /** The CLI process's CPU time at that moment (from /proc, 10 ms ticks), ms. */
+  readonly cliCpuMs: Spread
+  /** The CLI's own "ready in N ms" (layers built and listening, after its code loaded). */
+  readonly cliOwnStartMs: Spread
+  /** The same for a node:http server answering "ok" (node's own start on this machine now). */
+  readonly emptyNodeWallMs: Spread
+  readonly emptyNodeCpuMs: Spread
+  readonly bundleBytes: number
+}
+
 export interface SuitesResult {
+  readonly coldStart?: ColdStartResult
   /** Layer start in process (services, storage open and migrated, app built), ms. */
   readonly layerStartMs: Spread
   /** POST /__admin/reset of a namespace one test just used, in process. */
@@ -210,13 +228,88 @@ const parallelFiles = async (rounds: number, files: number, testsPerFile: number
   return { withEmulatorSeconds: spread(withEmulator), vitestAloneSeconds: spread(alone) }
 }
 
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const s = createNetServer()
+    s.once("error", reject)
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as AddressInfo).port
+      s.close(() => resolve(port))
+    })
+  })
+
+const EMPTY_SERVER = `const port = Number(process.argv[process.argv.indexOf("--port") + 1]);
+require("node:http").createServer((q, s) => s.end("ok")).listen(port, "127.0.0.1")`
+
+/** Spawn to the first 200 of /health, and the process's CPU time then. */
+const coldStartOnce = async (args: ReadonlyArray<string>) => {
+  const port = await freePort()
+  const dataDir = mkdtempSync(join(tmpdir(), "hermetic-cold-"))
+  const t0 = performance.now()
+  const proc = execa("node", [...args, "--port", String(port), "--data-dir", dataDir], { cwd: repoRoot, reject: false, stdin: "ignore" })
+  let own: number | undefined
+  proc.stdout?.on("data", (c: Buffer) => {
+    const m = /ready in (\d+) ms/.exec(c.toString("utf8"))
+    if (m?.[1] !== undefined) own = Number(m[1])
+  })
+  try {
+    for (;;) {
+      if (performance.now() - t0 > 60_000) throw new Error(`${args.join(" ")} did not answer /health within 60 s`)
+      try {
+        const r = await fetch(`http://127.0.0.1:${port}/health`)
+        await r.arrayBuffer()
+        if (r.status === 200) break
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+    const wall = performance.now() - t0
+    const cpu = (await procCpu(() => proc.pid ?? null)()) / 1000
+    return { wall, cpu, own }
+  } finally {
+    proc.kill("SIGTERM")
+    await Promise.race([proc, new Promise((resolve) => setTimeout(resolve, 5000))])
+    proc.kill("SIGKILL")
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+export const coldStart = async (rounds: number, log: (s: string) => void): Promise<ColdStartResult> => {
+  const bundle = join(repoRoot, "packages/emulator/dist/hermes-emulator.mjs")
+  await execa("node", ["packages/emulator/scripts/build.mjs"], { cwd: repoRoot })
+  const cli = { wall: [] as Array<number>, cpu: [] as Array<number>, own: [] as Array<number> }
+  const empty = { wall: [] as Array<number>, cpu: [] as Array<number> }
+  for (let round = 0; round < rounds; round++) {
+    const c = await coldStartOnce([bundle, "serve", "--hermes-version", "0.21.0", "--api-key", KEY])
+    const e = await coldStartOnce(["-e", EMPTY_SERVER, "--"])
+    cli.wall.push(c.wall)
+    cli.cpu.push(c.cpu)
+    if (c.own !== undefined) cli.own.push(c.own)
+    empty.wall.push(e.wall)
+    empty.cpu.push(e.cpu)
+    log(`  cold start round ${round + 1}/${rounds}: bundled CLI ${c.wall.toFixed(0)} ms wall, ${c.cpu.toFixed(0)} ms CPU (own start ${String(c.own)} ms); empty node:http ${e.wall.toFixed(0)} ms wall, ${e.cpu.toFixed(0)} ms CPU`)
+  }
+  return {
+    rounds,
+    cliWallMs: spread(cli.wall),
+    cliCpuMs: spread(cli.cpu),
+    cliOwnStartMs: spread(cli.own),
+    emptyNodeWallMs: spread(empty.wall),
+    emptyNodeCpuMs: spread(empty.cpu),
+    bundleBytes: statSync(bundle).size
+  }
+}
+
 export const suites = async (opts: { readonly rounds: number; readonly tests: number; readonly log: (s: string) => void }): Promise<SuitesResult> => {
   const files = 4
   const testsPerFile = Math.max(1, Math.round(opts.tests / files))
+  const cold = await coldStart(Math.max(5, opts.rounds), opts.log)
   const local = await inProcess(opts.rounds, opts.tests, opts.log)
   const http = await overHttp(opts.rounds, opts.tests, opts.log)
   const parallel = await parallelFiles(opts.rounds, files, testsPerFile, opts.log)
   return {
+    coldStart: cold,
     ...local,
     tests: opts.tests,
     overHttpSeconds: http,
