@@ -239,9 +239,9 @@ export const scale = async (opts: {
   return {
     pin: "0.21.0",
     seeding:
-      "one keyed run played through POST /v1/runs in the emulator's process, then everything it left copied N times with fresh ids: its rows in settled_runs, " +
-      "run_ledger, hermes_sessions and hermes_messages bulk-inserted into the emulator's SQLite file over a second connection (and any live-memory status " +
-      "copied into GatewayState — none since settled statuses moved to settled_runs). Playing 1M keyed runs over HTTP would take ~40 min at ~400/s and leave the same state.",
+      "one keyed run played through POST /v1/runs on the bundled CLI, then everything it left copied N times with fresh ids: its rows in settled_runs, " +
+      "run_ledger, hermes_sessions and hermes_messages bulk-inserted into the CLI's SQLite file over a second connection (a settled run leaves nothing in " +
+      "process memory since settled statuses moved to settled_runs). Playing 1M keyed runs over HTTP would take ~40 min at ~400/s and leave the same state.",
     points,
     latencyFlat: latencyFlatness(points),
     rssAtLargest: {
