@@ -1,7 +1,8 @@
 /**
  * Both Script players answer alike: random Scripts and random model-call sequences (turn
  * openings, tool-result and length continuations, Hermes' retries of a failed call, housekeeping
- * calls, holds released before and after the call, resets) are played by the emulator's Agent
+ * calls, holds released before and after the call, resets, turns matched by `when` on the last
+ * user message and the model) are played by the emulator's Agent
  * service (in process, its control plane through its fetch) and by the fake model over HTTP. Every
  * reply, every control-plane answer and the players' state after each step must be identical.
  */
@@ -29,9 +30,25 @@ const replyArb: fc.Arbitrary<Reply> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ error: fc.record({ status: fc.constantFrom(400, 422, 429, 500, 503), message: fc.constant("synthetic") }) }) }
 ).chain((reply) => fc.option(fc.constantFrom(...HOLDS), { nil: undefined, freq: 3 }).map((hold) => (hold === undefined ? reply : { ...reply, hold })))
 
-const scriptArb: fc.Arbitrary<Script> = fc.record({
-  turns: fc.array(fc.record({ replies: fc.array(replyArb, { minLength: 1, maxLength: 3 }) }), { minLength: 0, maxLength: 4 })
-})
+/** What both players can see of a call: the last user message and the model (issue 16's matched turns). */
+const whenArb = fc.record(
+  {
+    lastUserMessage: fc.oneof(
+      fc.constantFrom("hi", "again", "start").map((equals) => ({ equals })),
+      fc.constant({ contains: "ga" }),
+      fc.constant({ matches: "^H", flags: "i" })
+    ),
+    model: fc.constantFrom("m", "another-model")
+  },
+  { requiredKeys: [] }
+)
+
+const turnArb = fc.record(
+  { when: whenArb, replies: fc.array(replyArb, { minLength: 1, maxLength: 3 }) },
+  { requiredKeys: ["replies"] }
+)
+
+const scriptArb: fc.Arbitrary<Script> = fc.record({ turns: fc.array(turnArb, { minLength: 0, maxLength: 4 }) })
 
 type Command =
   | { readonly kind: "append"; readonly script: Script }

@@ -20,6 +20,7 @@ import { Deferred, Effect } from "effect"
 import { pyTruncate } from "../content/MultimodalContent.js"
 import { pyStrip } from "../python/strip.js"
 import {
+  type AgentOperation,
   type Answer,
   isRetriedModelStatus,
   LENGTH_CONTINUATION_PROMPT,
@@ -33,6 +34,7 @@ import {
 } from "@hermetic/script"
 import { markAgentTurn } from "../discovery/AgentWarmth.js"
 import { Gateways } from "../runs/GatewayState.js"
+import { AGENT_MODEL } from "../sessions/AgentIdentity.js"
 import { Agent } from "../services/Agent.js"
 import { type AgentMessage, repairMessageSequence, stampPersisted } from "./AgentMessages.js"
 
@@ -87,6 +89,10 @@ export interface AgentTurnCallbacks {
 
 export interface AgentTurnInput {
   readonly namespace: string
+  /** The operation whose agent turn this is (a Script turn's `when.operation`). */
+  readonly operation: AgentOperation
+  /** The Hermes session the turn runs under (a Script turn's `when.sessionId`). */
+  readonly sessionId: string
   readonly userMessage: unknown
   /** The caller's history; its dicts are shared with the transcript, as upstream shares them. */
   readonly history: ReadonlyArray<AgentMessage>
@@ -180,7 +186,12 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
     const interrupted = () => (input.interrupt === undefined ? Effect.succeed(false) : Deferred.isDone(input.interrupt))
 
     /** The model call the loop sends now: its transcript so far, as the model would receive it. */
-    const modelCall = (): ModelCall => ({ messages: messages.map((m) => ({ role: String(m["role"]), content: m["content"] })) })
+    const modelCall = (): ModelCall => ({
+      messages: messages.map((m) => ({ role: String(m["role"]), content: m["content"] })),
+      model: AGENT_MODEL,
+      operation: input.operation,
+      sessionId: input.sessionId
+    })
     /** Texts of replies cut off by finish_reason "length", joined in front of the final answer. */
     const truncatedParts: Array<string> = []
     let lengthContinuations = 0
