@@ -28,6 +28,8 @@ import { FaultRule, Faults } from "../services/Faults.js"
 import { Journal } from "../services/Journal.js"
 import { clearNamespace } from "../services/Storage.js"
 import { tickNamespace } from "../jobs/JobTicker.js"
+import { handleJournalAdmin } from "./JournalAdmin.js"
+import { handleSnapshotAdmin } from "./SnapshotAdmin.js"
 
 export { ADMIN_PREFIX, isAdminPath } from "@hermetic/script"
 
@@ -118,7 +120,11 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
       case "GET /holds":
         return jsonResponse({ waiting: (yield* player.view).heldCalls })
       case "GET /journal":
-        return jsonResponse({ entries: yield* Effect.flatMap(Journal, (j) => j.entries(ns)) })
+      case "POST /journal":
+      case "DELETE /journal":
+        return (yield* handleJournalAdmin(req, ns, parseBody, adminError)) ?? adminError(405, route)
+      case "POST /snapshot":
+        return yield* handleSnapshotAdmin(req, ns, parseBody, adminError)
       case "POST /drain": {
         const cmd = parseBody(DrainCommand, req)
         if (Either.isLeft(cmd)) return adminError(400, `expected {"draining": bool}: ${cmd.left}`)

@@ -18,7 +18,6 @@
  */
 import { Deferred, Effect } from "effect"
 import { pyTruncate } from "../content/MultimodalContent.js"
-import { pyStrip } from "../python/strip.js"
 import {
   type AgentOperation,
   type Answer,
@@ -37,6 +36,8 @@ import { Gateways } from "../runs/GatewayState.js"
 import { AGENT_MODEL } from "../sessions/AgentIdentity.js"
 import { Agent } from "../services/Agent.js"
 import { type AgentMessage, repairMessageSequence, stampPersisted } from "./AgentMessages.js"
+import { pyStrip } from "../python/index.js"
+import { observeModelCall } from "../journal/ModelCalls.js"
 
 /** Hermes' tool-less gateway: the sorted tool names listed in unknown-tool errors. */
 const AVAILABLE_TOOLS: ReadonlyArray<string> = []
@@ -200,6 +201,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
       if (yield* interrupted()) return finish({ finalResponse: "", completed: false, interrupted: true })
       repairMessageSequence(messages)
       if (turnStart < 0) turnStart = messages.length
+      yield* observeModelCall(messages)
       const answer: Answer = yield* player.answer(modelCall())
       const reply = answer.reply
       modelCalls++

@@ -14,8 +14,11 @@ const HELP = `oracle-runner — start the real pinned Hermes gateway, disposably
 usage: npm run oracle-runner -- <command> [options]
 
 commands
-  doctor [--source DIR]      per pin and launcher: obtainable here or not, and why; python, venv,
-                             lock, container engine, faketime: what works and what to install
+  doctor [--source DIR] [--fix]
+                             per pin and launcher: obtainable here or not, and why; python, venv,
+                             lock, container engine, faketime: what works and what to install.
+                             --fix first installs what it can: faketime (apt-get) and the default
+                             pin's venv from PyPI
   up [options]               start gateway + fake model; print HERMES_BASE_URL=, API_SERVER_KEY=,
                              FAKE_MODEL_URL= lines once /health answers; stay up until SIGINT/SIGTERM
   down                       stop what 'up' started (uses the state file; works if 'up' was killed)
@@ -45,7 +48,7 @@ const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   const [cmd, ...rest] = argv
   switch (cmd) {
     case "doctor":
-      return doctorCommand(parseArgs(rest, []))
+      return doctorCommand(parseArgs(rest, ["fix"]))
     case "up":
       return upCommand(parseArgs(rest, ["keep-temp", "faketime"]))
     case "down":

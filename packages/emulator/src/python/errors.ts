@@ -1,6 +1,6 @@
 /** The texts of the Python exceptions the jobs handlers let their broad `except` turn into 500s. */
-import { PyFloat, PyInt } from "../python/PyValue.js"
-import { isObject } from "../http/RequestBody.js"
+import { isDict } from "./convert.js"
+import { PyFloat, PyInt } from "./PyValue.js"
 
 export const pyTypeName = (v: unknown): string => {
   if (v === null || v === undefined) return "NoneType"
@@ -10,7 +10,7 @@ export const pyTypeName = (v: unknown): string => {
   if (v instanceof PyInt) return "int"
   if (typeof v === "number") return Number.isInteger(v) ? "int" : "float"
   if (Array.isArray(v)) return "list"
-  if (isObject(v)) return "dict"
+  if (isDict(v)) return "dict"
   return "object"
 }
 
@@ -23,7 +23,7 @@ export const notAString = (v: unknown): string => `expected string or bytes-like
 export const pyLen = (v: unknown): number | undefined => {
   if (typeof v === "string") return [...v].length
   if (Array.isArray(v)) return v.length
-  if (isObject(v)) return Object.keys(v).length
+  if (isDict(v)) return Object.keys(v).length
   return undefined
 }
 

@@ -2,8 +2,8 @@
  * Hermes' `_coerce_request_bool`: only explicit bool-ish scalars count; anything else is the default.
  * Numbers are Python's bool(); that includes the ones the JSON codec keeps wrapped (1.0, big ints).
  */
-import { PyFloat, PyInt } from "../python/PyValue.js"
-import { pyStrip } from "../python/strip.js"
+import { PyFloat, PyInt } from "./PyValue.js"
+import { pyStrip } from "./strip.js"
 
 export const coerceRequestBool = (value: unknown, fallback: boolean): boolean => {
   if (typeof value === "boolean") return value

@@ -5,10 +5,9 @@
  * from time.time(), a client's 1.0) are wrapped in `PyFloat` so they keep their ".0". Wrapped
  * values from the Python codec (PyInt, PyList, PyDict) pass through unchanged.
  */
-import { pyJsonDumps, pyJsonFloat, pyJsonString } from "../python/index.js"
-import { PyDict, PyFloat, PyInt, PyList } from "../python/PyValue.js"
-
-export { PyFloat }
+import { pyJsonFloat } from "./floatRepr.js"
+import { pyJsonDumps, pyJsonString } from "./jsonDumps.js"
+import { PyDict, PyFloat, PyInt, PyList } from "./PyValue.js"
 
 /** `json.dumps(value)` for plain JS data (objects keep insertion order). */
 export const pyDumps = (value: unknown, ensureAscii = true): string => {

@@ -3,7 +3,7 @@
  * digits with single underscores between them. Undefined where Python raises ValueError.
  * (Python also accepts other Unicode decimal digits; the emulator does not.)
  */
-import { pyStrip } from "../python/strip.js"
+import { pyStrip } from "./strip.js"
 
 export const pyIntParse = (text: string): bigint | undefined => {
   const t = pyStrip(text)
