@@ -29,6 +29,11 @@ export interface Answer {
   readonly reply: Reply
   /** A hold to wait on before replying: only a Script reply's first attempt (a sticky-error retry is not held again). */
   readonly hold: string | undefined
+  /**
+   * The ids of the reply's tool calls: the Script's own, else named after the Script turn and
+   * reply (`call_hermetic_<turn>_<reply>_<i>`), so both targets send the same ids.
+   */
+  readonly toolCallIds: ReadonlyArray<string>
 }
 
 export interface PlayerView extends CursorView {
@@ -53,8 +58,13 @@ const EXHAUSTED: Reply = { text: EXHAUSTED_REPLY_TEXT }
 
 export const answerOfPick = (pick: Pick): Answer =>
   pick.kind === "exhausted"
-    ? { source: pick, reply: EXHAUSTED, hold: undefined }
-    : { source: pick, reply: pick.reply, hold: pick.kind === "reply" ? pick.reply.hold : undefined }
+    ? { source: pick, reply: EXHAUSTED, hold: undefined, toolCallIds: [] }
+    : {
+      source: pick,
+      reply: pick.reply,
+      hold: pick.kind === "reply" ? pick.reply.hold : undefined,
+      toolCallIds: (pick.reply.toolCalls ?? []).map((call, i) => call.id ?? `call_hermetic_${pick.turn}_${pick.index}_${i}`)
+    }
 
 export const makeScriptPlayer = (options: ScriptPlayerOptions = {}): ScriptPlayer => {
   let cursor = emptyCursor
@@ -78,7 +88,7 @@ export const makeScriptPlayer = (options: ScriptPlayerOptions = {}): ScriptPlaye
         const kind = classifyModelCall(call)
         if (kind.kind === "housekeeping") {
           const text = housekeepingText(call, kind.task, HOUSEKEEPING_REPLY_TEXT)
-          return { source: { kind: "housekeeping", task: kind.task }, reply: { text }, hold: undefined }
+          return { source: { kind: "housekeeping", task: kind.task }, reply: { text }, hold: undefined, toolCallIds: [] }
         }
         const [pick, next] = pickReply(cursor, {
           opensTurn: kind.kind === "opens-turn",

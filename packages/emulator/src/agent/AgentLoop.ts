@@ -246,7 +246,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
       const enabled = input.enabledTools
       if (calls.length > 0 && enabled !== undefined && calls.every((call) => enabled.has(call.name))) {
         const executed = calls.map((call, i): ExecutedToolCall => ({
-          id: call.id ?? `call_hermetic_${modelCalls}_${i}`,
+          id: answer.toolCallIds[i] ?? `call_hermetic_${modelCalls}_${i}`,
           name: call.name,
           arguments: toolArguments(call),
           ...(call.approval === undefined ? {} : { approval: call.approval })
@@ -283,7 +283,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
           const final = `Model generated invalid tool call: ${preview}`
           return finish({ finalResponse: final, error: final, completed: false, partial: true })
         }
-        const ids = calls.map((call, i) => call.id ?? `call_hermetic_${modelCalls}_${i}`)
+        const ids = calls.map((call, i) => answer.toolCallIds[i] ?? `call_hermetic_${modelCalls}_${i}`)
         messages.push({
           role: "assistant",
           content: text,
