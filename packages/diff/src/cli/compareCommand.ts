@@ -5,7 +5,7 @@
  */
 import { join } from "node:path"
 import { Effect } from "effect"
-import { compareAll, exitCodeOf, type ScenarioInput, type Worker } from "../compare/compareAll.js"
+import { compareAll, exitCodeOf, type ScenarioInput } from "../compare/compareAll.js"
 import { compareScenario } from "../compare/compareScenario.js"
 import { parseShard, scenarioSet, shardOf } from "../compare/scenarioSet.js"
 import { loadRegister } from "../diff/DivergenceRegister.js"
@@ -14,14 +14,13 @@ import { writeEvidence } from "../evidence/writeEvidence.js"
 import { generateScenarios } from "../generate/generateScenarios.js"
 import { searchCounterexample } from "../generate/searchCounterexample.js"
 import { LearnedNoise } from "../noise/LearnedNoise.js"
-import { emulatorInProcessTarget } from "../target/EmulatorTargets.js"
 import type { Target } from "../target/Target.js"
 import { intFlag, type ParsedArgs, pinOf } from "./args.js"
 import { UsageError } from "./CliError.js"
 import { loadCassettes, loadScenarioFiles } from "./loadInputs.js"
 import { progress } from "./progress.js"
 import { provenanceFor } from "./provenanceFor.js"
-import { realReference } from "./referenceTarget.js"
+import { startWorkers } from "./startWorkers.js"
 import { summaryTable } from "./summaryTable.js"
 
 /** The evidence's description of a cassette comparison: every scenario has its own cassette target. */
@@ -57,22 +56,7 @@ export const compareCommand = (args: ParsedArgs) =>
     const inputs = shardOf(set, shard)
     const shardText = shard === undefined ? "" : ` (shard ${shard.index}/${shard.count} of ${set.length})`
 
-    const workers: Array<Worker> = []
-    const candidateFor = () => emulatorInProcessTarget({ pin })
-    if (kind === "cassette") {
-      for (let w = 0; w < workerCount; w++) workers.push({ reference: cassettesAsOne(inputs.length > 0 ? inputs : set, pin), candidate: yield* candidateFor() })
-    } else {
-      // the first gateway alone (it may build the venv), then the others side by side
-      progress(`starting ${workerCount} real ${pin} gateway(s) (${kind} launcher)…`)
-      const first = yield* realReference(pin, kind, args.values.source, workerCount > 1 ? "gateway 1" : undefined)
-      const rest = yield* Effect.forEach(
-        Array.from({ length: workerCount - 1 }, (_, k) => k + 2),
-        (n) => realReference(pin, kind, args.values.source, `gateway ${n}`),
-        { concurrency: "unbounded" }
-      )
-      for (const reference of [first, ...rest]) workers.push({ reference, candidate: yield* candidateFor() })
-    }
-    const [main, ...moreWorkers] = workers as [Worker, ...Array<Worker>]
+    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(inputs.length > 0 ? inputs : set, pin) : kind, workerCount, args.values.source)
     const learn = !args.values["no-noise"]
     const noiseMethod = !learn
       ? "not learned (--no-noise)"

@@ -11,6 +11,8 @@ Usage:
   oracle schema                regenerate packages/diff/schema/*.schema.json from the Schemas
   oracle bench [--runs N] [--seed S] [--pin P]
                                scenarios per second against the emulator in process (generated scenarios)
+  oracle bench --target process --workers 1,2,4 [--runs N] [--seed S] [--out FILE]
+                               reference scenarios per second per worker count, side by side in one run
   oracle <command> --help      options of a command
 
 Exit codes: 0 no divergence · 1 divergences · 2 the oracle could not run (never reported as a pass)

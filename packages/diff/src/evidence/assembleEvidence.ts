@@ -6,7 +6,7 @@
 import { coverageMatrix } from "../coverage/coverageMatrix.js"
 import type { DivergenceRegister } from "../diff/DivergenceRegister.js"
 import type { NoiseObservation } from "../noise/LearnedNoise.js"
-import { RULES } from "../normalize/NormalizationRule.js"
+import { RULES, TIME_RELATIONS } from "../normalize/NormalizationRule.js"
 import { EVIDENCE_SCHEMA_VERSION, type Evidence, type Provenance, type ScenarioEvidence } from "./Evidence.js"
 
 /** Rule id → how often it fired on each side. */
@@ -70,12 +70,12 @@ export const assembleEvidence = (parts: EvidenceParts): Evidence => {
       },
       scenariosPerSecond: { reference: rate("reference"), candidate: rate("candidate") },
       ...(parts.wallSeconds !== undefined
-        ? { wallSeconds: Math.round(parts.wallSeconds * 100) / 100, throughput: parts.wallSeconds === 0 ? 0 : round1(compared / parts.wallSeconds) }
+        ? { wallSeconds: Math.round(parts.wallSeconds * 100) / 100, throughput: parts.wallSeconds === 0 ? 0 : Math.round((compared / parts.wallSeconds) * 100) / 100 }
         : {})
     },
     normalization: {
       clock: parts.clock,
-      rules: RULES.filter((r) => parts.clock === "running" || r.id !== "time.relations").map((r) => ({
+      rules: RULES.filter((r) => parts.clock === "running" || r.id !== TIME_RELATIONS.id).map((r) => ({
         ...r,
         fired: parts.fired.get(r.id) ?? { reference: 0, candidate: 0 }
       }))
