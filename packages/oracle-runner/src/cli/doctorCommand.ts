@@ -13,7 +13,7 @@ import { readSourceLock, defaultLockPath, type Pin } from "../lock/SourceLock.js
 import { verifyFiles } from "../lock/verifyFiles.js"
 import { cachedVenv, fetchPypiWheel } from "../venv/HermesVenv.js"
 import { inRange, listPythons } from "../venv/findPython.js"
-import { checkKnown, flagString, type Args } from "./args.js"
+import type { Values } from "./args.js"
 
 const out = (line: string) => process.stdout.write(`${line}\n`)
 
@@ -30,9 +30,8 @@ const archiveReachable = async (url: string): Promise<string | null> => {
   }
 }
 
-export const doctorCommand = async (args: Args): Promise<number> => {
-  checkKnown(args, ["source"])
-  const source = flagString(args, "source")
+export const doctorCommand = async (flags: Values<"doctor">): Promise<number> => {
+  const source = flags.source
   const { lock } = await readSourceLock()
   out(`lock      ${defaultLockPath()}: ok; pins ${Object.keys(lock.pins).join(", ")}; default ${lock.default}`)
   const pythons = await listPythons()
