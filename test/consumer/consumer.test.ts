@@ -10,7 +10,7 @@
  * declares (dependencies and peers, plus the consumer's vitest/typescript) are linked from the
  * repository's node_modules — only declared names are visible at the consumer's top level.
  */
-import { execFileSync, spawnSync } from "node:child_process"
+import { execFile, execFileSync } from "node:child_process"
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, existsSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
@@ -36,8 +36,12 @@ interface Installed {
 let project = ""
 const installed: Array<Installed> = []
 
+/** Runs a command in the consumer project; async, so the test worker stays responsive. */
 const run = (file: string, args: ReadonlyArray<string>, cwd = project) =>
-  spawnSync(file, args, { cwd, encoding: "utf8", timeout: 120_000, env: { ...process.env, NODE_OPTIONS: "" } })
+  new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
+    execFile(file, [...args], { cwd, encoding: "utf8", timeout: 150_000, env: { ...process.env, NODE_OPTIONS: "" } }, (error, stdout, stderr) =>
+      done({ status: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr }))
+  })
 
 beforeAll(() => {
   // The build the tarballs ship (incremental: seconds when dist/ is current).
@@ -93,32 +97,32 @@ describe("the packed packages in a fresh project", () => {
     }
   })
 
-  it("(a) a plain Node ESM program starts the emulator, scripts a reply and reads it back over HTTP", () => {
-    const r = run(node, ["plain.mjs"])
+  it("(a) a plain Node ESM program starts the emulator, scripts a reply and reads it back over HTTP", async () => {
+    const r = await run(node, ["plain.mjs"])
     expect(r.stderr).toBe("")
     expect(JSON.parse(r.stdout)).toEqual({ script: 200, status: 200, content: "Hello from a tarball" })
-  })
+  }, 120_000)
 
-  it("(b) an Effect program on the emulator's Layer passes under @effect/vitest", () => {
-    const r = run(node, [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--root", project, "layer.spec.ts"])
+  it("(b) an Effect program on the emulator's Layer passes under @effect/vitest", async () => {
+    const r = await run(node, [join(project, "node_modules", "vitest", "vitest.mjs"), "run", "--root", project, "layer.spec.ts"])
     expect(r.stdout + r.stderr).toMatch(/1 passed/)
     expect(r.status).toBe(0)
   }, 120_000)
 
-  it("(c) every CLI answers --version and --help with plain node", () => {
+  it("(c) every CLI answers --version and --help with plain node", async () => {
     const bins = installed.flatMap(({ dir, manifest }) => Object.entries(manifest.bin ?? {}).map(([name, file]) => ({ name, file: join(dir, file), version: manifest.version })))
     expect(bins.map((b) => b.name).sort()).toEqual(["hermes-emulator", "oracle", "oracle-runner"])
     for (const bin of bins) {
-      const version = run(node, [bin.file, "--version"])
-      expect({ bin: bin.name, status: version.status, out: version.stdout.trim() }).toEqual({ bin: bin.name, status: 0, out: `${bin.name} ${bin.version}` })
-      const help = run(node, [bin.file, "--help"])
-      expect({ bin: bin.name, status: help.status }).toEqual({ bin: bin.name, status: 0 })
+      const version = await run(node, [bin.file, "--version"])
+      expect({ bin: bin.name, status: version.status, out: version.stdout.trim() }, version.stderr).toEqual({ bin: bin.name, status: 0, out: `${bin.name} ${bin.version}` })
+      const help = await run(node, [bin.file, "--help"])
+      expect({ bin: bin.name, status: help.status }, help.stderr).toEqual({ bin: bin.name, status: 0 })
       expect(help.stdout).toMatch(/usage/i)
     }
   }, 120_000)
 
-  it("(d) tsc --strict with NodeNext and erasableSyntaxOnly type-checks the consumer", () => {
-    const r = run(node, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", project])
+  it("(d) tsc --strict with NodeNext and erasableSyntaxOnly type-checks the consumer", async () => {
+    const r = await run(node, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", project])
     expect(r.stdout + r.stderr).toBe("")
     expect(r.status).toBe(0)
   }, 180_000)

@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Bundles the hermes-emulator CLI into one ESM file (dist/hermes-emulator.mjs) so that it starts in
 // a few hundred milliseconds instead of the seconds tsx's loader takes over the TypeScript sources.
-// better-sqlite3 stays external (a native module); a require shim lets bundled CommonJS load builtins.
+// better-sqlite3 stays external (a native module, hence a dependency of the package); a require shim
+// lets bundled CommonJS load builtins.
 import { build } from "esbuild"
 import { fileURLToPath } from "node:url"
 
