@@ -15,6 +15,8 @@ await build({
   format: "esm",
   target: "node20",
   external: ["better-sqlite3"],
+  // workspace packages (@hermetic/script) are bundled from their sources, so no build order matters
+  conditions: ["@hermetic/source"],
   banner: { js: "import { createRequire as __hermeticRequire } from 'node:module'; const require = __hermeticRequire(import.meta.url);" },
   logLevel: "warning"
 })

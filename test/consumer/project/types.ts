@@ -1,6 +1,6 @@
 // (d) Every package's public types, as a strict NodeNext consumer with erasableSyntaxOnly sees them.
 import { type Emulator, layer, type RunningEmulator, startEmulator } from "@hermetic/emulator"
-import { decodeScriptSync, type Script } from "@hermetic/emulator/script"
+import { decodeScriptSync, type Script } from "@hermetic/script"
 import { type Scenario, decodeScenarioSync } from "@hermetic/diff"
 import { type GatewayHandle, startGateway } from "@hermetic/oracle-runner"
 import type { Layer } from "effect"

@@ -5,18 +5,22 @@
  * the program is interrupted (main.ts runs it on the Node runtime, which interrupts on
  * SIGINT/SIGTERM). Exit codes: 0 ok (and after a signal), 1 the server could not start, 2 usage errors.
  */
-import { Data, Effect } from "effect"
+import { Effect } from "effect"
 import { parseArgs } from "node:util"
 import { startEmulator } from "../Emulator.js"
 import { isPin, PINS } from "../version/Pins.js"
+import { startFailed, UsageError } from "./CliErrors.js"
 import { packageVersion } from "./packageVersion.js"
+import { recordCommand, replayCommand } from "./recordReplay.js"
 
 const HELP = `hermes-emulator — a deterministic emulator of the Hermes Agent API server
 
 Usage:
-  hermes-emulator serve [options]   serve the API on a port until SIGINT/SIGTERM
-  hermes-emulator --version         print the version
-  hermes-emulator [serve] --help    this help
+  hermes-emulator serve [options]                  serve the API on a port until SIGINT/SIGTERM
+  hermes-emulator record --upstream URL --out DIR  record your app's traffic to your gateway
+  hermes-emulator replay DIR                       serve a recording (record --help for more)
+  hermes-emulator --version                        print the version
+  hermes-emulator [serve] --help                   this help
 
 Options:
   --host HOST               bind address (default: $API_SERVER_HOST or 127.0.0.1)
@@ -30,6 +34,8 @@ Options:
   --cors-origins LIST       comma-separated allowed browser origins (default: $API_SERVER_CORS_ORIGINS)
   --max-concurrent-runs N   gateway.api_server.max_concurrent_runs (default: 10; 0 disables)
   --admin-key KEY           require this key on /__admin (default: $HERMETIC_ADMIN_KEY; none: open)
+  --snapshot FILE           start from a snapshot (POST /__admin/snapshot {"action":"save"} writes one)
+  --journal-bodies          the journal keeps request bodies and model calls (redacted, bounded)
   -h, --help                this help
   -v, --version             the version
 
@@ -38,9 +44,6 @@ Control plane: POST /__admin/script, /__admin/holds/{name}/release, /__admin/clo
 
 Exit codes: 0 ok · 1 the server could not start · 2 usage error
 `
-
-class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
-class StartFailed extends Data.TaggedError("StartFailed")<{ readonly message: string }> {}
 
 const OPTIONS = {
   host: { type: "string" },
@@ -53,6 +56,8 @@ const OPTIONS = {
   "cors-origins": { type: "string" },
   "max-concurrent-runs": { type: "string" },
   "admin-key": { type: "string" },
+  snapshot: { type: "string" },
+  "journal-bodies": { type: "boolean" },
   help: { type: "boolean", short: "h" },
   version: { type: "boolean", short: "v" }
 } as const
@@ -86,17 +91,14 @@ const serve = (values: Values) =>
       ...(values["model-name"] !== undefined ? { modelName: values["model-name"] } : {}),
       ...(values["cors-origins"] !== undefined ? { corsOrigins: values["cors-origins"] } : {}),
       ...(maxRuns !== undefined ? { maxConcurrentRuns: Number(maxRuns) } : {}),
-      ...(values["admin-key"] !== undefined ? { adminKey: values["admin-key"] } : {})
+      ...(values["admin-key"] !== undefined ? { adminKey: values["admin-key"] } : {}),
+      ...(values.snapshot !== undefined ? { snapshot: values.snapshot } : {}),
+      ...(values["journal-bodies"] === true ? { journal: { bodies: true } } : {})
     }
     const emulator = yield* Effect.acquireRelease(
       Effect.tryPromise({
         try: () => startEmulator(options, { env }),
-        catch: (e) => {
-          const err = e as NodeJS.ErrnoException
-          return new StartFailed({
-            message: err.code === "EADDRINUSE" ? `port already in use (${err.message}); pick another with --port` : (err.message ?? String(e))
-          })
-        }
+        catch: startFailed
       }),
       (emu) => Effect.promise(() => emu.close())
     )
@@ -118,6 +120,9 @@ const serve = (values: Values) =>
 /** The whole CLI for `argv`: its exit code (`serve` runs until interrupted). */
 export const program = (argv: ReadonlyArray<string>): Effect.Effect<number> =>
   Effect.gen(function*() {
+    // record and replay have options of their own
+    if (argv[0] === "record") return yield* recordCommand(argv.slice(1))
+    if (argv[0] === "replay") return yield* replayCommand(argv.slice(1))
     const { values, positionals } = yield* parse(argv)
     if (values.version === true) {
       process.stdout.write(`hermes-emulator ${packageVersion("@hermetic/emulator", import.meta.url)}\n`)
@@ -134,7 +139,7 @@ export const program = (argv: ReadonlyArray<string>): Effect.Effect<number> =>
     Effect.scoped,
     Effect.catchTags({
       UsageError: (e) => Effect.sync(() => {
-        process.stderr.write(`hermes-emulator: ${e.message}\nRun 'hermes-emulator --help' for usage.\n`)
+        process.stderr.write(`hermes-emulator: ${e.message}\n${e.help ?? "Run 'hermes-emulator --help' for usage.\n"}`)
         return 2
       }),
       StartFailed: (e) => Effect.sync(() => {

@@ -20,13 +20,12 @@ import { type AgentTurnResult, type AgentUsage, playAgentTurn } from "../agent/A
 import type { AgentMessage } from "../agent/AgentMessages.js"
 import type { EmuResponse } from "../http/Exchange.js"
 import { sseResponse } from "../http/Exchange.js"
-import { pyDumps } from "../http/PyJson.js"
-import { truthy } from "../http/RequestBody.js"
 import type { AppServices, RouteContext } from "../http/Route.js"
 import { Ids, messageItemId } from "../services/Ids.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
 import { type StoredResponse, putStoredResponse, setConversation, sqlKey } from "./ResponseStore.js"
 import { messageItem, storedHistory } from "./ResponseTranscript.js"
+import { pyDumps, pyTruthy } from "../python/index.js"
 
 /** CHAT_COMPLETIONS_SSE_KEEPALIVE_SECONDS: a comment frame after this long without an event. */
 const KEEPALIVE_AFTER = Duration.seconds(30)
@@ -124,7 +123,7 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
           session_id: spec.sessionId
         }
         yield* putStoredResponse(ctx.namespace, spec.responseId, data, ctx.now(), ctx.features.storedResponsesCap)
-        if (conversationKey !== null && truthy(spec.conversation)) {
+        if (conversationKey !== null && pyTruthy(spec.conversation)) {
           yield* setConversation(ctx.namespace, conversationKey, spec.responseId)
         }
       })

@@ -12,15 +12,13 @@ import type { SqlClient } from "@effect/sql"
 import { type AgentTurnResult, type ExecutedToolCall, playAgentTurn } from "../agent/AgentLoop.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
 import { toolLabel } from "../chat/ToolProgress.js"
-import { PyFloat } from "../http/PyJson.js"
-import { pyStr } from "../http/PyStr.js"
-import { pyStrip } from "../python/strip.js"
 import type { Agent } from "../services/Agent.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
 import type { Gateways, GatewayState, LiveRun } from "./GatewayState.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import type { RunStatus } from "./RunRecord.js"
 import { writeRunStatus } from "./RunStatusWriter.js"
+import { PyFloat, pyStr, pyStrip } from "../python/index.js"
 
 export interface RunSpec {
   readonly runId: string

@@ -19,7 +19,7 @@ const gateway = {
 } as const
 
 export const COMMAND_OPTIONS = {
-  doctor: { ...common, source: { type: "string" } },
+  doctor: { ...common, source: { type: "string" }, fix: { type: "boolean" } },
   up: { ...common, ...gateway, faketime: { type: "string" }, determinism: { type: "string" } },
   down: { ...common },
   probe: { ...common, ...gateway, out: { type: "string" } }

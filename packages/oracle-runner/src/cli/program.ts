@@ -29,8 +29,11 @@ const MAIN_HELP = `oracle-runner — start the real pinned Hermes gateway, dispo
 usage: oracle-runner <command> [options]     (in the repo: npm run oracle-runner -- <command>)
 
 commands
-  doctor [--source DIR]      per pin and launcher: obtainable here or not, and why; python, venv,
-                             lock, container engine, faketime: what works and what to install
+  doctor [--source DIR] [--fix]
+                             per pin and launcher: obtainable here or not, and why; python, venv,
+                             lock, container engine, faketime: what works and what to install.
+                             --fix first installs what it can: faketime (apt-get) and the default
+                             pin's venv from PyPI
   up [options]               start gateway + fake model; print HERMES_BASE_URL=, API_SERVER_KEY=,
                              FAKE_MODEL_URL= lines once /health answers; stay up until SIGINT/SIGTERM
   down                       stop what 'up' started (uses the state file; works if 'up' was killed)
@@ -38,21 +41,23 @@ commands
   <command> --help           the options of one command
   --version                  the version
 
-The fake model's control plane: POST $FAKE_MODEL_URL/__admin/script (a Script),
-POST $FAKE_MODEL_URL/__admin/holds/NAME/release, POST $FAKE_MODEL_URL/__admin/reset,
-GET $FAKE_MODEL_URL/__admin/journal.
+The fake model's control plane (the emulator's contract): POST $FAKE_MODEL_URL/__admin/script
+(a Script), .../holds/NAME/release, .../clock (with --faketime), .../restart, .../reset;
+GET .../holds, .../journal, .../state.
 
 ${EXIT_CODES}
 `
 
 const HELP: Record<Command, string> = {
-  doctor: `usage: oracle-runner doctor [--source DIR]
+  doctor: `usage: oracle-runner doctor [--source DIR] [--fix]
 
 For each pin of source-lock.json and each launcher: obtainable here or not, and why; python, venv,
 lock, container engine and faketime: what works and what to install. Downloads nothing but the
 0.19.0 wheel (into the cache, digest-checked).
 
   --source DIR               a checkout of a pin that is not on PyPI, checked against the lock
+  --fix                      first install what it can: faketime (apt-get) and the default pin's
+                             venv from PyPI, then report on the machine as it now is
 
 exit codes: 0 the default pin can run here; 2 it cannot (or a usage error)
 `,

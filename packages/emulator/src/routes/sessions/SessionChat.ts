@@ -6,12 +6,12 @@
 import { Effect } from "effect"
 import { playAgentTurn } from "../../agent/AgentLoop.js"
 import { JSON_CONTENT_TYPE } from "../../http/Exchange.js"
-import { pyDumps } from "../../http/PyJson.js"
 import type { Handler } from "../../http/Route.js"
 import { recordAgentTurn } from "../../sessions/AgentTurnRecord.js"
 import { parseSessionChat } from "../../sessions/SessionChatRequest.js"
 import { answeredCalls, turnMessages } from "../../sessions/TurnMessages.js"
 import { admitAgentRequest } from "../Admission.js"
+import { pyDumps } from "../../python/index.js"
 
 export const sessionChatRoute: Handler = (ctx) =>
   admitAgentRequest(ctx, (release) =>

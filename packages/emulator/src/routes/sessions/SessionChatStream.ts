@@ -12,7 +12,6 @@
 import { Duration, Effect, Option, Queue, Stream } from "effect"
 import { playAgentTurn } from "../../agent/AgentLoop.js"
 import type { EmuResponse } from "../../http/Exchange.js"
-import { PyFloat, pyDumps } from "../../http/PyJson.js"
 import type { Handler } from "../../http/Route.js"
 import { Ids } from "../../services/Ids.js"
 import { recordAgentTurn } from "../../sessions/AgentTurnRecord.js"
@@ -20,6 +19,7 @@ import { reasoningPreview } from "../../sessions/ReasoningPreview.js"
 import { parseSessionChat } from "../../sessions/SessionChatRequest.js"
 import { answeredCalls, assistantAndToolMessages, turnMessages } from "../../sessions/TurnMessages.js"
 import { admitAgentRequest } from "../Admission.js"
+import { pyDumps, PyFloat } from "../../python/index.js"
 
 const KEEPALIVE_AFTER = Duration.seconds(30)
 const KEEPALIVE_FRAME = ": keepalive\n\n"
