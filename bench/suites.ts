@@ -277,7 +277,7 @@ const coldStartOnce = async (args: ReadonlyArray<string>) => {
 
 export const coldStart = async (rounds: number, log: (s: string) => void): Promise<ColdStartResult> => {
   const bundle = join(repoRoot, "packages/emulator/dist/hermes-emulator.mjs")
-  await execa("node", ["packages/emulator/scripts/build.mjs"], { cwd: repoRoot })
+  await execa("node", ["packages/emulator/scripts/bundle.mjs"], { cwd: repoRoot })
   const cli = { wall: [] as Array<number>, cpu: [] as Array<number>, own: [] as Array<number> }
   const empty = { wall: [] as Array<number>, cpu: [] as Array<number> }
   for (let round = 0; round < rounds; round++) {

@@ -42,7 +42,7 @@ const port = await new Promise<number>((resolve, reject) => {
     s.close(() => resolve(p))
   })
 })
-await execa("node", ["packages/emulator/scripts/build.mjs"], { cwd: repoRoot })
+await execa("node", ["packages/emulator/scripts/bundle.mjs"], { cwd: repoRoot })
 const cli = execa(
   "node",
   ["packages/emulator/dist/hermes-emulator.mjs", "serve", "--port", String(port), "--data-dir", dataDir, "--hermes-version", "0.21.0", "--api-key", SCALE_KEY, "--max-concurrent-runs", "0"],

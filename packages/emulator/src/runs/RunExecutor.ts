@@ -105,12 +105,15 @@ const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall) =>
 const playTurn = (
   spec: RunSpec,
   live: LiveRun,
-  storage: Context.Context<Storage>
+  storage: Context.Context<Storage>,
+  sessionId: string
 ): Effect.Effect<AgentTurnResult, never, Agent | Gateways> => {
   // the agent loop's callbacks need no services; status writes reach the ledger through `storage`
   const withStorage = <A>(effect: Effect.Effect<A, never, Storage>) => Effect.provide(effect, storage)
   return playAgentTurn({
     namespace: spec.namespace,
+    operation: "runs.create",
+    sessionId,
     userMessage: spec.userMessage,
     history: spec.history,
     interrupt: live.interrupt,
@@ -158,7 +161,7 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
     }
     live.agentStarted = true
     const storage = yield* Effect.context<Storage>()
-    const result = yield* playTurn(spec, live, storage)
+    const result = yield* playTurn(spec, live, storage, sessionId)
     yield* recordPlayedTurn(spec.namespace, sessionId, result, spec.now())
     if (live.stopping) {
       yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))
