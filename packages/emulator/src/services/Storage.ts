@@ -26,9 +26,16 @@ export interface StorageSchema {
   readonly namespacedTables: ReadonlyArray<string>
 }
 
+/** A statement prepared on the connection (better-sqlite3's, kept out of the public types). */
+export interface PreparedStatement {
+  run(...params: Array<unknown>): { readonly changes: number; readonly lastInsertRowid: number | bigint }
+  get(...params: Array<unknown>): unknown
+  all(...params: Array<unknown>): Array<unknown>
+}
+
 export interface StorageShape {
   /** `sql` prepared once on the connection (kept for the connection's life). */
-  readonly statement: (sql: string) => Database.Statement
+  readonly statement: (sql: string) => PreparedStatement
   /**
    * Runs `f` against the connection: at once when no transaction of another fiber is open on it
    * (the result is then an already-completed Effect, which the request path runs without a
