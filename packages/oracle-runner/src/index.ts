@@ -14,6 +14,6 @@ export { startFakeModel, scopedFakeModel, fakeModelLayer, FakeModelServer, EXHAU
 export type { FakeModel, FakeModelOptions } from "./fake-model/FakeModelServer.js"
 export type { GatewayControls } from "./fake-model/GatewayControls.js"
 export type { JournalEntry } from "./fake-model/Journal.js"
-export { readSourceLock, SourceLock, Pin } from "./lock/SourceLock.js"
+export { defaultLockPath, readSourceLock, SourceLock, Pin } from "./lock/SourceLock.js"
 export { PinUnavailable, LockMismatch, MissingTool, GatewayStartFailed } from "./errors.js"
 export type { OracleError } from "./errors.js"
