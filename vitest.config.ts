@@ -9,7 +9,7 @@ export default defineConfig({
   resolve: { conditions },
   ssr: { resolve: { conditions } },
   test: {
-    include: ["packages/*/test/**/*.test.ts", "test/**/*.test.ts", "docs/examples/**/*.test.ts"],
+    include: ["packages/*/test/**/*.test.ts", "packages/*/examples/**/*.test.ts", "test/**/*.test.ts", "docs/examples/**/*.test.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000
   }
