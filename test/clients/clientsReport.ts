@@ -42,6 +42,10 @@ export const renderClientsSection = (emulator: RecordedMatrix, gateway: Recorded
     `| client | case | emulator ${emulator.pin} | real gateway ${gateway.pin} | |`,
     "| --- | --- | --- | --- | --- |",
     ...lines,
+    "",
+    "Where a case fails, it fails alike on the real gateway, so the emulator reproduces the server faithfully; why, from the real gateway's answers:",
+    "",
+    ...gateway.rows.filter((r) => r.outcome === "fails").map((r) => `- ${r.client}, ${r.case}: ${r.detail}${r.note === undefined ? "" : ` — ${r.note}`}`),
     END
   ].join("\n")
 }

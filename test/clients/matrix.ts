@@ -24,6 +24,8 @@ export interface MatrixRow {
   readonly outcome: "ok" | "fails"
   /** What came back, or the error the library raised (first line, ports and ids masked). */
   readonly detail: string
+  /** What the server sent that explains the outcome (e.g. the stream's event types). */
+  readonly note?: string
 }
 
 const MODEL = "hermes-agent"
@@ -47,8 +49,17 @@ const check = async (
     return { client, case: name, outcome: got === expected ? "ok" : "fails", detail: got === expected ? got : `got ${JSON.stringify(got).slice(0, 160)}` }
   } catch (e) {
     const err = e as Error
-    return { client, case: name, outcome: "fails", detail: maskDetail(`${err.name}: ${err.message}`) }
+    return { client, case: name, outcome: "fails", detail: maskDetail(`${err.name}: ${err.message}${schemaIssues(err)}`) }
   }
+}
+
+/** A response the client's schema rejected (the AI SDK validates with zod): which fields, and why. */
+const schemaIssues = (err: unknown): string => {
+  for (let cause = (err as { cause?: unknown }).cause; cause !== undefined && cause !== null; cause = (cause as { cause?: unknown }).cause) {
+    const issues = (cause as { issues?: ReadonlyArray<{ path: ReadonlyArray<unknown>; message: string }> }).issues
+    if (Array.isArray(issues)) return ` (${issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")})`
+  }
+  return ""
 }
 
 const openaiNode = async (t: ClientTarget): Promise<Array<MatrixRow>> => {
@@ -66,15 +77,23 @@ const openaiNode = async (t: ClientTarget): Promise<Array<MatrixRow>> => {
     return text
   })
   await run("responses plain", "responses plain reply", async () => (await client.responses.create({ model: MODEL, input: "hi" })).output_text)
+  const eventTypes = new Set<string>()
   await run("responses streamed (events)", "responses streamed reply", async () => {
     let text = ""
-    for await (const event of await client.responses.create({ model: MODEL, input: "hi", stream: true })) if (event.type === "response.output_text.delta") text += event.delta
+    for await (const event of await client.responses.create({ model: MODEL, input: "hi", stream: true })) {
+      eventTypes.add(event.type)
+      if (event.type === "response.output_text.delta") text += event.delta
+    }
     return text
   })
+  // the helpers build their snapshot from response.content_part.* events: say which events came
+  const eventsNote = `event types sent: ${[...eventTypes].join(", ")}`
+  rows[rows.length - 1] = { ...rows[rows.length - 1]!, note: eventsNote }
   await run("responses streamed (stream helper)", "responses helper reply", async () => {
     const stream = client.responses.stream({ model: MODEL, input: "hi" })
     return (await stream.finalResponse()).output_text
   })
+  rows[rows.length - 1] = { ...rows[rows.length - 1]!, note: eventsNote }
   await t.script(oneTurn("first of the chain"))
   await run("responses chained", "second of the chain", async () => {
     const first = await client.responses.create({ model: MODEL, input: "one", store: true })
