@@ -14,6 +14,7 @@ Usage:
   oracle bench --target process --workers 1,2,4 [--runs N] [--seed S] [--out FILE]
                                reference scenarios per second per worker count, side by side in one run
   oracle <command> --help      options of a command
+  oracle --version             the version
 
 Exit codes: 0 no divergence · 1 divergences · 2 the oracle could not run (never reported as a pass)
 `
