@@ -1,9 +1,8 @@
 /** Flag parsing shared by the commands (node:util parseArgs; unknown flags are usage errors). */
 import { readFileSync } from "node:fs"
-import { join } from "node:path"
 import { parseArgs } from "node:util"
+import { defaultLockPath } from "@hermetic/oracle-runner"
 import { isPinName } from "../coverage/emulatorRoutes.js"
-import { repoRoot } from "../evidence/provenance.js"
 import { UsageError } from "./CliError.js"
 
 export type ParsedArgs = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>
@@ -35,7 +34,7 @@ export const parse = (argv: ReadonlyArray<string>): ParsedArgs => {
 
 export const defaultPin = (): string => {
   try {
-    return (JSON.parse(readFileSync(join(repoRoot(), "source-lock.json"), "utf8")) as { default: string }).default
+    return (JSON.parse(readFileSync(defaultLockPath(), "utf8")) as { default: string }).default
   } catch {
     return "0.19.0"
   }

@@ -81,7 +81,9 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
       case "POST /script": {
         const script = parseBody(Script, req)
         if (Either.isLeft(script)) return adminError(400, `invalid Script: ${script.left}`)
-        const appended: ScriptAppended = { appended: script.right.turns.length, pendingTurns: yield* player.append(script.right) }
+        const pending = yield* Effect.either(player.append(script.right))
+        if (Either.isLeft(pending)) return adminError(400, pending.left.message)
+        const appended: ScriptAppended = { appended: script.right.turns.length, pendingTurns: pending.right }
         return jsonResponse(appended)
       }
       case "POST /clock": {

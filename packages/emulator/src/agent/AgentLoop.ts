@@ -19,6 +19,7 @@
 import { Deferred, Effect } from "effect"
 import { pyTruncate } from "../content/MultimodalContent.js"
 import {
+  type AgentOperation,
   type Answer,
   isRetriedModelStatus,
   LENGTH_CONTINUATION_PROMPT,
@@ -32,6 +33,7 @@ import {
 } from "@hermetic/script"
 import { markAgentTurn } from "../discovery/AgentWarmth.js"
 import { Gateways } from "../runs/GatewayState.js"
+import { AGENT_MODEL } from "../sessions/AgentIdentity.js"
 import { Agent } from "../services/Agent.js"
 import { type AgentMessage, repairMessageSequence, stampPersisted } from "./AgentMessages.js"
 import { pyStrip } from "../python/index.js"
@@ -88,6 +90,10 @@ export interface AgentTurnCallbacks {
 
 export interface AgentTurnInput {
   readonly namespace: string
+  /** The operation whose agent turn this is (a Script turn's `when.operation`). */
+  readonly operation: AgentOperation
+  /** The Hermes session the turn runs under (a Script turn's `when.sessionId`). */
+  readonly sessionId: string
   readonly userMessage: unknown
   /** The caller's history; its dicts are shared with the transcript, as upstream shares them. */
   readonly history: ReadonlyArray<AgentMessage>
@@ -181,7 +187,12 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
     const interrupted = () => (input.interrupt === undefined ? Effect.succeed(false) : Deferred.isDone(input.interrupt))
 
     /** The model call the loop sends now: its transcript so far, as the model would receive it. */
-    const modelCall = (): ModelCall => ({ messages: messages.map((m) => ({ role: String(m["role"]), content: m["content"] })) })
+    const modelCall = (): ModelCall => ({
+      messages: messages.map((m) => ({ role: String(m["role"]), content: m["content"] })),
+      model: AGENT_MODEL,
+      operation: input.operation,
+      sessionId: input.sessionId
+    })
     /** Texts of replies cut off by finish_reason "length", joined in front of the final answer. */
     const truncatedParts: Array<string> = []
     let lengthContinuations = 0
@@ -235,7 +246,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
       const enabled = input.enabledTools
       if (calls.length > 0 && enabled !== undefined && calls.every((call) => enabled.has(call.name))) {
         const executed = calls.map((call, i): ExecutedToolCall => ({
-          id: call.id ?? `call_hermetic_${modelCalls}_${i}`,
+          id: answer.toolCallIds[i] ?? `call_hermetic_${modelCalls}_${i}`,
           name: call.name,
           arguments: toolArguments(call),
           ...(call.approval === undefined ? {} : { approval: call.approval })
@@ -272,7 +283,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
           const final = `Model generated invalid tool call: ${preview}`
           return finish({ finalResponse: final, error: final, completed: false, partial: true })
         }
-        const ids = calls.map((call, i) => call.id ?? `call_hermetic_${modelCalls}_${i}`)
+        const ids = calls.map((call, i) => answer.toolCallIds[i] ?? `call_hermetic_${modelCalls}_${i}`)
         messages.push({
           role: "assistant",
           content: text,

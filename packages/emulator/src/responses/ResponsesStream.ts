@@ -72,6 +72,8 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
     gw.beginAgentTurn()
     const agentFiber = yield* playAgentTurn({
       namespace: ctx.namespace,
+      operation: "responses.create",
+      sessionId: spec.sessionId,
       userMessage: spec.userMessage,
       history: spec.history,
       interrupt,

@@ -104,12 +104,15 @@ const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall) =>
 const playTurn = (
   spec: RunSpec,
   live: LiveRun,
-  storage: Context.Context<SqlClient.SqlClient>
+  storage: Context.Context<SqlClient.SqlClient>,
+  sessionId: string
 ): Effect.Effect<AgentTurnResult, never, Agent | Gateways> => {
   // the agent loop's callbacks need no services; status writes reach the ledger through `storage`
   const withStorage = <A>(effect: Effect.Effect<A, never, SqlClient.SqlClient>) => Effect.provide(effect, storage)
   return playAgentTurn({
     namespace: spec.namespace,
+    operation: "runs.create",
+    sessionId,
     userMessage: spec.userMessage,
     history: spec.history,
     interrupt: live.interrupt,
@@ -157,7 +160,7 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
     }
     live.agentStarted = true
     const storage = yield* Effect.context<SqlClient.SqlClient>()
-    const result = yield* playTurn(spec, live, storage)
+    const result = yield* playTurn(spec, live, storage, sessionId)
     yield* recordPlayedTurn(spec.namespace, sessionId, result, spec.now())
     if (live.stopping) {
       yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))

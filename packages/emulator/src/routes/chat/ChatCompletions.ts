@@ -73,6 +73,8 @@ const runTurn = (
     markAgentTurn(ctx.gateway)
     return ctx.gateway.agentTurnInFlight(playAgentTurn({
       namespace: ctx.namespace,
+      operation: "chat.completions",
+      sessionId,
       userMessage: request.userMessage,
       history: agentHistory(request),
       enabledTools,

@@ -32,7 +32,7 @@ const runTurn = (ctx: RouteContext, request: ResponseRequest, release: () => voi
   Effect.suspend(() => {
     release()
     return ctx.gateway.agentTurnInFlight(
-      playAgentTurn({ namespace: ctx.namespace, userMessage: request.userMessage, history: request.history }).pipe(
+      playAgentTurn({ namespace: ctx.namespace, operation: "responses.create", sessionId, userMessage: request.userMessage, history: request.history }).pipe(
         // the agent writes its turn to state.db under the response's session
         Effect.tap((result) => recordPlayedTurn(ctx.namespace, sessionId, result, ctx.now()))
       )

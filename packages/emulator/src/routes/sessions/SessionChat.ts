@@ -20,7 +20,7 @@ export const sessionChatRoute: Handler = (ctx) =>
       if (parsed._tag === "rejected") return parsed.response
       const { sessionId, sessionKey, userMessage } = parsed.request
       release()
-      const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({ namespace: ctx.namespace, userMessage, history: [] }))
+      const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({ namespace: ctx.namespace, operation: "sessions.chat", sessionId, userMessage, history: [] }))
       const turn = turnMessages(result.messages, 0)
       yield* recordAgentTurn(ctx.namespace, { sessionId, messages: turn, calls: answeredCalls(turn, result.usage), now: ctx.now() })
       const headers: Array<readonly [string, string]> = [["X-Hermes-Session-Id", sessionId]]

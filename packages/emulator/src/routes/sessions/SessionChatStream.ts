@@ -53,6 +53,8 @@ export const sessionChatStreamRoute: Handler = (ctx) =>
         yield* emit("message.started", { message: { id: messageId, role: "assistant" } })
         const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({
           namespace: ctx.namespace,
+          operation: "sessions.chat.stream",
+          sessionId,
           userMessage,
           history: [],
           callbacks: {
