@@ -14,7 +14,8 @@ import { searchCounterexample } from "../generate/searchCounterexample.js"
 import { LearnedNoise } from "../noise/LearnedNoise.js"
 import { emulatorInProcessTarget } from "../target/EmulatorTargets.js"
 import type { Target } from "../target/Target.js"
-import { intFlag, type ParsedArgs, pinOf } from "./args.js"
+import { emulatorOptionsFor } from "../profile/GatewayProfile.js"
+import { intFlag, type ParsedArgs, pinOf, profileOf } from "./args.js"
 import { UsageError } from "./CliError.js"
 import { loadCassettes, loadScenarioFiles } from "./loadInputs.js"
 import { progress } from "./progress.js"
@@ -31,6 +32,7 @@ const cassettesAsOne = (inputs: ReadonlyArray<ScenarioInput>, pin: string): Targ
 export const compareCommand = (args: ParsedArgs) =>
   Effect.gen(function*() {
     const pin = pinOf(args)
+    const profile = profileOf(args)
     const kind = args.values.target ?? "process"
     if (kind !== "process" && kind !== "container" && kind !== "cassette") throw new UsageError({ message: `--target is process, container or cassette, not ${kind}` })
     const runs = intFlag(args, "runs", 0)
@@ -42,14 +44,14 @@ export const compareCommand = (args: ParsedArgs) =>
     let inputs: Array<ScenarioInput>
     let reference: Target | undefined
     if (kind === "cassette") {
-      inputs = [...(yield* loadCassettes(pin, files))]
+      inputs = [...(yield* loadCassettes(pin, files, profile))]
       if (runs > 0) progress("--runs is ignored with --target cassette: generated scenarios were never recorded")
     } else {
-      inputs = [...(yield* loadScenarioFiles(files))]
-      progress(`starting the real ${pin} gateway (${kind} launcher)…`)
-      reference = yield* realReference(pin, kind, args.values.source)
+      inputs = [...(yield* loadScenarioFiles(files, profile))]
+      progress(`starting the real ${pin} gateway (${kind} launcher, ${profile} profile)…`)
+      reference = yield* realReference(pin, kind, args.values.source, profile)
     }
-    const candidate = yield* emulatorInProcessTarget({ pin })
+    const candidate = yield* emulatorInProcessTarget({ pin, emulatorOptions: emulatorOptionsFor(profile) })
     const learn = !args.values["no-noise"]
     const noiseMethod = !learn
       ? "not learned (--no-noise)"

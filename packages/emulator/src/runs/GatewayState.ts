@@ -42,6 +42,9 @@ export class GatewayState {
   pendingAgentRequests = 0
   inflightAgentRuns = 0
   draining = false
+  /** Approval-guard decisions "session" (per approval session) and "always" (kept across restarts, as config.yaml keeps them). */
+  readonly sessionApprovals = new Map<string, Set<string>>()
+  readonly permanentApprovals = new Set<string>()
   /** Emulated time of the last full sweep of run statuses and buffers. */
   lastSweepAt = Number.NEGATIVE_INFINITY
   /** `owner` identifies this emulated process in the ledger (a boot id plus the restart count). */
@@ -104,6 +107,7 @@ export const makeGateways = (now: (namespace: string) => number): GatewaysShape 
       Effect.gen(function*() {
         const old = get(ns)
         const next = new GatewayState(now(ns), old.generation + 1, `${bootId}:${old.generation + 1}`)
+        for (const key of old.permanentApprovals) next.permanentApprovals.add(key)
         states.set(ns, next)
         yield* stop(old)
         return next

@@ -31,6 +31,8 @@ up/probe options
   --faketime[=EPOCH|ISO]     run the gateway under libfaketime (from that instant; default now)
   --determinism strict|upstream-defaults
                              strict (default): no tools, memory, titles, compression, review
+  --tools                    the tools profile: todo, a terminal confined to the scratch dir, the
+                             approval guard in manual mode (strict otherwise)
   --keep-temp                keep HERMES_HOME and the log after stopping
   --ready-timeout SECONDS    how long to wait for /health (default 120)
 
@@ -47,7 +49,7 @@ const main = async (argv: ReadonlyArray<string>): Promise<number> => {
     case "doctor":
       return doctorCommand(parseArgs(rest, []))
     case "up":
-      return upCommand(parseArgs(rest, ["keep-temp", "faketime"]))
+      return upCommand(parseArgs(rest, ["keep-temp", "faketime", "tools"]))
     case "down":
       return downCommand()
     case "probe":

@@ -7,7 +7,7 @@ import type { Determinism } from "../gateway/hermesHome.js"
 import { checkKnown, flagString, UsageError, type Args } from "./args.js"
 import { clearState, readState, writeState } from "./stateFile.js"
 
-export const UP_FLAGS = ["pin", "launcher", "source", "faketime", "determinism", "keep-temp", "ready-timeout"]
+export const UP_FLAGS = ["pin", "launcher", "source", "faketime", "determinism", "tools", "keep-temp", "ready-timeout"]
 
 const progress = (line: string) => process.stderr.write(`[oracle-runner] ${line}\n`)
 
@@ -41,6 +41,7 @@ export const upCommand = async (args: Args): Promise<number> => {
     ...(source ? { source } : {}),
     ...(faketime ? { clock: faketime } : {}),
     determinism,
+    ...(args.flags.has("tools") ? { tools: true } : {}),
     ...(timeout ? { readyTimeoutMs: Number(timeout) * 1000 } : {}),
     ...(args.flags.has("keep-temp") ? { keepTemp: true } : {}),
     progress
