@@ -87,6 +87,7 @@ export const compareCommand = (args: ParsedArgs) =>
       const search = yield* Effect.promise(() =>
         searchCounterexample({
           pin,
+          profile,
           seed,
           numRuns: runs,
           out,
