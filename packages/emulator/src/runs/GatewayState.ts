@@ -45,10 +45,13 @@ export class GatewayState {
   /** Approval-guard decisions "session" (per approval session) and "always" (kept across restarts, as config.yaml keeps them). */
   readonly sessionApprovals = new Map<string, Set<string>>()
   readonly permanentApprovals = new Set<string>()
-  /** Emulated time of the last full sweep of run statuses and buffers. */
-  lastSweepAt = Number.NEGATIVE_INFINITY
+  /** Emulated time of the last sweep of run statuses and buffers (the process start before the first). */
+  lastSweepAt: number
   /** `owner` identifies this emulated process in the ledger (a boot id plus the restart count). */
-  constructor(readonly startedAt: number, readonly generation: number, readonly owner: string) {}
+  constructor(readonly startedAt: number, readonly generation: number, readonly owner: string) {
+    // upstream's sweeper first wakes 60 s after the process started
+    this.lastSweepAt = startedAt
+  }
 
   activeAgentWorkCount(): number {
     return this.pendingAgentRequests + this.inflightAgentRuns + this.liveRuns.size
