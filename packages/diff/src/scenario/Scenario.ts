@@ -40,6 +40,8 @@ export const Until = Schema.Struct({
   status: Schema.optional(Schema.Array(Schema.String)),
   /** Settle when the body's `status` is terminal (completed, failed, cancelled, interrupted, …). */
   terminal: Schema.optional(Schema.Boolean),
+  /** Settle when the JSON body's field at this dotted path (e.g. "job.last_status") is one of `in`. */
+  field: Schema.optional(Schema.Struct({ path: Schema.String, in: Schema.Array(Schema.String) })),
   /** Settle when the HTTP status is one of these (e.g. [404] after an expiry sweep). */
   httpStatus: Schema.optional(Schema.Array(Schema.Number)),
   /** Give up after this long (default 10 s); an unsettled step is recorded as such and compared. */

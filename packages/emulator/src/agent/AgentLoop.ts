@@ -253,8 +253,11 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
       inputTokens += reply.usage?.prompt_tokens ?? 0
       outputTokens += reply.usage?.completion_tokens ?? 0
       const enabled = input.enabledTools
-      if (calls.length > 0 && enabled !== undefined && calls.every((call) => enabled.has(call.name))) {
-        const executed = calls.map((call, i): ExecutedToolCall => ({
+      if (calls.length > 0 && enabled !== undefined && calls.some((call) => enabled.has(call.name))) {
+        // any valid call makes the round count: invalid ones in a mixed batch get their error
+        // result first and are not run, the valid ones run (no strike against the 3-round limit)
+        invalidToolRounds = 0
+        const all = calls.map((call, i): ExecutedToolCall => ({
           id: call.id ?? `call_hermetic_${modelCalls}_${i}`,
           name: call.name,
           arguments: toolArguments(call),
@@ -265,7 +268,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
           content: text,
           reasoning: reply.reasoning ?? null,
           finish_reason: "tool_calls",
-          tool_calls: executed.map((call) => ({
+          tool_calls: all.map((call) => ({
             id: call.id,
             call_id: call.id,
             response_item_id: `fc_${call.id.replace(/^call_/, "")}`,
@@ -273,6 +276,10 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
             function: { name: call.name, arguments: call.arguments }
           }))
         })
+        for (const call of all) {
+          if (!enabled.has(call.name)) messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: unknownToolText(call.name, enabled) })
+        }
+        const executed = all.filter((call) => enabled.has(call.name))
         for (const call of executed) {
           yield* input.callbacks?.onToolStart?.(call) ?? Effect.void
           const guard = input.callbacks?.onToolApproval
