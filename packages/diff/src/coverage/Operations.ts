@@ -28,6 +28,7 @@ export const OPERATIONS: ReadonlyArray<Operation> = [
   { id: "sessions.fork", method: "POST", path: "/api/sessions/{session_id}/fork" },
   { id: "sessions.chat", method: "POST", path: "/api/sessions/{session_id}/chat" },
   { id: "sessions.chat.stream", method: "POST", path: "/api/sessions/{session_id}/chat/stream" },
+  { id: "sessions.model", method: "POST", path: "/api/sessions/{session_id}/model", pins: ["0.21.0"] },
   { id: "chat.completions", method: "POST", path: "/v1/chat/completions" },
   { id: "responses.create", method: "POST", path: "/v1/responses" },
   { id: "responses.get", method: "GET", path: "/v1/responses/{response_id}" },

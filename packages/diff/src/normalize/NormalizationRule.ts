@@ -40,7 +40,7 @@ export const ID_PATTERNS: ReadonlyArray<IdPattern> = [
 ]
 
 /** Fields holding epoch seconds (or ISO times) that the server reads from its clock. */
-export const TIMESTAMP_FIELD = /^(created|created_at|updated_at|completed_at|started_at|finished_at|expires_at|cancelled_at|failed_at|last_active|last_updated|timestamp|ts|next_run_at|last_run_at)$/
+export const TIMESTAMP_FIELD = /^(created|created_at|updated_at|completed_at|started_at|finished_at|ended_at|expires_at|cancelled_at|failed_at|last_active|last_updated|timestamp|ts|next_run_at|last_run_at)$/
 
 /** An ISO-8601 date-time string (cron jobs report next_run_at / last_run_at this way). */
 export const ISO_DATETIME = /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/

@@ -30,6 +30,9 @@ import { patchSessionRoute } from "./sessions/PatchSession.js"
 import { sessionMessagesRoute } from "./sessions/SessionMessages.js"
 import { sessionChatRoute } from "./sessions/SessionChat.js"
 import { sessionChatStreamRoute } from "./sessions/SessionChatStream.js"
+import { sessionModelLockRoute } from "./sessions/SessionModelLock.js"
+import { platformEvents } from "./platforms/PlatformEvents.js"
+import { browserControlDisabled } from "./platforms/BrowserControlDisabled.js"
 import { approveRun } from "./runs/ApproveRun.js"
 import { createRun } from "./runs/CreateRun.js"
 import { getRun } from "./runs/GetRun.js"
@@ -50,6 +53,9 @@ export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "sessions.fork", method: "POST", path: "/api/sessions/{session_id}/fork", handler: forkSessionRoute },
   { id: "sessions.chat", method: "POST", path: "/api/sessions/{session_id}/chat", handler: sessionChatRoute },
   { id: "sessions.chat.stream", method: "POST", path: "/api/sessions/{session_id}/chat/stream", handler: sessionChatStreamRoute },
+  ...(features.sessionModelLock
+    ? [{ id: "sessions.model", method: "POST", path: "/api/sessions/{session_id}/model", handler: sessionModelLockRoute } satisfies Route]
+    : []),
   { id: "models.list", method: "GET", path: "/v1/models", handler: listModels },
   ...(features.modelOptionsRoute
     ? [{ id: "model.options", method: "GET", path: "/api/model/options", handler: modelOptions } satisfies Route]
@@ -60,6 +66,15 @@ export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "responses.create", method: "POST", path: "/v1/responses", handler: createResponse },
   { id: "responses.get", method: "GET", path: "/v1/responses/{response_id}", handler: getResponse },
   { id: "responses.delete", method: "DELETE", path: "/v1/responses/{response_id}", handler: deleteResponse },
+  { id: "platforms.events", method: "POST", path: "/api/platforms/{platform}/events", handler: platformEvents },
+  ...(features.browserExtensionControl
+    ? ([
+      { id: "browser_control.register", method: "POST", path: "/v1/browser-control/register", handler: browserControlDisabled },
+      { id: "browser_control.ws", method: "GET", path: "/v1/browser-control/ws", handler: browserControlDisabled },
+      { id: "artifacts.upload", method: "POST", path: "/v1/artifacts/upload", handler: browserControlDisabled },
+      { id: "artifacts.download", method: "GET", path: "/v1/artifacts/download/{artifact_id}", handler: browserControlDisabled }
+    ] satisfies ReadonlyArray<Route>)
+    : []),
   { id: "jobs.list", method: "GET", path: "/api/jobs", handler: listJobsRoute },
   { id: "jobs.create", method: "POST", path: "/api/jobs", handler: createJobRoute },
   { id: "jobs.get", method: "GET", path: "/api/jobs/{job_id}", handler: getJobRoute },
