@@ -1,12 +1,14 @@
 #!/usr/bin/env node
-// Starts the CLI from its bundle (dist/, built by `npm ci` through the root `prepare` script) when
-// the bundle is at least as new as every source file; otherwise runs the TypeScript sources
-// through tsx, so an edited checkout never runs stale code.
+// Runs the CLI from dist/: its one-file bundle (fast cold start) when present, else tsc's output.
+// In a repository checkout (tsconfig.build.json beside this folder; never published) whose sources
+// are newer than the build, it runs the sources through tsx instead, so an edited checkout never
+// runs stale code. An installed package never loads a TypeScript loader.
 import { existsSync, readdirSync, statSync } from "node:fs"
 import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
 const bundle = `${root}dist/hermes-emulator.mjs`
+const built = existsSync(bundle) ? bundle : `${root}dist/cli/main.js`
 
 const newestSource = (dir) => {
   let newest = 0
@@ -17,10 +19,11 @@ const newestSource = (dir) => {
   return newest
 }
 
-if (existsSync(bundle) && statSync(bundle).mtimeMs >= newestSource(`${root}src`)) {
-  await import(bundle)
-} else {
+const checkout = existsSync(`${root}tsconfig.build.json`)
+if (checkout && (!existsSync(built) || statSync(built).mtimeMs < newestSource(`${root}src`))) {
   const { register } = await import("tsx/esm/api")
   register()
   await import("../src/cli/main.ts")
+} else {
+  await import(built)
 }

@@ -1,7 +1,7 @@
 /** Flag parsing shared by the commands (node:util parseArgs; unknown flags are usage errors). */
 import { readFileSync } from "node:fs"
-import { join } from "node:path"
 import { parseArgs } from "node:util"
+import { defaultLockPath } from "@hermetic/oracle-runner"
 import { isPinName } from "../coverage/emulatorRoutes.js"
 import { repoRoot } from "../evidence/provenance.js"
 import { GATEWAY_PROFILES, type GatewayProfile, isGatewayProfile } from "../profile/GatewayProfile.js"
@@ -20,6 +20,10 @@ export const OPTIONS = {
   source: { type: "string" },
   profile: { type: "string" },
   "no-noise": { type: "boolean" },
+  workers: { type: "string" },
+  shard: { type: "string" },
+  base: { type: "string" },
+  head: { type: "string" },
   help: { type: "boolean", short: "h" }
 } as const
 
@@ -33,7 +37,7 @@ export const parse = (argv: ReadonlyArray<string>): ParsedArgs => {
 
 export const defaultPin = (): string => {
   try {
-    return (JSON.parse(readFileSync(join(repoRoot(), "source-lock.json"), "utf8")) as { default: string }).default
+    return (JSON.parse(readFileSync(defaultLockPath(), "utf8")) as { default: string }).default
   } catch {
     return "0.19.0"
   }
@@ -53,7 +57,7 @@ export const profileOf = (args: ParsedArgs): GatewayProfile => {
   return profile
 }
 
-export const intFlag = (args: ParsedArgs, name: "runs" | "seed", fallback: number): number => {
+export const intFlag = (args: ParsedArgs, name: "runs" | "seed" | "workers", fallback: number): number => {
   const raw = args.values[name]
   if (raw === undefined) return fallback
   if (!/^-?\d+$/.test(raw)) throw new UsageError({ message: `--${name} wants an integer, got ${raw}` })

@@ -2,6 +2,8 @@
  * The `oracle` CLI. Exit codes: 0 no divergence, 1 divergences, 2 the oracle could not run — a
  * pin that cannot be obtained, a launcher that failed, a cassette missing a request, a bad flag.
  */
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { readFileSync } from "node:fs"
 import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Cause, Effect, Exit, type Scope } from "effect"
@@ -10,9 +12,11 @@ import { parse } from "./args.js"
 import { UsageError } from "./CliError.js"
 import { benchCommand } from "./benchCommand.js"
 import { compareCommand } from "./compareCommand.js"
+import { mergeCommand } from "./mergeCommand.js"
 import { recordCommand } from "./recordCommand.js"
 import { replayCommand } from "./replayCommand.js"
-import { COMPARE_HELP, MAIN_HELP, RECORD_HELP, REPLAY_HELP } from "./usage.js"
+import { reportCommand } from "./reportCommand.js"
+import { COMPARE_HELP, MAIN_HELP, MERGE_HELP, RECORD_HELP, REPLAY_HELP, REPORT_HELP } from "./usage.js"
 
 const schemaCommand = Effect.promise(async () => {
   await writeFile(join(schemaDir(), "evidence.schema.json"), `${JSON.stringify(evidenceJsonSchema(), null, 2)}\n`)
@@ -21,7 +25,7 @@ const schemaCommand = Effect.promise(async () => {
   return 0 as const
 })
 
-const HELP: Record<string, string> = { compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP }
+const HELP: Record<string, string> = { compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP, merge: MERGE_HELP, report: REPORT_HELP }
 
 const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Scope.Scope> =>
   Effect.suspend((): Effect.Effect<number, unknown, Scope.Scope> => {
@@ -42,6 +46,10 @@ const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Sc
         return recordCommand(args)
       case "replay":
         return replayCommand(args)
+      case "merge":
+        return mergeCommand(args)
+      case "report":
+        return reportCommand(args)
       case "schema":
         return schemaCommand
       case "bench":
@@ -51,18 +59,30 @@ const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Sc
     }
   })
 
-const main = async () => {
-  const exit = await Effect.runPromiseExit(Effect.scoped(program(process.argv.slice(2))))
-  if (Exit.isSuccess(exit)) {
-    process.exitCode = exit.value
-    return
-  }
-  const failure = Cause.squash(exit.cause)
+/** From src/cli or dist/cli alike, the package's manifest is two levels up. */
+const packageVersion = (): string =>
+  (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version
+
+/** The exit code of a run that failed: 2, never 0 or 1 — a comparison that did not happen is neither a pass nor a divergence. */
+const report = (failure: unknown): number => {
   const message = failure instanceof Error ? failure.message : String(failure)
   if (failure instanceof UsageError) process.stderr.write(`oracle: ${message}\nRun 'oracle --help' for usage.\n`)
   else process.stderr.write(`oracle: the oracle could not run:\n${message}\n`)
-  // never 0 or 1: a comparison that did not happen is neither a pass nor a divergence
-  process.exitCode = 2
+  return 2
 }
 
-await main()
+const argv = process.argv.slice(2)
+const main: Effect.Effect<number, unknown> =
+  argv[0] === "--version" || argv[0] === "-v"
+    ? Effect.sync(() => {
+      process.stdout.write(`oracle ${packageVersion()}\n`)
+      return 0
+    })
+    : Effect.scoped(program(argv)).pipe(
+      Effect.catchAllCause((cause) => (Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.sync(() => report(Cause.squash(cause)))))
+    )
+
+// @effect/platform-node's runtime: SIGINT/SIGTERM interrupt the comparison and its scope (gateways, emulators) closes.
+NodeRuntime.runMain(main, {
+  teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? Number(exit.value) : Cause.isInterruptedOnly(exit.cause) ? 130 : 2)
+})

@@ -4,5 +4,5 @@ import { type GatewayProfile, gatewayOptionsFor } from "../profile/GatewayProfil
 import { gatewayTarget, type GatewayLauncher } from "../target/GatewayTarget.js"
 import { progress } from "./progress.js"
 
-export const realReference = (pin: string, launcher: GatewayLauncher, source: string | undefined, profile: GatewayProfile = "strict") =>
-  gatewayTarget({ pin, launcher, ...(source !== undefined ? { source } : {}), ...gatewayOptionsFor(profile), progress: (line) => progress(`gateway: ${line}`) }).pipe(Effect.map((g) => g.target))
+export const realReference = (pin: string, launcher: GatewayLauncher, source: string | undefined, label = "gateway", profile: GatewayProfile = "strict") =>
+  gatewayTarget({ pin, launcher, ...(source !== undefined ? { source } : {}), ...gatewayOptionsFor(profile), progress: (line) => progress(`${label}: ${line}`) }).pipe(Effect.map((g) => g.target))

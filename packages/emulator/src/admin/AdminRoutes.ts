@@ -1,7 +1,8 @@
 /**
- * The control plane under /__admin (upstream has no such prefix). The first five routes are a
- * stable contract shared with the oracle runner's fake model: script, hold release, clock,
- * restart, reset. The rest (faults, journal, drain, state) are the emulator's own.
+ * The emulator's control plane under /__admin (upstream has no such prefix). Five routes are the
+ * contract in @hermetic/script's ControlPlane (script, hold release, clock, restart, reset), with
+ * its request and answer shapes; the rest (faults, holds, journal, drain, state, cron tick) are
+ * the emulator's own.
  */
 import { Effect, Either, Schema } from "effect"
 import { EmulatorConfig } from "../config/EmulatorConfig.js"
@@ -9,25 +10,31 @@ import { type EmuRequest, type EmuResponse, jsonResponse } from "../http/Exchang
 import type { AppServices } from "../http/Route.js"
 import { Gateways } from "../runs/GatewayState.js"
 import { clearSettled, countSettled } from "../runs/SettledRuns.js"
-import { Script } from "../script/Script.js"
+import {
+  ADMIN_PREFIX,
+  adminError as adminErrorBody,
+  ClockCommand,
+  type ClockMoved,
+  type HoldReleased,
+  holdReleaseName,
+  type ResetDone,
+  type Restarted,
+  Script,
+  type ScriptAppended
+} from "@hermetic/script"
 import { Agent } from "../services/Agent.js"
 import { EmuClock } from "../services/Clock.js"
 import { FaultRule, Faults } from "../services/Faults.js"
 import { Journal } from "../services/Journal.js"
 import { clearNamespace } from "../services/Storage.js"
 import { tickNamespace } from "../jobs/JobTicker.js"
+import { handleJournalAdmin } from "./JournalAdmin.js"
+import { handleSnapshotAdmin } from "./SnapshotAdmin.js"
 
-export const ADMIN_PREFIX = "/__admin"
-export const isAdminPath = (path: string): boolean => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)
+export { ADMIN_PREFIX, isAdminPath } from "@hermetic/script"
 
-const adminError = (status: number, message: string): EmuResponse =>
-  jsonResponse({ error: { message, type: "hermetic_admin_error" } }, status)
+const adminError = (status: number, message: string): EmuResponse => jsonResponse(adminErrorBody(message), status)
 
-const ClockCommand = Schema.Union(
-  Schema.Struct({ set: Schema.Number }),
-  Schema.Struct({ advance: Schema.Number }),
-  Schema.Struct({ freeze: Schema.Boolean })
-)
 const DrainCommand = Schema.Struct({ draining: Schema.Boolean })
 
 const parseBody = <A, I>(schema: Schema.Schema<A, I>, req: EmuRequest): Either.Either<A, string> => {
@@ -66,18 +73,20 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
     }
     const path = req.path.slice(ADMIN_PREFIX.length)
     const route = `${req.method} ${path}`
-    const hold = /^\/holds\/([^/]+)\/release$/.exec(path)
-    if (req.method === "POST" && hold !== null) {
-      const name = decodeURIComponent(hold[1] as string)
-      const waiting = yield* Effect.flatMap(Agent, (a) => a.release(ns, name))
-      return jsonResponse({ released: name, waiting })
+    const player = (yield* Agent).player(ns)
+    const hold = holdReleaseName(path)
+    if (req.method === "POST" && hold !== undefined) {
+      const released: HoldReleased = { hold, releasedCalls: yield* player.release(hold) }
+      return jsonResponse(released)
     }
     switch (route) {
       case "POST /script": {
         const script = parseBody(Script, req)
         if (Either.isLeft(script)) return adminError(400, `invalid Script: ${script.left}`)
-        const pending = yield* Effect.flatMap(Agent, (a) => a.enqueue(ns, script.right))
-        return jsonResponse({ queued: script.right.turns.length, pending })
+        const pending = yield* Effect.either(player.append(script.right))
+        if (Either.isLeft(pending)) return adminError(400, pending.left.message)
+        const appended: ScriptAppended = { appended: script.right.turns.length, pendingTurns: pending.right }
+        return jsonResponse(appended)
       }
       case "POST /clock": {
         const cmd = parseBody(ClockCommand, req)
@@ -87,14 +96,15 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
         if ("set" in c) yield* clock.set(ns, c.set)
         else if ("advance" in c) yield* clock.advance(ns, c.advance)
         else yield* clock.freeze(ns, c.freeze)
-        return jsonResponse({ now: clock.now(ns) })
+        const moved: ClockMoved = { now: clock.now(ns) }
+        return jsonResponse(moved)
       }
       case "POST /restart":
         yield* restartNamespace(ns)
-        return jsonResponse({ restarted: true })
+        return jsonResponse({ restarted: true } satisfies Restarted)
       case "POST /reset":
         yield* resetNamespace(ns)
-        return jsonResponse({ reset: true })
+        return jsonResponse({ reset: true } satisfies ResetDone)
       case "POST /cron/tick":
         // the cron scheduler's tick, now (it also runs by itself every 60 s)
         return jsonResponse({ fired: yield* tickNamespace(ns) })
@@ -110,9 +120,13 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
       case "GET /faults":
         return jsonResponse({ faults: yield* Effect.flatMap(Faults, (f) => f.list(ns)) })
       case "GET /holds":
-        return jsonResponse({ waiting: yield* Effect.flatMap(Agent, (a) => a.waitingHolds(ns)) })
+        return jsonResponse({ waiting: (yield* player.view).heldCalls })
       case "GET /journal":
-        return jsonResponse({ entries: yield* Effect.flatMap(Journal, (j) => j.entries(ns)) })
+      case "POST /journal":
+      case "DELETE /journal":
+        return (yield* handleJournalAdmin(req, ns, parseBody, adminError)) ?? adminError(405, route)
+      case "POST /snapshot":
+        return yield* handleSnapshotAdmin(req, ns, parseBody, adminError)
       case "POST /drain": {
         const cmd = parseBody(DrainCommand, req)
         if (Either.isLeft(cmd)) return adminError(400, `expected {"draining": bool}: ${cmd.left}`)
@@ -122,11 +136,10 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
       }
       case "GET /state": {
         const gw = (yield* Gateways).get(ns)
-        const agent = yield* Agent
         return jsonResponse({
           namespace: ns,
           hermes_version: config.pin,
-          pending_turns: yield* agent.pending(ns),
+          pending_turns: (yield* player.view).pendingTurns,
           runs: gw.runStatuses.size + (yield* countSettled(ns)),
           live_runs: gw.liveRuns.size,
           draining: gw.draining,

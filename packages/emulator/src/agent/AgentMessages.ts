@@ -1,3 +1,4 @@
+import { PyFloat, PyInt } from "../python/index.js"
 /**
  * The agent's transcript as Hermes holds it: a list of mutable message dicts. Identity matters —
  * Hermes' agent receives the caller's history dicts themselves (a shallow list copy), repairs the
@@ -7,8 +8,6 @@
  * what it stores and lists as output depends on the outcome. The emulator keeps the same objects
  * and the same mutations so those comparisons come out as upstream's do.
  */
-import { PyFloat } from "../http/PyJson.js"
-import { PyInt } from "../python/PyValue.js"
 
 export type AgentMessage = Record<string, unknown>
 

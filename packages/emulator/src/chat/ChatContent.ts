@@ -5,9 +5,7 @@
  * text reaches the cap; images and unknown parts are silently skipped; any other value is str()'d.
  */
 import { MAX_CONTENT_LIST_SIZE, MAX_NORMALIZED_TEXT_LENGTH, pyTruncate } from "../content/MultimodalContent.js"
-import { pyStr } from "../http/PyStr.js"
-import { pyStrip } from "../python/strip.js"
-import { isObject, truthy } from "../http/RequestBody.js"
+import { isDict, pyStr, pyStrip, pyTruthy } from "../python/index.js"
 
 const TEXT_PART_TYPES = new Set(["text", "input_text", "output_text"])
 const MAX_DEPTH = 10
@@ -33,11 +31,11 @@ export const normalizeChatContent = (content: unknown, depth = 0): string => {
   for (const item of (content as Array<unknown>).slice(0, MAX_CONTENT_LIST_SIZE)) {
     if (typeof item === "string") {
       if (item !== "") add(pyTruncate(item, MAX_NORMALIZED_TEXT_LENGTH))
-    } else if (isObject(item)) {
-      const type = pyStrip(truthy(item["type"]) ? pyStr(item["type"]) : "").toLowerCase()
+    } else if (isDict(item)) {
+      const type = pyStrip(pyTruthy(item["type"]) ? pyStr(item["type"]) : "").toLowerCase()
       if (TEXT_PART_TYPES.has(type)) {
         const text: unknown = "text" in item ? item["text"] : ""
-        if (truthy(text)) add(pyTruncate(pyStr(text), MAX_NORMALIZED_TEXT_LENGTH))
+        if (pyTruthy(text)) add(pyTruncate(pyStr(text), MAX_NORMALIZED_TEXT_LENGTH))
       }
     } else if (Array.isArray(item)) {
       const nested = normalizeChatContent(item, depth + 1)

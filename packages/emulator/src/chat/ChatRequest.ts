@@ -10,9 +10,8 @@ import { Either } from "effect"
 import { contentErrorResponse, hasVisiblePayload, normalizeMultimodalContent, type NormalizedContent } from "../content/MultimodalContent.js"
 import { bareErrorResponse, errorResponse } from "../http/Envelopes.js"
 import type { EmuResponse } from "../http/Exchange.js"
-import { coerceRequestBool } from "../http/RequestBool.js"
-import { isObject, truthy } from "../http/RequestBody.js"
 import { normalizeChatContent } from "./ChatContent.js"
+import { coerceRequestBool, isDict, pyTruthy } from "../python/index.js"
 
 export interface ChatMessage {
   readonly role: "user" | "assistant"
@@ -44,9 +43,9 @@ const streamFlag = (value: unknown): boolean => coerceRequestBool(value, false)
 export const parseChatRequest = (parsed: Either.Either<unknown, unknown>, advertisedModel: string): ChatRequestParse => {
   if (Either.isLeft(parsed)) return rejected(errorResponse(400, "Invalid JSON in request body"))
   const body = parsed.right
-  if (!isObject(body)) return { _tag: "crash", reason: "'body' has no attribute 'get'" }
+  if (!isDict(body)) return { _tag: "crash", reason: "'body' has no attribute 'get'" }
   const messages = body["messages"]
-  if (!truthy(messages) || !Array.isArray(messages)) {
+  if (!pyTruthy(messages) || !Array.isArray(messages)) {
     return rejected(bareErrorResponse(400, "Missing or invalid 'messages' field"))
   }
   const stream = streamFlag(body["stream"])
@@ -54,7 +53,7 @@ export const parseChatRequest = (parsed: Either.Either<unknown, unknown>, advert
   const kept: Array<ChatMessage> = []
   for (let idx = 0; idx < messages.length; idx++) {
     const msg: unknown = messages[idx]
-    if (!isObject(msg)) return { _tag: "crash", reason: `messages[${idx}] has no attribute 'get'` }
+    if (!isDict(msg)) return { _tag: "crash", reason: `messages[${idx}] has no attribute 'get'` }
     const role: unknown = "role" in msg ? msg["role"] : ""
     const raw: unknown = "content" in msg ? msg["content"] : ""
     if (role === "system") {

@@ -9,9 +9,8 @@
 import { createHash } from "node:crypto"
 import { bareErrorResponse, errorResponse } from "../http/Envelopes.js"
 import type { EmuResponse } from "../http/Exchange.js"
-import { pyStr } from "../http/PyStr.js"
-import { pyStrip } from "../python/strip.js"
 import type { RouteContext } from "../http/Route.js"
+import { pyStr, pyStrip } from "../python/index.js"
 
 const MAX_SESSION_HEADER_LEN = 256
 

@@ -7,8 +7,8 @@
  */
 import { Deferred, type Duration, Effect, Option, Queue, Stream } from "effect"
 import type { AgentTurnResult } from "../agent/AgentLoop.js"
-import { pyDumps } from "../http/PyJson.js"
 import { finishReasonOf, hermesBlock, usageBody } from "./ChatOutcome.js"
+import { pyDumps } from "../python/index.js"
 
 export type StreamItem =
   | { readonly _tag: "delta"; readonly text: string }

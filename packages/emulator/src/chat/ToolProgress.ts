@@ -1,10 +1,9 @@
+import { isDict, pyStr } from "../python/index.js"
 /**
  * The `hermes.tool.progress` payloads of a streamed chat completion (0.19.0 source, observed live
  * with Hermes' default toolsets): "running" with the tool's emoji and a one-line label of its
  * arguments, then "completed". Tools whose name starts with "_" are internal and never shown.
  */
-import { pyStr } from "../http/PyStr.js"
-import { isObject } from "../http/RequestBody.js"
 
 /** Each tool's registry emoji at 0.19.0 (read from the installed tool registry); "⚡" otherwise. */
 const TOOL_EMOJI: Readonly<Record<string, string>> = {
@@ -44,7 +43,7 @@ export const toolLabel = (name: string, argumentsJson: string): string => {
   } catch {
     return name
   }
-  if (!isObject(args) || Object.keys(args).length === 0) return name
+  if (!isDict(args) || Object.keys(args).length === 0) return name
   if (name === "todo") {
     const todos = args["todos"]
     if (todos === undefined || todos === null) return "reading task list"
@@ -79,7 +78,7 @@ export const completedPayload = (call: { readonly id: string; readonly name: str
 export const parsedToolArguments = (argumentsJson: string): Record<string, unknown> => {
   try {
     const v: unknown = JSON.parse(argumentsJson)
-    return isObject(v) ? v : {}
+    return isDict(v) ? v : {}
   } catch {
     return {}
   }

@@ -7,9 +7,7 @@
 import { Either } from "effect"
 import { errorResponse } from "../http/Envelopes.js"
 import type { EmuResponse } from "../http/Exchange.js"
-import { pyRepr, pyStr } from "../http/PyStr.js"
-import { pyStrip } from "../python/strip.js"
-import { isObject, truthy } from "../http/RequestBody.js"
+import { isDict, pyRepr, pyStr, pyStrip, pyTruthy } from "../python/index.js"
 
 export const MAX_NORMALIZED_TEXT_LENGTH = 65_536
 export const MAX_CONTENT_LIST_SIZE = 1_000
@@ -46,13 +44,13 @@ const scalarText = (content: unknown): string =>
   content === null || content === undefined ? "" : pyTruncate(pyStr(content), MAX_NORMALIZED_TEXT_LENGTH)
 
 /** `str(x or "").strip().lower()` of a part's type. */
-const partType = (raw: unknown): string => pyStrip(truthy(raw) ? pyStr(raw) : "").toLowerCase()
+const partType = (raw: unknown): string => pyStrip(pyTruthy(raw) ? pyStr(raw) : "").toLowerCase()
 
 const normalizeImage = (part: Record<string, unknown>): Either.Either<ImagePart, ContentError> => {
   let detail: unknown = part["detail"]
   const ref: unknown = part["image_url"]
   let url: unknown = ref
-  if (isObject(ref)) {
+  if (isDict(ref)) {
     url = ref["url"]
     if ("detail" in ref) detail = ref["detail"]
   }
@@ -94,7 +92,7 @@ export const normalizeMultimodalContent = (content: unknown): Either.Either<Norm
       if (part !== "") parts.push({ type: "text", text: pyTruncate(part, MAX_NORMALIZED_TEXT_LENGTH) })
       continue
     }
-    if (!isObject(part)) continue // unknown scalars are skipped for forward compatibility
+    if (!isDict(part)) continue // unknown scalars are skipped for forward compatibility
     const raw: unknown = part["type"]
     const type = partType(raw)
     if (TEXT_PART_TYPES.has(type)) {
@@ -134,11 +132,11 @@ export const hasVisiblePayload = (content: unknown): boolean => {
   if (typeof content === "string") return pyStrip(content) !== ""
   if (!Array.isArray(content)) return false
   for (const part of content as Array<unknown>) {
-    if (!isObject(part)) continue
+    if (!isDict(part)) continue
     const type = partType(part["type"])
     if (TEXT_PART_TYPES.has(type)) {
       const text: unknown = part["text"]
-      if (pyStrip(truthy(text) ? pyStr(text) : "") !== "") return true
+      if (pyStrip(pyTruthy(text) ? pyStr(text) : "") !== "") return true
     }
     if (IMAGE_PART_TYPES.has(type)) return true
   }

@@ -7,8 +7,8 @@
  * artifact constants are the ones the notes found in a stored version (also unconfirmed).
  */
 import type { EmulatorConfigShape } from "../config/EmulatorConfig.js"
-import { PyFloat } from "../http/PyJson.js"
 import type { Features } from "../version/Pins.js"
+import { PyFloat } from "../python/index.js"
 
 const endpoint = (method: string, path: string) => ({ method, path })
 

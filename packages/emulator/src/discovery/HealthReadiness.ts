@@ -12,7 +12,7 @@
  *   turns are not in it (observed live: a held run and a held chat leave it 0).
  */
 import type { GatewayState } from "../runs/GatewayState.js"
-import { PyFloat } from "../http/PyJson.js"
+import { PyFloat } from "../python/index.js"
 
 export const EMULATED_PID = 4242
 export const EMULATED_DISK = { usedPercent: 5.0, freeBytes: 100_000_000_000 } as const

@@ -3,7 +3,7 @@
  * fetch-style handler with none) translate to and from these, so every route is written once.
  */
 import type { Stream } from "effect"
-import { pyDumps } from "./PyJson.js"
+import { pyDumps } from "../python/index.js"
 
 export interface EmuRequest {
   readonly method: string

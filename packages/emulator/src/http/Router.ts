@@ -8,6 +8,8 @@ export interface RouteDef<H> {
   readonly id: string
   readonly method: string
   readonly path: string
+  /** "bearer": the app answers 401 before the handler unless the request carries the API key. */
+  readonly auth: "bearer" | "public"
   readonly handler: H
 }
 

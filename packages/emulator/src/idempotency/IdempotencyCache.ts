@@ -11,9 +11,8 @@
  */
 import { Deferred, Effect } from "effect"
 import { createHash } from "node:crypto"
-import { pyRepr } from "../python/pyRepr.js"
-import { PyDict, type PyValue } from "../python/PyValue.js"
 import type { GatewayState } from "../runs/GatewayState.js"
+import { PyDict, pyRepr, type PyValue } from "../python/index.js"
 
 export const IDEMPOTENCY_TTL_SECONDS = 300
 export const IDEMPOTENCY_MAX_ITEMS = 1000

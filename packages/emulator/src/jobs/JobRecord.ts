@@ -7,30 +7,27 @@
  * upstream's handler turns into a 500.
  */
 import { Either } from "effect"
-import { pyStr } from "../http/PyStr.js"
-import { isObject, truthy } from "../http/RequestBody.js"
-import { pyStrip } from "../python/strip.js"
 import { AGENT_MODEL, AGENT_PROVIDER } from "../sessions/AgentIdentity.js"
 import { fromEpochSeconds, isoformat } from "./IsoTime.js"
 import type { Job } from "./JobStore.js"
 import { lifecycleCommandError } from "./LifecycleGuard.js"
 import { computeNextRun, ONESHOT_GRACE_SECONDS } from "./NextRun.js"
-import { noAttribute, notIterable } from "./PyErrors.js"
 import { parseSchedule } from "./Schedule.js"
+import { isDict, noAttribute, notIterable, pyStr, pyStrip, pyTruthy } from "../python/index.js"
 
 export const nowIso = (nowSeconds: number): string => isoformat(fromEpochSeconds(nowSeconds))
 
 /** `_normalize_skill_list(skill, skills)`: unique, stripped, non-empty names in order. */
 export const normalizeSkillList = (skill: unknown, skills: unknown): Either.Either<Array<string>, string> => {
   let raw: Array<unknown>
-  if (skills === null || skills === undefined) raw = truthy(skill) ? [skill] : []
+  if (skills === null || skills === undefined) raw = pyTruthy(skill) ? [skill] : []
   else if (typeof skills === "string") raw = [skills]
   else if (Array.isArray(skills)) raw = skills
-  else if (isObject(skills)) raw = Object.keys(skills)
+  else if (isDict(skills)) raw = Object.keys(skills)
   else return Either.left(notIterable(skills))
   const out: Array<string> = []
   for (const item of raw) {
-    const text = pyStrip(truthy(item) ? pyStr(item) : "")
+    const text = pyStrip(pyTruthy(item) ? pyStr(item) : "")
     if (text !== "" && !out.includes(text)) out.push(text)
   }
   return Either.right(out)
@@ -51,7 +48,7 @@ const scheduleDisplay = (job: Job): string => {
   const display = pyStrip(coerceText(job["schedule_display"]))
   if (display !== "") return display
   const schedule = job["schedule"]
-  if (isObject(schedule)) {
+  if (isDict(schedule)) {
     for (const key of ["display", "value", "expr", "run_at"]) {
       const text = pyStrip(coerceText(schedule[key]))
       if (text !== "") return text
@@ -76,7 +73,7 @@ export const normalizeJob = (job: Job): Either.Either<Job, string> =>
     out["name"] = name
     out["schedule_display"] = scheduleDisplay(out)
     let state = pyStrip(coerceText(out["state"]))
-    if (state === "") state = ("enabled" in out ? truthy(out["enabled"]) : true) ? "scheduled" : "paused"
+    if (state === "") state = ("enabled" in out ? pyTruthy(out["enabled"]) : true) ? "scheduled" : "paused"
     out["state"] = state
     return out
   })
@@ -159,22 +156,22 @@ export const updateJob = (jobs: ReadonlyArray<Job>, id: string, updates: Job, no
         schedule = yield* parseSchedule(schedule, nowSeconds)
         updated["schedule"] = schedule
       }
-      if (!isObject(schedule)) return yield* Either.left(noAttribute(schedule, "get"))
+      if (!isDict(schedule)) return yield* Either.left(noAttribute(schedule, "get"))
       updated["schedule_display"] = "display" in schedule ? schedule["display"] : updated["schedule_display"]
       if (updated["state"] !== "paused") {
         const next = yield* computeNextRun(schedule, nowSeconds)
         if (next === null && schedule["kind"] === "once") {
-          const runAt = truthy(schedule["run_at"]) ? pyStr(schedule["run_at"]) : pyStr(schedule)
+          const runAt = pyTruthy(schedule["run_at"]) ? pyStr(schedule["run_at"]) : pyStr(schedule)
           return yield* Either.left(`Requested one-shot time ${runAt} is more than ${ONESHOT_GRACE_SECONDS}s in the past and cannot be scheduled.`)
         }
         updated["next_run_at"] = next
       }
     }
-    const enabled = "enabled" in updated ? truthy(updated["enabled"]) : true
-    if (enabled && updated["state"] !== "paused" && !truthy(updated["next_run_at"])) {
+    const enabled = "enabled" in updated ? pyTruthy(updated["enabled"]) : true
+    if (enabled && updated["state"] !== "paused" && !pyTruthy(updated["next_run_at"])) {
       const schedule = updated["schedule"]
       const next = yield* computeNextRun(schedule, nowSeconds)
-      if (next === null && isObject(schedule) && schedule["kind"] === "once") {
+      if (next === null && isDict(schedule) && schedule["kind"] === "once") {
         const runAt = "run_at" in schedule ? pyStr(schedule["run_at"]) : "unknown"
         return yield* Either.left(`Requested one-shot time ${runAt} is in the past (grace window: ${ONESHOT_GRACE_SECONDS}s) and cannot be scheduled.`)
       }
@@ -191,7 +188,7 @@ export const resolveJobRef = (jobs: ReadonlyArray<Job>, ref: string): Either.Eit
   const byId = jobs.find((j) => j["id"] === ref)
   if (byId !== undefined) return normalizeJob(byId)
   const lower = ref.toLowerCase()
-  const named = jobs.filter((j) => (truthy(j["name"]) ? pyStr(j["name"]) : "").toLowerCase() === lower)
+  const named = jobs.filter((j) => (pyTruthy(j["name"]) ? pyStr(j["name"]) : "").toLowerCase() === lower)
   if (named.length === 0) return Either.right(undefined)
   if (named.length > 1) {
     return Either.left(
@@ -217,7 +214,7 @@ export const resumeJob = (jobs: ReadonlyArray<Job>, ref: string, nowSeconds: num
     Either.gen(function*() {
       const schedule = job["schedule"]
       const next = yield* computeNextRun(schedule, nowSeconds)
-      if (next === null && isObject(schedule) && schedule["kind"] === "once") {
+      if (next === null && isDict(schedule) && schedule["kind"] === "once") {
         const runAt = "run_at" in schedule ? pyStr(schedule["run_at"]) : "unknown"
         return yield* Either.left(`Cannot resume: one-shot time ${runAt} is in the past (grace window: ${ONESHOT_GRACE_SECONDS}s) and will never fire.`)
       }

@@ -4,9 +4,7 @@
  */
 import { Either } from "effect"
 import type { EmuRequest } from "../http/Exchange.js"
-import { toHandlerValue } from "../http/RequestBody.js"
-import { pyJsonLoads } from "../python/jsonLoads.js"
-import { contentTypeCharset, pyRequestText } from "../python/requestText.js"
+import { contentTypeCharset, pyJsonLoads, pyRequestText, toHandlerValue } from "../python/index.js"
 
 export const readJobBody = (req: EmuRequest): Either.Either<unknown, string> => {
   const text = pyRequestText(req.body, contentTypeCharset(req.headers["content-type"]))

@@ -4,9 +4,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { pyDumps } from "../http/PyJson.js"
-import { isObject, toHandlerValue } from "../http/RequestBody.js"
-import { pyJsonLoads } from "../python/jsonLoads.js"
+import { isDict, pyDumps, pyJsonLoads, toHandlerValue } from "../python/index.js"
 
 export type Job = Record<string, unknown>
 
@@ -21,7 +19,7 @@ export const loadJobs = (ns: string) =>
   ).pipe(
     Effect.map((rows): Array<Job> => {
       const list = rows[0] === undefined ? [] : parse(rows[0].jobs_json)
-      return Array.isArray(list) ? list.filter(isObject) : []
+      return Array.isArray(list) ? list.filter(isDict) : []
     }),
     Effect.orDie
   )

@@ -13,8 +13,6 @@
  */
 import { Effect, Either } from "effect"
 import { playAgentTurn } from "../agent/AgentLoop.js"
-import { pyStr } from "../http/PyStr.js"
-import { isObject, truthy } from "../http/RequestBody.js"
 import { EmuClock } from "../services/Clock.js"
 import { Ids } from "../services/Ids.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
@@ -23,6 +21,7 @@ import { fromEpochSeconds, fromIsoformat, assumeConfiguredZone, strftime } from 
 import { nowIso } from "./JobRecord.js"
 import { type Job, jobNamespaces, loadJobs, saveExecution, saveJobs } from "./JobStore.js"
 import { computeNextRun, graceSeconds } from "./NextRun.js"
+import { isDict, pyStr, pyTruthy } from "../python/index.js"
 
 export const CRON_PREAMBLE_STANDIN = "[hermetic: Hermes' cron job preamble]"
 
@@ -48,8 +47,8 @@ const markRun = (jobs: Array<Job>, id: string, ok: boolean, error: string | null
   job["last_delivery_error"] = null
   job["fire_claim"] = null
   const repeat = job["repeat"]
-  const schedule = isObject(job["schedule"]) ? job["schedule"] : {}
-  if (isObject(repeat) && truthy(repeat)) {
+  const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
+  if (isDict(repeat) && pyTruthy(repeat)) {
     const times = typeof repeat["times"] === "number" ? repeat["times"] : null
     let completed = typeof repeat["completed"] === "number" ? repeat["completed"] : 0
     const preclaimed = schedule["kind"] === "once" && times !== null && times > 0 && completed > 0
@@ -76,8 +75,8 @@ const claim = (jobs: Array<Job>, id: string): { readonly jobs: Array<Job>; reado
   const i = jobs.findIndex((j) => j["id"] === id)
   const job = jobs[i]
   if (job === undefined) return { jobs, proceed: true }
-  const schedule = isObject(job["schedule"]) ? job["schedule"] : {}
-  const repeat = isObject(job["repeat"]) ? job["repeat"] : undefined
+  const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
+  const repeat = isDict(job["repeat"]) ? job["repeat"] : undefined
   const times = typeof repeat?.["times"] === "number" ? repeat["times"] : null
   if (schedule["kind"] !== "once" || repeat === undefined || times === null || times <= 0) return { jobs, proceed: true }
   const completed = typeof repeat["completed"] === "number" ? repeat["completed"] : 0
@@ -101,7 +100,7 @@ const fire = (ns: string, job: Job) =>
     const stamp = fromEpochSeconds(started)
     const sessionId = `cron_${id}_${strftime(stamp, "%Y%m%d_%H%M%S")}`
     const prompt = typeof job["prompt"] === "string" ? job["prompt"] : pyStr(job["prompt"] ?? "")
-    const result = yield* playAgentTurn({ namespace: ns, userMessage: `${CRON_PREAMBLE_STANDIN}\n\n${prompt}`, history: [] })
+    const result = yield* playAgentTurn({ namespace: ns, operation: "cron", sessionId, userMessage: `${CRON_PREAMBLE_STANDIN}\n\n${prompt}`, history: [] })
     const finished = clock.now(ns)
     yield* recordPlayedTurn(ns, sessionId, { messages: result.messages, usage: result.usage }, finished, "cron")
     yield* writeTitle(ns, sessionId, `${pyStr(job["name"])} \u00b7 ${strftime(stamp, "%b %d %H:%M")}`)
@@ -137,9 +136,9 @@ export const tickNamespace = (ns: string) =>
     let changed = false
     const kept = jobs.map((job) => {
       const at = dueAt(job)
-      const enabled = "enabled" in job ? truthy(job["enabled"]) : true
+      const enabled = "enabled" in job ? pyTruthy(job["enabled"]) : true
       if (!enabled || job["state"] === "paused" || at === undefined || at > now) return job
-      const schedule = isObject(job["schedule"]) ? job["schedule"] : {}
+      const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
       const recurring = schedule["kind"] === "cron" || schedule["kind"] === "interval"
       if (recurring && now - at > graceSeconds(schedule, now)) {
         const next = computeNextRun(schedule, now)

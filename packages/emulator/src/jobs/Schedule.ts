@@ -6,9 +6,9 @@
  * ValueError text that the jobs API answers with a 500.
  */
 import { Either } from "effect"
-import { pyIsSpace, pyStrip } from "../python/strip.js"
 import { parseCron } from "./CronExpression.js"
 import { assumeConfiguredZone, fromEpochSeconds, fromIsoformat, isoformat, strftime } from "./IsoTime.js"
+import { pyIsSpace, pyStrip } from "../python/index.js"
 
 export type ParsedSchedule =
   | { readonly kind: "interval"; readonly minutes: number; readonly display: string }

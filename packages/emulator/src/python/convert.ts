@@ -1,45 +1,27 @@
 import { isPyValueWrapper, PyDict, PyFloat, PyInt, PyList, type PyValue } from "./PyValue.js"
 
-/** What handlers get from `toJs`: ordinary JSON-shaped JS. */
-export type JsValue = null | boolean | number | bigint | string | Array<JsValue> | { [key: string]: JsValue }
-
-export interface ToJsOptions {
-  /**
-   * How to surface ints outside ±(2^53-1), which a JS number cannot hold:
-   * - "number" (default): nearest double, lossy — same as JSON.parse would give;
-   * - "bigint": exact bigint (only for such ints; safe ints stay numbers).
-   */
-  readonly bigInts?: "number" | "bigint"
-}
-
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 
 /**
- * PyValue -> plain JS for handler logic. Lossy by design: int vs float is
- * dropped (1 and 1.0 both become 1); big ints follow `bigInts`; and object
- * key order follows JS rules (integer-like keys such as "1" move first).
- * Keep the PyValue when any of that is observable upstream.
+ * PyValue -> the value handlers work with: JSON-shaped JS, except where JS would lose what Python
+ * keeps and a client could see it echoed back: integral floats stay `PyFloat` (1.0 is not 1), ints
+ * beyond 2^53 stay `PyInt`. Dict keys are defined, never assigned, so "__proto__" stays data.
  */
-export const toJs = (v: PyValue, options?: ToJsOptions): JsValue => {
-  const exactBig = options?.bigInts === "bigint"
-  const go = (x: PyValue): JsValue => {
-    if (x === null || typeof x === "boolean" || typeof x === "string") return x
-    if (x instanceof PyInt) {
-      const n = x.value
-      if (exactBig && (n > MAX_SAFE || n < -MAX_SAFE)) return n
-      return Number(n)
-    }
-    if (x instanceof PyFloat) return x.value
-    if (x instanceof PyList) return x.items.map(go)
-    const out: { [key: string]: JsValue } = {}
-    for (const [k, item] of x.entries) {
-      // defineProperty so a "__proto__" key stays data, not a prototype swap.
-      Object.defineProperty(out, k, { value: go(item), enumerable: true, writable: true, configurable: true })
-    }
-    return out
+export const toHandlerValue = (v: PyValue): unknown => {
+  if (v === null || typeof v !== "object") return v
+  if (v instanceof PyInt) return v.value > MAX_SAFE || v.value < -MAX_SAFE ? v : Number(v.value)
+  if (v instanceof PyFloat) return Number.isInteger(v.value) || !Number.isFinite(v.value) ? v : v.value
+  if (v instanceof PyList) return v.items.map(toHandlerValue)
+  const out: Record<string, unknown> = {}
+  for (const [k, item] of v.entries) {
+    Object.defineProperty(out, k, { value: toHandlerValue(item), enumerable: true, writable: true, configurable: true })
   }
-  return go(v)
+  return out
 }
+
+/** A handler value standing for a Python dict (not a list or a wrapped number). */
+export const isDict = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) && !isPyValueWrapper(v)
 
 /**
  * Plain JS -> PyValue for building responses. An integral number (not -0)

@@ -1,14 +1,22 @@
-/** Python JSON semantics (json.loads / json.dumps / repr / str helpers) for byte-exact emulation. */
+/**
+ * Python semantics, one API: json.loads / json.dumps, repr / str, strip, bool(), int(), request
+ * text decoding, the texts of the exceptions upstream lets escape, and Hermes' own coercions of
+ * client input. Everything outside this folder imports from here.
+ */
 export * from "./PyValue.js"
 export { PyJsonDecodeError } from "./PyJsonDecodeError.js"
 export { PyValueError } from "./PyValueError.js"
 export { pyJsonLoads, type PyJsonLoadsOptions } from "./jsonLoads.js"
 export { pyJsonDumps, pyJsonString, type PyJsonDumpsOptions } from "./jsonDumps.js"
+export { pyDumps } from "./dumps.js"
 export { pyFloatRepr, pyJsonFloat } from "./floatRepr.js"
 export { pyIntRepr } from "./intRepr.js"
-export { pyRepr, pyStrRepr, pyIsPrintable } from "./pyRepr.js"
+export { pyRepr, pyStr, pyStrRepr, pyIsPrintable } from "./pyRepr.js"
 export { pyStrip, pyLstrip, pyRstrip, pyIsSpace } from "./strip.js"
 export { pyTruthy } from "./truthy.js"
-export { toJs, fromJs, type JsValue, type ToJsOptions } from "./convert.js"
+export { fromJs, isDict, toHandlerValue } from "./convert.js"
 export { pyRequestText, contentTypeCharset, PyTextDecodeError } from "./requestText.js"
 export { compareCodePoints, codePointIndex } from "./codePoints.js"
+export { pyIntParse, parseNonNegativeInt } from "./intParse.js"
+export { coerceRequestBool } from "./requestBool.js"
+export { noAttribute, noLen, notAString, notIterable, pyIntValue, pyLen, pyTypeName } from "./errors.js"

@@ -1,3 +1,4 @@
+import { fromJs } from "./convert.js"
 import { pyFloatRepr } from "./floatRepr.js"
 import { pyIntRepr } from "./intRepr.js"
 import { PyDict, PyFloat, PyInt, PyList, type PyValue } from "./PyValue.js"
@@ -48,19 +49,25 @@ export const pyStrRepr = (s: string): string => {
   return out + quote
 }
 
-export const pyRepr = (v: PyValue): string => {
+const reprValue = (v: PyValue): string => {
   if (v === null) return "None"
   if (v === true) return "True"
   if (v === false) return "False"
   if (typeof v === "string") return pyStrRepr(v)
   if (v instanceof PyInt) return pyIntRepr(v.value)
   if (v instanceof PyFloat) return pyFloatRepr(v.value)
-  if (v instanceof PyList) return "[" + v.items.map(pyRepr).join(", ") + "]"
+  if (v instanceof PyList) return "[" + v.items.map(reprValue).join(", ") + "]"
   if (v instanceof PyDict) {
     const parts: Array<string> = []
-    for (const [k, item] of v.entries) parts.push(pyStrRepr(k) + ": " + pyRepr(item))
+    for (const [k, item] of v.entries) parts.push(pyStrRepr(k) + ": " + reprValue(item))
     return "{" + parts.join(", ") + "}"
   }
   const never: never = v
   throw new TypeError(`not a PyValue: ${String(never)}`)
 }
+
+/** `repr(x)` of a PyValue or of a handler value standing for one (wrappers pass through fromJs). */
+export const pyRepr = (v: unknown): string => reprValue(fromJs(v))
+
+/** `str(x)`: a str is itself, anything else its repr. */
+export const pyStr = (v: unknown): string => (typeof v === "string" ? v : pyRepr(v))

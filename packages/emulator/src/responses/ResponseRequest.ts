@@ -12,12 +12,10 @@ import type { AgentMessage } from "../agent/AgentMessages.js"
 import { contentErrorResponse, hasVisiblePayload, normalizeMultimodalContent } from "../content/MultimodalContent.js"
 import { bareErrorResponse, errorResponse } from "../http/Envelopes.js"
 import type { EmuResponse } from "../http/Exchange.js"
-import { pyStr } from "../http/PyStr.js"
-import { coerceRequestBool } from "../http/RequestBool.js"
-import { isObject, readJsonParsed, truthy } from "../http/RequestBody.js"
+import { readJsonParsed } from "../http/RequestBody.js"
 import { HandlerCrash, type RouteContext } from "../http/Route.js"
-import type { PyDict } from "../python/PyValue.js"
 import { getConversation, getStoredResponse, sqlKey } from "./ResponseStore.js"
+import { coerceRequestBool, isDict, type PyDict, pyStr, pyTruthy } from "../python/index.js"
 
 /** RESPONSES_AUTO_TRUNCATION_HISTORY_LIMIT. */
 export const TRUNCATION_HISTORY_LIMIT = 100
@@ -29,7 +27,7 @@ export interface ResponseRequest {
   readonly history: Array<AgentMessage>
   readonly userMessage: unknown
   readonly instructions: unknown
-  /** The conversation name, when the request names one (any truthy JSON value). */
+  /** The conversation name, when the request names one (any pyTruthy JSON value). */
   readonly conversation: unknown
   readonly store: boolean
   readonly stream: boolean
@@ -53,17 +51,17 @@ export const parseResponseRequest = (
     if (Either.isLeft(parsed)) return reject(bareErrorResponse(400, "Invalid JSON in request body"))
     const body = parsed.right.value
     // upstream calls body.get(...) on whatever json.loads returned
-    if (!isObject(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
+    if (!isDict(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
     const rawInput = body["input"]
     if (rawInput === null || rawInput === undefined) return reject(invalid("Missing 'input' field"))
     let instructions: unknown = "instructions" in body ? body["instructions"] : null
     let previousId: unknown = body["previous_response_id"] ?? null
     const conversation: unknown = body["conversation"] ?? null
     const store = coerceRequestBool(body["store"], true)
-    if (truthy(conversation) && truthy(previousId)) {
+    if (pyTruthy(conversation) && pyTruthy(previousId)) {
       return reject(invalid("Cannot use both 'conversation' and 'previous_response_id'"))
     }
-    if (truthy(conversation)) {
+    if (pyTruthy(conversation)) {
       // no error for an unknown name: it is a new conversation
       previousId = (yield* getConversation(ctx.namespace, yield* bindOrCrash(conversation))) ?? null
     }
@@ -74,7 +72,7 @@ export const parseResponseRequest = (
       for (let i = 0; i < rawInput.length; i++) {
         const item: unknown = rawInput[i]
         if (typeof item === "string") inputMessages.push({ role: "user", content: item })
-        else if (isObject(item)) {
+        else if (isDict(item)) {
           const content = normalizeMultimodalContent("content" in item ? item["content"] : "")
           if (Either.isLeft(content)) return reject(contentErrorResponse(content.left, `input[${i}].content`))
           inputMessages.push({ role: "role" in item ? item["role"] : "user", content: content.right })
@@ -85,11 +83,11 @@ export const parseResponseRequest = (
 
     const history: Array<AgentMessage> = []
     const rawHistory = body["conversation_history"]
-    if (truthy(rawHistory)) {
+    if (pyTruthy(rawHistory)) {
       if (!Array.isArray(rawHistory)) return reject(invalid("'conversation_history' must be an array of message objects"))
       for (let i = 0; i < rawHistory.length; i++) {
         const entry: unknown = rawHistory[i]
-        if (!isObject(entry) || !("role" in entry) || !("content" in entry)) {
+        if (!isDict(entry) || !("role" in entry) || !("content" in entry)) {
           return reject(invalid(`conversation_history[${i}] must have 'role' and 'content' fields`))
         }
         const content = normalizeMultimodalContent(entry["content"])
@@ -99,7 +97,7 @@ export const parseResponseRequest = (
     }
 
     let storedSessionId: unknown = null
-    if (history.length === 0 && truthy(previousId)) {
+    if (history.length === 0 && pyTruthy(previousId)) {
       const stored = yield* getStoredResponse(ctx.namespace, yield* bindOrCrash(previousId), ctx.now())
       if (stored === undefined) return reject(errorResponse(404, `Previous response not found: ${pyStr(previousId)}`))
       history.push(...(Array.isArray(stored.conversation_history) ? stored.conversation_history : []))

@@ -9,11 +9,8 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
-import { pyDumps } from "../http/PyJson.js"
-import { toHandlerValue } from "../http/RequestBody.js"
-import { pyJsonLoads } from "../python/jsonLoads.js"
-import { PyFloat, PyInt } from "../python/PyValue.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
+import { pyDumps, PyFloat, PyInt, pyJsonLoads, toHandlerValue } from "../python/index.js"
 
 export interface StoredResponse {
   readonly response: Record<string, unknown>

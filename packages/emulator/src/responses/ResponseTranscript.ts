@@ -6,9 +6,9 @@
  */
 import type { AgentTurnResult } from "../agent/AgentLoop.js"
 import { type AgentMessage, startsWith } from "../agent/AgentMessages.js"
-import { isObject } from "../http/RequestBody.js"
 import type { IdsShape } from "../services/Ids.js"
 import type { Features } from "../version/Pins.js"
+import { isDict } from "../python/index.js"
 
 const userMessageOf = (content: unknown): AgentMessage => ({ role: "user", content })
 
@@ -57,7 +57,7 @@ export const messageItem = (text: string) => ({
 })
 
 const field = (o: unknown, key: string, fallback: unknown): unknown =>
-  isObject(o) && key in o ? o[key] : fallback
+  isDict(o) && key in o ? o[key] : fallback
 
 /** `_extract_output_items`: tool calls and results from `start` on, then the final message. */
 export const outputItems = (

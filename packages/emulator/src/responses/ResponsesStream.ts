@@ -27,13 +27,12 @@ import { type AgentTurnResult, type AgentUsage, type ExecutedToolCall, playAgent
 import type { AgentMessage } from "../agent/AgentMessages.js"
 import type { EmuResponse } from "../http/Exchange.js"
 import { sseResponse } from "../http/Exchange.js"
-import { pyDumps } from "../http/PyJson.js"
-import { truthy } from "../http/RequestBody.js"
 import type { AppServices, RouteContext } from "../http/Route.js"
 import { Ids, messageItemId } from "../services/Ids.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
 import { type StoredResponse, putStoredResponse, setConversation, sqlKey } from "./ResponseStore.js"
 import { messageItem, storedHistory } from "./ResponseTranscript.js"
+import { pyDumps, pyTruthy } from "../python/index.js"
 
 /** CHAT_COMPLETIONS_SSE_KEEPALIVE_SECONDS: a comment frame after this long without an event. */
 const KEEPALIVE_AFTER = Duration.seconds(30)
@@ -92,6 +91,8 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
     gw.beginAgentTurn()
     const agentFiber = yield* playAgentTurn({
       namespace: ctx.namespace,
+      operation: "responses.create",
+      sessionId: spec.sessionId,
       userMessage: spec.userMessage,
       history: spec.history,
       enabledTools: agentToolNames(ctx.config.enabledToolsets),
@@ -150,7 +151,7 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
           session_id: spec.sessionId
         }
         yield* putStoredResponse(ctx.namespace, spec.responseId, data, ctx.now(), ctx.features.storedResponsesCap)
-        if (conversationKey !== null && truthy(spec.conversation)) {
+        if (conversationKey !== null && pyTruthy(spec.conversation)) {
           yield* setConversation(ctx.namespace, conversationKey, spec.responseId)
         }
       })

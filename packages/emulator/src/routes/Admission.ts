@@ -1,22 +1,19 @@
 /**
- * The gate in front of every agent-serving route: auth, the draining 503, the pending-work
+ * The gate in front of every agent-serving route (after the app's bearer gate): the draining 503, the pending-work
  * reservation that the concurrency cap counts, and the X-Hermes-Session-Key header.
  */
 import { Effect } from "effect"
-import { checkAuth } from "../http/Auth.js"
 import { bareErrorResponse, errorResponse } from "../http/Envelopes.js"
 import type { EmuResponse } from "../http/Exchange.js"
-import { pyStrip } from "../python/strip.js"
 import type { AppServices, HandlerCrash, RouteContext } from "../http/Route.js"
+import { pyStrip } from "../python/index.js"
 
-/** `_admit_api_agent_request`: auth → drain check → reservation held until handed to agent work. */
+/** `_admit_api_agent_request` past its auth check: drain check → reservation held until handed to agent work. */
 export const admitAgentRequest = (
   ctx: RouteContext,
   handler: (release: () => void) => Effect.Effect<EmuResponse, HandlerCrash, AppServices>
 ): Effect.Effect<EmuResponse, HandlerCrash, AppServices> =>
   Effect.suspend(() => {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return Effect.succeed(denied)
     if (ctx.gateway.draining) {
       return Effect.succeed(
         errorResponse(503, "Gateway is draining existing work; retry shortly.", {

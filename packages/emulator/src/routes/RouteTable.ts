@@ -1,6 +1,7 @@
 /**
  * The route table of the pinned release, in upstream's registration order. Routes a pin does not
- * have are simply absent, so aiohttp's 404/405 answers follow from the table.
+ * have are simply absent, so aiohttp's 404/405 answers follow from the table. `auth` says which
+ * routes need the bearer key; the app checks it before the handler runs (http/Auth.ts).
  */
 import type { Route } from "../http/Route.js"
 import type { Features } from "../version/Pins.js"
@@ -41,55 +42,57 @@ import { steerRun } from "./runs/SteerRun.js"
 import { stopRun } from "./runs/StopRun.js"
 
 export const routesFor = (features: Features): ReadonlyArray<Route> => [
-  { id: "health", method: "GET", path: "/health", handler: health },
-  { id: "health.detailed", method: "GET", path: "/health/detailed", handler: healthDetailed },
-  { id: "health.v1", method: "GET", path: "/v1/health", handler: health },
-  { id: "sessions.list", method: "GET", path: "/api/sessions", handler: listSessionsRoute },
-  { id: "sessions.create", method: "POST", path: "/api/sessions", handler: createSessionRoute },
-  { id: "sessions.get", method: "GET", path: "/api/sessions/{session_id}", handler: getSessionRoute },
-  { id: "sessions.patch", method: "PATCH", path: "/api/sessions/{session_id}", handler: patchSessionRoute },
-  { id: "sessions.delete", method: "DELETE", path: "/api/sessions/{session_id}", handler: deleteSessionRoute },
-  { id: "sessions.messages", method: "GET", path: "/api/sessions/{session_id}/messages", handler: sessionMessagesRoute },
-  { id: "sessions.fork", method: "POST", path: "/api/sessions/{session_id}/fork", handler: forkSessionRoute },
-  { id: "sessions.chat", method: "POST", path: "/api/sessions/{session_id}/chat", handler: sessionChatRoute },
-  { id: "sessions.chat.stream", method: "POST", path: "/api/sessions/{session_id}/chat/stream", handler: sessionChatStreamRoute },
+  { id: "health", method: "GET", path: "/health", auth: "public", handler: health },
+  { id: "health.detailed", method: "GET", path: "/health/detailed", auth: "bearer", handler: healthDetailed },
+  { id: "health.v1", method: "GET", path: "/v1/health", auth: "public", handler: health },
+  { id: "sessions.list", method: "GET", path: "/api/sessions", auth: "bearer", handler: listSessionsRoute },
+  { id: "sessions.create", method: "POST", path: "/api/sessions", auth: "bearer", handler: createSessionRoute },
+  { id: "sessions.get", method: "GET", path: "/api/sessions/{session_id}", auth: "bearer", handler: getSessionRoute },
+  { id: "sessions.patch", method: "PATCH", path: "/api/sessions/{session_id}", auth: "bearer", handler: patchSessionRoute },
+  { id: "sessions.delete", method: "DELETE", path: "/api/sessions/{session_id}", auth: "bearer", handler: deleteSessionRoute },
+  { id: "sessions.messages", method: "GET", path: "/api/sessions/{session_id}/messages", auth: "bearer", handler: sessionMessagesRoute },
+  { id: "sessions.fork", method: "POST", path: "/api/sessions/{session_id}/fork", auth: "bearer", handler: forkSessionRoute },
+  { id: "sessions.chat", method: "POST", path: "/api/sessions/{session_id}/chat", auth: "bearer", handler: sessionChatRoute },
+  { id: "sessions.chat.stream", method: "POST", path: "/api/sessions/{session_id}/chat/stream", auth: "bearer", handler: sessionChatStreamRoute },
   ...(features.sessionModelLock
-    ? [{ id: "sessions.model", method: "POST", path: "/api/sessions/{session_id}/model", handler: sessionModelLockRoute } satisfies Route]
+    ? [{ id: "sessions.model", method: "POST", path: "/api/sessions/{session_id}/model", auth: "bearer", handler: sessionModelLockRoute } satisfies Route]
     : []),
-  { id: "models.list", method: "GET", path: "/v1/models", handler: listModels },
+  { id: "models.list", method: "GET", path: "/v1/models", auth: "bearer", handler: listModels },
   ...(features.modelOptionsRoute
-    ? [{ id: "model.options", method: "GET", path: "/api/model/options", handler: modelOptions } satisfies Route]
+    ? [{ id: "model.options", method: "GET", path: "/api/model/options", auth: "bearer", handler: modelOptions } satisfies Route]
     : []),
-  { id: "capabilities", method: "GET", path: "/v1/capabilities", handler: capabilities },
-  { id: "skills.list", method: "GET", path: "/v1/skills", handler: listSkills },
-  { id: "toolsets.list", method: "GET", path: "/v1/toolsets", handler: listToolsets },
-  { id: "responses.create", method: "POST", path: "/v1/responses", handler: createResponse },
-  { id: "responses.get", method: "GET", path: "/v1/responses/{response_id}", handler: getResponse },
-  { id: "responses.delete", method: "DELETE", path: "/v1/responses/{response_id}", handler: deleteResponse },
-  { id: "platforms.events", method: "POST", path: "/api/platforms/{platform}/events", handler: platformEvents },
+  { id: "capabilities", method: "GET", path: "/v1/capabilities", auth: "bearer", handler: capabilities },
+  { id: "skills.list", method: "GET", path: "/v1/skills", auth: "bearer", handler: listSkills },
+  { id: "toolsets.list", method: "GET", path: "/v1/toolsets", auth: "bearer", handler: listToolsets },
+  { id: "responses.create", method: "POST", path: "/v1/responses", auth: "bearer", handler: createResponse },
+  { id: "responses.get", method: "GET", path: "/v1/responses/{response_id}", auth: "bearer", handler: getResponse },
+  { id: "responses.delete", method: "DELETE", path: "/v1/responses/{response_id}", auth: "bearer", handler: deleteResponse },
+  // no API key: each platform adapter verifies its own event requests
+  { id: "platforms.events", method: "POST", path: "/api/platforms/{platform}/events", auth: "public", handler: platformEvents },
   ...(features.browserExtensionControl
     ? ([
-      { id: "browser_control.register", method: "POST", path: "/v1/browser-control/register", handler: browserControlDisabled },
-      { id: "browser_control.ws", method: "GET", path: "/v1/browser-control/ws", handler: browserControlDisabled },
-      { id: "artifacts.upload", method: "POST", path: "/v1/artifacts/upload", handler: browserControlDisabled },
-      { id: "artifacts.download", method: "GET", path: "/v1/artifacts/download/{artifact_id}", handler: browserControlDisabled }
+      // disabled by default: the 404 comes before any credential check (0.21.0 reference notes)
+      { id: "browser_control.register", method: "POST", path: "/v1/browser-control/register", auth: "public", handler: browserControlDisabled },
+      { id: "browser_control.ws", method: "GET", path: "/v1/browser-control/ws", auth: "public", handler: browserControlDisabled },
+      { id: "artifacts.upload", method: "POST", path: "/v1/artifacts/upload", auth: "public", handler: browserControlDisabled },
+      { id: "artifacts.download", method: "GET", path: "/v1/artifacts/download/{artifact_id}", auth: "public", handler: browserControlDisabled }
     ] satisfies ReadonlyArray<Route>)
     : []),
-  { id: "jobs.list", method: "GET", path: "/api/jobs", handler: listJobsRoute },
-  { id: "jobs.create", method: "POST", path: "/api/jobs", handler: createJobRoute },
-  { id: "jobs.get", method: "GET", path: "/api/jobs/{job_id}", handler: getJobRoute },
-  { id: "jobs.update", method: "PATCH", path: "/api/jobs/{job_id}", handler: updateJobRoute },
-  { id: "jobs.delete", method: "DELETE", path: "/api/jobs/{job_id}", handler: deleteJobRoute },
-  { id: "jobs.pause", method: "POST", path: "/api/jobs/{job_id}/pause", handler: pauseJobRoute },
-  { id: "jobs.resume", method: "POST", path: "/api/jobs/{job_id}/resume", handler: resumeJobRoute },
-  { id: "jobs.run", method: "POST", path: "/api/jobs/{job_id}/run", handler: runJobRoute },
-  { id: "chat.completions", method: "POST", path: "/v1/chat/completions", handler: chatCompletions },
-  { id: "runs.create", method: "POST", path: "/v1/runs", handler: createRun },
-  { id: "runs.get", method: "GET", path: "/v1/runs/{run_id}", handler: getRun },
-  { id: "runs.events", method: "GET", path: "/v1/runs/{run_id}/events", handler: runEvents },
-  { id: "runs.approval", method: "POST", path: "/v1/runs/{run_id}/approval", handler: approveRun },
+  { id: "jobs.list", method: "GET", path: "/api/jobs", auth: "bearer", handler: listJobsRoute },
+  { id: "jobs.create", method: "POST", path: "/api/jobs", auth: "bearer", handler: createJobRoute },
+  { id: "jobs.get", method: "GET", path: "/api/jobs/{job_id}", auth: "bearer", handler: getJobRoute },
+  { id: "jobs.update", method: "PATCH", path: "/api/jobs/{job_id}", auth: "bearer", handler: updateJobRoute },
+  { id: "jobs.delete", method: "DELETE", path: "/api/jobs/{job_id}", auth: "bearer", handler: deleteJobRoute },
+  { id: "jobs.pause", method: "POST", path: "/api/jobs/{job_id}/pause", auth: "bearer", handler: pauseJobRoute },
+  { id: "jobs.resume", method: "POST", path: "/api/jobs/{job_id}/resume", auth: "bearer", handler: resumeJobRoute },
+  { id: "jobs.run", method: "POST", path: "/api/jobs/{job_id}/run", auth: "bearer", handler: runJobRoute },
+  { id: "chat.completions", method: "POST", path: "/v1/chat/completions", auth: "bearer", handler: chatCompletions },
+  { id: "runs.create", method: "POST", path: "/v1/runs", auth: "bearer", handler: createRun },
+  { id: "runs.get", method: "GET", path: "/v1/runs/{run_id}", auth: "bearer", handler: getRun },
+  { id: "runs.events", method: "GET", path: "/v1/runs/{run_id}/events", auth: "bearer", handler: runEvents },
+  { id: "runs.approval", method: "POST", path: "/v1/runs/{run_id}/approval", auth: "bearer", handler: approveRun },
   ...(features.runSteer
-    ? [{ id: "runs.steer", method: "POST", path: "/v1/runs/{run_id}/steer", handler: steerRun } satisfies Route]
+    ? [{ id: "runs.steer", method: "POST", path: "/v1/runs/{run_id}/steer", auth: "bearer", handler: steerRun } satisfies Route]
     : []),
-  { id: "runs.stop", method: "POST", path: "/v1/runs/{run_id}/stop", handler: stopRun }
+  { id: "runs.stop", method: "POST", path: "/v1/runs/{run_id}/stop", auth: "bearer", handler: stopRun }
 ]

@@ -1,8 +1,8 @@
+import { pyDumps, PyFloat } from "../python/index.js"
 /**
  * Structured run events as /v1/runs/{id}/events sends them: unnamed `data:` frames whose JSON
  * carries the event name first, then run_id and a float timestamp.
  */
-import { PyFloat, pyDumps } from "../http/PyJson.js"
 
 export type RunEvent = Record<string, unknown>
 

@@ -14,15 +14,13 @@ import type { AgentMessage } from "../agent/AgentMessages.js"
 import type { DangerousMatch } from "../agent/tools/DangerousCommands.js"
 import type { ApprovalChoice } from "../agent/tools/ToolCalls.js"
 import { toolPreview } from "../chat/ToolProgress.js"
-import { PyFloat } from "../http/PyJson.js"
-import { pyStr } from "../http/PyStr.js"
-import { pyStrip } from "../python/strip.js"
 import type { Agent } from "../services/Agent.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
 import type { Gateways, GatewayState, LiveRun } from "./GatewayState.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import type { RunStatus } from "./RunRecord.js"
 import { writeRunStatus } from "./RunStatusWriter.js"
+import { PyFloat, pyStr, pyStrip } from "../python/index.js"
 
 export interface RunSpec {
   readonly runId: string
@@ -107,12 +105,15 @@ const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall, mat
 const playTurn = (
   spec: RunSpec,
   live: LiveRun,
-  storage: Context.Context<SqlClient.SqlClient>
+  storage: Context.Context<SqlClient.SqlClient>,
+  sessionId: string
 ): Effect.Effect<AgentTurnResult, never, Agent | Gateways> => {
   // the agent loop's callbacks need no services; status writes reach the ledger through `storage`
   const withStorage = <A>(effect: Effect.Effect<A, never, SqlClient.SqlClient>) => Effect.provide(effect, storage)
   return playAgentTurn({
     namespace: spec.namespace,
+    operation: "runs.create",
+    sessionId,
     userMessage: spec.userMessage,
     history: spec.history,
     interrupt: live.interrupt,
@@ -161,7 +162,7 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
     }
     live.agentStarted = true
     const storage = yield* Effect.context<SqlClient.SqlClient>()
-    const result = yield* playTurn(spec, live, storage)
+    const result = yield* playTurn(spec, live, storage, sessionId)
     yield* recordPlayedTurn(spec.namespace, sessionId, result, spec.now())
     if (live.stopping) {
       yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))

@@ -8,12 +8,8 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
-import { fromJs } from "../python/convert.js"
-import { pyJsonDumps } from "../python/jsonDumps.js"
-import { pyJsonLoads } from "../python/jsonLoads.js"
-import { PyDict, type PyValue } from "../python/PyValue.js"
-import { toHandlerValue } from "../http/RequestBody.js"
 import { type RunRecord, TERMINAL_STATUSES, type RunStatus } from "./RunRecord.js"
+import { fromJs, PyDict, pyJsonDumps, pyJsonLoads, type PyValue, toHandlerValue } from "../python/index.js"
 
 export const LEDGER_RETENTION_SECONDS = 86_400
 export const INTERRUPTED_ERROR = "The gateway restarted before this run settled."

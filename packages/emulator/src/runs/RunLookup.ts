@@ -6,12 +6,12 @@
  */
 import type { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { PyFloat } from "../http/PyJson.js"
 import type { RouteContext } from "../http/Route.js"
 import { decodeStatus, findByRun, INTERRUPTED_ERROR, isTerminal, persistStatus } from "./RunLedger.js"
 import type { RunRecord } from "./RunRecord.js"
 import { decodeSettled, loadSettled, type SettledRun, sweepSettled } from "./SettledRuns.js"
 import { sweepIfDue } from "./Sweep.js"
+import { PyFloat } from "../python/index.js"
 
 export type FoundRun =
   /** In live memory, or just hydrated from the ledger. */

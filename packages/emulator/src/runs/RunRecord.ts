@@ -1,9 +1,9 @@
+import { PyFloat } from "../python/index.js"
 /**
  * The pollable run status, kept as Hermes keeps it: a dict whose key order is the order of first
  * insertion (object, run_id, status, updated_at, created_at, session_id, model, then whatever
  * later updates add: last_event, output, usage, error, ...). GET /v1/runs/{id} returns it verbatim.
  */
-import { PyFloat } from "../http/PyJson.js"
 
 export type RunStatus =
   | "queued"

@@ -7,11 +7,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { pyDumps } from "../http/PyJson.js"
-import { toHandlerValue } from "../http/RequestBody.js"
-import { pyJsonLoads } from "../python/jsonLoads.js"
 import { type RunRecord, recordUpdatedAt, SWEPT_STATUSES } from "./RunRecord.js"
 import { RUN_STATUS_TTL_SECONDS } from "./Sweep.js"
+import { pyDumps, pyJsonLoads, toHandlerValue } from "../python/index.js"
 
 export const SETTLED_RUNS_SCHEMA: ReadonlyArray<string> = [
   `CREATE TABLE IF NOT EXISTS settled_runs (

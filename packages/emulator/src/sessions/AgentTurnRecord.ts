@@ -12,13 +12,11 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { pyDumps } from "../http/PyJson.js"
-import { pyStr } from "../http/PyStr.js"
-import { truthy } from "../http/RequestBody.js"
 import { AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN } from "./AgentIdentity.js"
 import { encodeContent } from "./MessageContent.js"
 import { replaceLoneSurrogates } from "./SessionTitle.js"
 import { reserveMessageIds, toolCallCountOf } from "./SessionStore.js"
+import { pyDumps, pyStr, pyTruthy } from "../python/index.js"
 
 /** One message of the turn as the agent holds it (OpenAI chat shape plus Hermes' extras). */
 export type TurnMessage = Readonly<Record<string, unknown>>
@@ -47,7 +45,7 @@ const messageRow = (sessionId: string, m: TurnMessage, now: number) => {
       role: typeof m["role"] === "string" ? m["role"] : "unknown",
       content: typeof content === "string" ? replaceLoneSurrogates(content) : encodeContent(content),
       tool_call_id: text(m["tool_call_id"]),
-      tool_calls: truthy(calls) ? pyDumps(calls) : null,
+      tool_calls: pyTruthy(calls) ? pyDumps(calls) : null,
       tool_name: text(m["tool_name"]),
       timestamp: now,
       token_count: null,

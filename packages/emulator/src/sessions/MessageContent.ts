@@ -1,12 +1,9 @@
+import { isDict, pyDumps, PyFloat, PyInt, pyJsonLoads, toHandlerValue } from "../python/index.js"
 /**
  * How state.db stores a message's content: text as is; a list or dict (multimodal parts) as a
  * sentinel-prefixed json.dumps; numbers and bools as SQLite's TEXT affinity turns them into text.
  * Reading reverses the sentinel form, so a transcript gives back the parts the agent received.
  */
-import { pyDumps } from "../http/PyJson.js"
-import { isObject, toHandlerValue } from "../http/RequestBody.js"
-import { pyJsonLoads } from "../python/jsonLoads.js"
-import { PyFloat, PyInt } from "../python/PyValue.js"
 
 /** The marker upstream puts in front of JSON-encoded structured content. */
 export const STRUCTURED_CONTENT_PREFIX = "\u0000json:"
@@ -18,7 +15,7 @@ export const encodeContent = (content: unknown): string | null => {
   if (typeof content === "number") return Number.isInteger(content) ? String(content) : pyDumps(content)
   if (content instanceof PyInt) return content.value.toString()
   if (content instanceof PyFloat) return pyDumps(content)
-  if (Array.isArray(content) || isObject(content)) return STRUCTURED_CONTENT_PREFIX + pyDumps(content)
+  if (Array.isArray(content) || isDict(content)) return STRUCTURED_CONTENT_PREFIX + pyDumps(content)
   return String(content)
 }
 

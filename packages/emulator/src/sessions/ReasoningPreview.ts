@@ -1,9 +1,9 @@
+import { pyStrip } from "../python/index.js"
 /**
  * The text Hermes' agent reports as `reasoning.available` after each model reply that has content
  * (every assistant message, the final answer included, observed on the real 0.19.0 gateway): the
  * content stripped, reasoning tags removed, stripped again, first 500 code points.
  */
-import { pyStrip } from "../python/strip.js"
 
 const REASONING_TAGS = /<\/?(?:REASONING_SCRATCHPAD|think|reasoning)>/g
 

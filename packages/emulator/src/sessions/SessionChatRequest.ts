@@ -7,10 +7,10 @@ import { Effect, Either } from "effect"
 import { contentErrorResponse, hasVisiblePayload, normalizeMultimodalContent } from "../content/MultimodalContent.js"
 import { errorResponse } from "../http/Envelopes.js"
 import type { EmuResponse } from "../http/Exchange.js"
-import { truthy } from "../http/RequestBody.js"
 import type { RouteContext } from "../http/Route.js"
 import { parseSessionKeyHeader } from "../routes/Admission.js"
 import { existingSession, readObjectBody, sessionIdParam } from "../routes/sessions/SessionRouteSupport.js"
+import { pyTruthy } from "../python/index.js"
 
 export interface SessionChatRequest {
   readonly sessionId: string
@@ -33,11 +33,11 @@ export const parseSessionChat = (ctx: RouteContext) =>
     const read = readObjectBody(ctx)
     if (read._tag === "rejected") return reject(read.response)
     const body = read.body
-    const raw = truthy(body["message"]) ? body["message"] : body["input"]
+    const raw = pyTruthy(body["message"]) ? body["message"] : body["input"]
     if (!hasVisiblePayload(raw)) return reject(errorResponse(400, "Missing 'message' field", { code: "missing_message" }))
     const normalized = normalizeMultimodalContent(raw)
     if (Either.isLeft(normalized)) return reject(contentErrorResponse(normalized.left, "message"))
-    const system = truthy(body["system_message"]) ? body["system_message"] : body["instructions"]
+    const system = pyTruthy(body["system_message"]) ? body["system_message"] : body["instructions"]
     if (system !== null && system !== undefined && typeof system !== "string") {
       return reject(errorResponse(400, "system_message must be a string", { code: "invalid_system_message" }))
     }

@@ -5,10 +5,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { pyDumps } from "../http/PyJson.js"
-import { truthy } from "../http/RequestBody.js"
 import { decodeJsonColumn } from "./MessageContent.js"
 import { getMessages, insertMessage, toolCallCountOf } from "./SessionStore.js"
+import { pyDumps, pyTruthy } from "../python/index.js"
 
 export const copyMessages = (ns: string, fromId: string, toId: string) =>
   Effect.gen(function*() {
@@ -22,7 +21,7 @@ export const copyMessages = (ns: string, fromId: string, toId: string) =>
         role: m.role,
         content: m.content,
         toolCallId: m.tool_call_id,
-        toolCalls: truthy(calls) ? pyDumps(calls) : null,
+        toolCalls: pyTruthy(calls) ? pyDumps(calls) : null,
         toolName: m.tool_name,
         timestamp: m.timestamp,
         tokenCount: m.token_count,

@@ -6,9 +6,9 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { pyStrip } from "../python/strip.js"
 import { compressionTip } from "./SessionLineage.js"
 import { type RichSessionRow, SESSION_COLUMNS } from "./SessionRow.js"
+import { pyStrip } from "../python/index.js"
 
 export interface ListQuery {
   readonly source: string | undefined

@@ -5,7 +5,7 @@
  * ValueError upstream turns into a 400 (or lets escape, on POST /api/sessions).
  */
 import { Either } from "effect"
-import { pyIsSpace, pyStrip } from "../python/strip.js"
+import { pyIsSpace, pyStrip } from "../python/index.js"
 
 export const MAX_TITLE_LENGTH = 100
 

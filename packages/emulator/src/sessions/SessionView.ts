@@ -3,10 +3,10 @@
  * a fixed key order, only keys the row has (list rows add last_active and preview), epoch seconds
  * and costs as Python floats, then whether a system prompt and a model config exist.
  */
-import { PyFloat } from "../http/PyJson.js"
 import type { Features } from "../version/Pins.js"
 import { decodeContent, decodeJsonColumn } from "./MessageContent.js"
 import type { MessageRow, RichSessionRow, SessionRow } from "./SessionRow.js"
+import { PyFloat } from "../python/index.js"
 
 const float = (v: number | null): PyFloat | null => (v === null ? null : new PyFloat(v))
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { startEmulator } from "../../src/index.js"
+import { features, routesFor, startEmulator } from "../../src/index.js"
 import { API_KEY, openClients } from "../support.js"
 
 const open = openClients()
@@ -28,6 +28,17 @@ describe("auth", () => {
         expect(await r.json()).toEqual({ error })
         expect(hasSecurityHeaders(r.headers)).toBe(true)
       }
+    }
+  })
+
+  it("the route table's gate: every bearer route answers 401 without the key, public ones answer", async () => {
+    const c = await open()
+    const routes = routesFor(features("0.19.0"))
+    expect(routes.filter((r) => r.auth === "public").map((r) => r.id)).toEqual(["health", "health.v1"])
+    for (const route of routes) {
+      const path = route.path.replace(/\{\w+\}/g, "x")
+      const r = await c.request(route.method, path, route.method === "GET" || route.method === "DELETE" ? { auth: "none" } : { auth: "none", body: "{}" })
+      expect([route.id, r.status]).toEqual([route.id, route.auth === "bearer" ? 401 : 200])
     }
   })
 

@@ -1,17 +1,6 @@
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
-import {
-  fromJs,
-  PyFloat,
-  pyFloat,
-  PyInt,
-  pyJsonDumps,
-  pyJsonLoads,
-  pyTruthy,
-  PyValueError,
-  type PyValue,
-  toJs
-} from "../../src/python/index.js"
+import { fromJs, PyFloat, pyFloat, PyInt, pyJsonDumps, pyJsonLoads, pyTruthy, type PyValue, PyValueError, toHandlerValue } from "../../src/python/index.js"
 
 // JS-side API contracts. Python-visible output is compared against what
 // pyJsonLoads (itself checked against CPython vectors) yields for the same text.
@@ -33,15 +22,14 @@ describe("fromJs", () => {
   })
 })
 
-describe("toJs", () => {
-  it("is lossy for big ints unless asked for bigint", () => {
-    const v = loads("[9007199254740993, 1.0, -0.0]")
-    expect(toJs(v)).toEqual([9007199254740992, 1, -0])
-    expect(toJs(v, { bigInts: "bigint" })).toEqual([9007199254740993n, 1, -0])
+describe("toHandlerValue", () => {
+  it("keeps what JS would lose wrapped: big ints and integral floats", () => {
+    const v = loads("[9007199254740993, 1.0, -0.0, 2, 2.5]")
+    expect(toHandlerValue(v)).toEqual([new PyInt(9007199254740993n), new PyFloat(1), new PyFloat(-0), 2, 2.5])
   })
 
   it("keeps __proto__ as data", () => {
-    const o = toJs(loads('{"__proto__": {"polluted": 1}}')) as Record<string, unknown>
+    const o = toHandlerValue(loads('{"__proto__": {"polluted": 1}}')) as Record<string, unknown>
     expect(Object.getPrototypeOf(o)).toBe(Object.prototype)
     expect(Object.keys(o)).toEqual(["__proto__"])
     expect(({} as Record<string, unknown>)["polluted"]).toBeUndefined()

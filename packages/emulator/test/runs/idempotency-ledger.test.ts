@@ -3,9 +3,9 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { pyJsonLoads } from "../../src/python/jsonLoads.js"
 import { runFingerprint } from "../../src/runs/RunLedger.js"
 import { type Client, openClients, startClient } from "../support.js"
+import { pyJsonLoads } from "../../src/python/index.js"
 
 const open = openClients()
 

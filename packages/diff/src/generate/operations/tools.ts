@@ -6,7 +6,7 @@
  * once, for the session, or denied. "always" is left to scenarios/tools/: it outlives the scenario
  * on the real gateway (config.yaml) until a reset.
  */
-import type { Reply, ToolCall } from "@hermetic/emulator/script"
+import type { Reply, ToolCall } from "@hermetic/script"
 import * as fc from "fast-check"
 import type { JsonValue } from "../../json/JsonValue.js"
 import { type GenModel, type ModelRun, newAlias, type ScenarioBuilder } from "../GenModel.js"

@@ -4,7 +4,7 @@
  * trailing newline). The emulator runs no shell: anything else answers with an explicit
  * "not emulated" error, so a scenario that strays shows up as a divergence, never as a silent pass.
  */
-import { pyDumps } from "../../http/PyJson.js"
+import { pyDumps } from "../../python/index.js"
 
 /** A word the shell passes through unchanged: no quoting, expansion, globbing or operators. */
 const PLAIN_WORD = /^[A-Za-z0-9_.,:+=@%/-]+$/

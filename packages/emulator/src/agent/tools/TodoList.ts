@@ -4,9 +4,7 @@
  * call answers the full list with a summary of counts. Behaviour read from the pinned source and
  * matched live (scenarios/tools/).
  */
-import { pyDumps } from "../../http/PyJson.js"
-import { pyStr } from "../../http/PyStr.js"
-import { pyStrip } from "../../python/strip.js"
+import { pyDumps, pyStr, pyStrip } from "../../python/index.js"
 
 const STATUSES = ["pending", "in_progress", "completed", "cancelled"] as const
 const MAX_CONTENT = 4000

@@ -13,9 +13,8 @@
  * Other enabled tools answer a fixed marker: the emulator has no behaviour for them.
  */
 import { Effect } from "effect"
-import { pyDumps } from "../../http/PyJson.js"
-import { pyStr } from "../../http/PyStr.js"
-import type { ToolApproval } from "../../script/Script.js"
+import type { ToolApproval } from "@hermetic/script"
+import { pyDumps, pyStr } from "../../python/index.js"
 import { detectDangerousCommand, type DangerousMatch } from "./DangerousCommands.js"
 import { runTerminalCommand, terminalResult } from "./TerminalCommand.js"
 import { callTodo, type TodoList } from "./TodoList.js"

@@ -26,10 +26,10 @@ import { corsHeadersFor } from "../../http/Middleware.js"
 import { readJsonParsed } from "../../http/RequestBody.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
 import { idempotencyCacheOf, requestFingerprint } from "../../idempotency/IdempotencyCache.js"
-import { PyDict } from "../../python/PyValue.js"
 import { chatCompletionId, Ids } from "../../services/Ids.js"
 import { admitAgentRequest, concurrencyLimited, parseSessionKeyHeader } from "../Admission.js"
 import { advertisedModel } from "../discovery/Models.js"
+import { PyDict } from "../../python/index.js"
 
 /** CHAT_COMPLETIONS_SSE_KEEPALIVE_SECONDS. */
 export const CHAT_SSE_KEEPALIVE = Duration.seconds(30)
@@ -73,6 +73,8 @@ const runTurn = (
     markAgentTurn(ctx.gateway)
     return ctx.gateway.agentTurnInFlight(playAgentTurn({
       namespace: ctx.namespace,
+      operation: "chat.completions",
+      sessionId,
       userMessage: request.userMessage,
       history: agentHistory(request),
       enabledTools,

@@ -7,7 +7,6 @@
  * `hermetic-fake-model`). The row format is not modelled (the reference notes leave it open).
  */
 import { Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
 
@@ -15,8 +14,4 @@ export const EMULATED_PROVIDER = "custom"
 export const EMULATED_PROVIDER_MODEL = "hermetic-fake-model"
 
 export const modelOptions: Handler = (ctx) =>
-  Effect.sync(
-    () =>
-      checkAuth(ctx) ??
-      jsonResponse({ providers: [], model: EMULATED_PROVIDER_MODEL, provider: EMULATED_PROVIDER })
-  )
+  Effect.sync(() => jsonResponse({ providers: [], model: EMULATED_PROVIDER_MODEL, provider: EMULATED_PROVIDER }))

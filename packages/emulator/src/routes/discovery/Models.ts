@@ -6,7 +6,6 @@
  * `_resolve_model_name("")` under the request's profile scope); 0.19.0 ignores the prefix.
  */
 import { Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { resolveModelName } from "../../config/EmulatorConfig.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
@@ -21,8 +20,6 @@ export const advertisedModel = (ctx: RouteContext): string => {
 
 export const listModels: Handler = (ctx) =>
   Effect.sync(() => {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const created = Math.floor(ctx.now())
     const model = advertisedModel(ctx)
     const entry = (id: string, root: string, parent: string | null) => ({

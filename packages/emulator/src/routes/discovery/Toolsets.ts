@@ -5,7 +5,6 @@
  * its first agent turn).
  */
 import { Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
 import { hasRunAgentTurn } from "../../discovery/AgentWarmth.js"
@@ -13,8 +12,6 @@ import { TOOLS_AFTER_FIRST_AGENT_TURN, TOOLSET_CATALOG } from "../../discovery/T
 
 export const listToolsets: Handler = (ctx) =>
   Effect.sync(() => {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const enabled = new Set(ctx.config.enabledToolsets)
     const warm = hasRunAgentTurn(ctx.gateway)
     const data = TOOLSET_CATALOG.map((t) => ({

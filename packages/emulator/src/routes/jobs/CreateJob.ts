@@ -6,37 +6,32 @@
  * does not parse, a one-shot in the past) is a 500 with the exception's text, and nothing is saved.
  */
 import { Effect, Either } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { plainErrorResponse } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import { isObject, truthy } from "../../http/RequestBody.js"
 import type { Handler } from "../../http/Route.js"
 import { createJob } from "../../jobs/JobRecord.js"
 import { readJobBody } from "../../jobs/JobRequestBody.js"
 import { loadJobs, saveJobs } from "../../jobs/JobStore.js"
 import { scanCronPrompt } from "../../jobs/PromptScan.js"
-import { noAttribute, noLen, notAString, pyIntValue, pyLen } from "../../jobs/PyErrors.js"
-import { pyStrip } from "../../python/strip.js"
 import { Ids } from "../../services/Ids.js"
 import { jobCrash, originOf } from "./JobRouteSupport.js"
+import { isDict, noAttribute, noLen, notAString, pyIntValue, pyLen, pyStrip, pyTruthy } from "../../python/index.js"
 
 const MAX_NAME = 200
 const MAX_PROMPT = 5000
 
 /** `(body.get(key) or "").strip()`. */
 const strippedField = (v: unknown): Either.Either<string, string> => {
-  if (!truthy(v)) return Either.right("")
+  if (!pyTruthy(v)) return Either.right("")
   return typeof v === "string" ? Either.right(pyStrip(v)) : Either.left(noAttribute(v, "strip"))
 }
 
 export const createJobRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const read = readJobBody(ctx.req)
     if (Either.isLeft(read)) return jobCrash(read.left)
     const body = read.right
-    if (!isObject(body)) return jobCrash(noAttribute(body, "get"))
+    if (!isDict(body)) return jobCrash(noAttribute(body, "get"))
     const name = strippedField(body["name"])
     if (Either.isLeft(name)) return jobCrash(name.left)
     const schedule = strippedField(body["schedule"])
@@ -49,7 +44,7 @@ export const createJobRoute: Handler = (ctx) =>
     const promptLength = pyLen(prompt)
     if (promptLength === undefined) return jobCrash(noLen(prompt))
     if (promptLength > MAX_PROMPT) return plainErrorResponse(400, `Prompt must be ≤ ${MAX_PROMPT} characters`)
-    if (truthy(prompt)) {
+    if (pyTruthy(prompt)) {
       if (typeof prompt !== "string") return jobCrash(notAString(prompt))
       const blocked = scanCronPrompt(prompt)
       if (blocked !== "") return plainErrorResponse(400, blocked)
@@ -67,7 +62,7 @@ export const createJobRoute: Handler = (ctx) =>
         name: name.right,
         deliver: "deliver" in body ? body["deliver"] : "local",
         origin: originOf(ctx),
-        skills: truthy(body["skills"]) ? body["skills"] : null,
+        skills: pyTruthy(body["skills"]) ? body["skills"] : null,
         repeat
       },
       ctx.now()

@@ -1,6 +1,5 @@
 /** DELETE /api/jobs/{job_id}: `{"ok": true}`, or 404. */
 import { Effect, Either } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
 import { removeJob } from "../../jobs/JobRecord.js"
@@ -9,8 +8,6 @@ import { checkJobId, jobCrash, jobNotFound } from "./JobRouteSupport.js"
 
 export const deleteJobRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const id = checkJobId(ctx)
     if (id._tag === "rejected") return id.response
     const removed = removeJob(yield* loadJobs(ctx.namespace), id.id)

@@ -1,6 +1,5 @@
 /** GET /api/jobs/{job_id}: the job as every read shows it (get_job matches the id exactly). */
 import { Effect, Either } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
 import { normalizeJob } from "../../jobs/JobRecord.js"
@@ -9,8 +8,6 @@ import { checkJobId, jobCrash, jobNotFound } from "./JobRouteSupport.js"
 
 export const getJobRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const id = checkJobId(ctx)
     if (id._tag === "rejected") return id.response
     const stored = (yield* loadJobs(ctx.namespace)).find((j) => j["id"] === id.id)

@@ -5,7 +5,6 @@
  * its name too (resolve_job_ref), as long as that name looks like a job id.
  */
 import { Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import type { Handler } from "../../http/Route.js"
 import { pauseJob, resumeJob, triggerJob } from "../../jobs/JobRecord.js"
@@ -13,8 +12,6 @@ import { applyJobOperation, checkJobId } from "./JobRouteSupport.js"
 
 const action = (op: typeof pauseJob, honoursDrain: boolean): Handler => (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     if (honoursDrain && ctx.gateway.draining) {
       return errorResponse(503, "Gateway is draining existing work; retry shortly.", {
         code: "gateway_draining",

@@ -10,7 +10,7 @@ import type { RouteContext } from "../../http/Route.js"
 import { type Job, loadJobs, saveJobs } from "../../jobs/JobStore.js"
 import type { Updated } from "../../jobs/JobRecord.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import { pyStrip } from "../../python/strip.js"
+import { pyStrip } from "../../python/index.js"
 
 export const jobCrash = (message: string): EmuResponse => plainErrorResponse(500, message)
 export const jobNotFound = (): EmuResponse => plainErrorResponse(404, "Job not found")

@@ -5,29 +5,25 @@
  * lengths and the prompt scan as on create; anything that raises is a 500 and changes nothing.
  */
 import { Effect, Either } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { plainErrorResponse } from "../../http/Envelopes.js"
-import { isObject, truthy } from "../../http/RequestBody.js"
 import type { Handler } from "../../http/Route.js"
 import type { Job } from "../../jobs/JobStore.js"
 import { updateJob } from "../../jobs/JobRecord.js"
 import { readJobBody } from "../../jobs/JobRequestBody.js"
 import { scanCronPrompt } from "../../jobs/PromptScan.js"
-import { noAttribute, noLen, notAString, pyLen } from "../../jobs/PyErrors.js"
 import { applyJobOperation, checkJobId, jobCrash } from "./JobRouteSupport.js"
+import { isDict, noAttribute, noLen, notAString, pyLen, pyTruthy } from "../../python/index.js"
 
 const ALLOWED = new Set(["name", "schedule", "prompt", "deliver", "skills", "skill", "repeat", "enabled"])
 
 export const updateJobRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const id = checkJobId(ctx)
     if (id._tag === "rejected") return id.response
     const read = readJobBody(ctx.req)
     if (Either.isLeft(read)) return jobCrash(read.left)
     const body = read.right
-    if (!isObject(body)) return jobCrash(noAttribute(body, "items"))
+    if (!isDict(body)) return jobCrash(noAttribute(body, "items"))
     const updates: Job = {}
     for (const [k, v] of Object.entries(body)) if (ALLOWED.has(k)) updates[k] = v
     if (Object.keys(updates).length === 0) return plainErrorResponse(400, "No valid fields to update")
@@ -42,7 +38,7 @@ export const updateJobRoute: Handler = (ctx) =>
       if (n > 5000) return plainErrorResponse(400, "Prompt must be ≤ 5000 characters")
     }
     const prompt = updates["prompt"]
-    if (truthy(prompt)) {
+    if (pyTruthy(prompt)) {
       if (typeof prompt !== "string") return jobCrash(notAString(prompt))
       const blocked = scanCronPrompt(prompt)
       if (blocked !== "") return plainErrorResponse(400, blocked)

@@ -10,7 +10,6 @@ import { agentToolNames } from "../../discovery/ToolsetCatalog.js"
 import { Effect, Either } from "effect"
 import { type AgentTurnResult, playAgentTurn } from "../../agent/AgentLoop.js"
 import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
-import { truthy } from "../../http/RequestBody.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
 import { idempotencyCacheOf, requestFingerprint } from "../../idempotency/IdempotencyCache.js"
 import { type ResponseRequest, parseResponseRequest } from "../../responses/ResponseRequest.js"
@@ -20,6 +19,7 @@ import { finalTextOf, outputItems, storedHistory, turnStartIndex } from "../../r
 import { Ids, type IdsShape, responseId as newResponseId } from "../../services/Ids.js"
 import { recordPlayedTurn } from "../../sessions/RecordTurnResult.js"
 import { admitAgentRequest, concurrencyLimited, parseSessionKeyHeader } from "../Admission.js"
+import { pyTruthy } from "../../python/index.js"
 
 /** `str(uuid.uuid4())`: the session id of a response that does not continue a chain. */
 const uuid4 = (ids: IdsShape): string => {
@@ -33,7 +33,7 @@ const runTurn = (ctx: RouteContext, request: ResponseRequest, release: () => voi
   Effect.suspend(() => {
     release()
     return ctx.gateway.agentTurnInFlight(
-      playAgentTurn({ namespace: ctx.namespace, userMessage: request.userMessage, history: request.history, enabledTools: agentToolNames(ctx.config.enabledToolsets) }).pipe(
+      playAgentTurn({ namespace: ctx.namespace, operation: "responses.create", sessionId, userMessage: request.userMessage, history: request.history, enabledTools: agentToolNames(ctx.config.enabledToolsets) }).pipe(
         // the agent writes its turn to state.db under the response's session
         Effect.tap((result) => recordPlayedTurn(ctx.namespace, sessionId, result, ctx.now()))
       )
@@ -122,7 +122,7 @@ const respond = (
         ctx.features.storedResponsesCap
       )
       const name = Either.getOrNull(sqlKey(request.conversation))
-      if (truthy(request.conversation) && name !== null) yield* setConversation(ctx.namespace, name, responseId)
+      if (pyTruthy(request.conversation) && name !== null) yield* setConversation(ctx.namespace, name, responseId)
     }
     return jsonResponse(response, 200, headers)
   })

@@ -3,7 +3,6 @@
  * pointing at it; `{"id", "object": "response", "deleted": true}`, or 404 when nothing was stored.
  */
 import { Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
@@ -11,8 +10,6 @@ import { deleteStoredResponse } from "../../responses/ResponseStore.js"
 
 export const deleteResponse: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const responseId = ctx.params["response_id"] ?? ""
     const deleted = yield* deleteStoredResponse(ctx.namespace, responseId)
     if (!deleted) return errorResponse(404, `Response not found: ${responseId}`)

@@ -4,7 +4,6 @@
  * Unknown id: 404 with the full envelope.
  */
 import { Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
@@ -12,8 +11,6 @@ import { getStoredResponse } from "../../responses/ResponseStore.js"
 
 export const getResponse: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const responseId = ctx.params["response_id"] ?? ""
     const stored = yield* getStoredResponse(ctx.namespace, responseId, ctx.now())
     if (stored === undefined) return errorResponse(404, `Response not found: ${responseId}`)

@@ -3,32 +3,27 @@
  * auth → known run → JSON → choice → live approval session → something pending.
  */
 import { Deferred, Effect, Queue } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse, runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import { pyStrip } from "../../python/strip.js"
-import { pyStr } from "../../http/PyStr.js"
-import { isObject, readJson } from "../../http/RequestBody.js"
+import { readJson } from "../../http/RequestBody.js"
 import { HandlerCrash, type Handler } from "../../http/Route.js"
 import { runEvent } from "../../runs/RunEvents.js"
 import { lookupRun } from "../../runs/RunLookup.js"
 import { writeRunStatus } from "../../runs/RunStatusWriter.js"
-import { coerceRequestBool } from "../../http/RequestBool.js"
+import { coerceRequestBool, isDict, pyStr, pyStrip } from "../../python/index.js"
 
 const ALIASES: Record<string, string> = { approve: "once", approved: "once", allow: "once" }
 const ALLOWED = new Set(["once", "session", "always", "deny"])
 
 export const approveRun: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const gw = ctx.gateway
     const runId = ctx.params["run_id"] ?? ""
     if ((yield* lookupRun(ctx, runId)) === undefined) return runNotFound(runId)
     const parsed = readJson(ctx.req)
     if (parsed._tag === "Left") return errorResponse(400, "Invalid JSON")
     const body = parsed.right
-    if (!isObject(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
+    if (!isDict(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
     const raw = pyStrip(pyStr("choice" in body ? body["choice"] : "")).toLowerCase()
     const choice = ALIASES[raw] ?? raw
     if (!ALLOWED.has(choice)) {

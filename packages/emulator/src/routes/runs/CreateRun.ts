@@ -9,9 +9,7 @@ import { SqlClient } from "@effect/sql"
 import { Deferred, Effect, Either, Queue } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
 import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
-import { PyFloat } from "../../http/PyJson.js"
-import { pyStrip } from "../../python/strip.js"
-import { isObject, readJsonParsed, truthy } from "../../http/RequestBody.js"
+import { readJsonParsed } from "../../http/RequestBody.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
 import type { LiveRun } from "../../runs/GatewayState.js"
 import { runTask } from "../../runs/RunExecutor.js"
@@ -20,12 +18,12 @@ import { lookupRun } from "../../runs/RunLookup.js"
 import type { AgentMessage } from "../../agent/AgentMessages.js"
 import { markAgentTurn } from "../../discovery/AgentWarmth.js"
 import { agentToolNames } from "../../discovery/ToolsetCatalog.js"
-import { pyStr } from "../../http/PyStr.js"
 import { getStoredResponse, sqlKey, type StoredResponse } from "../../responses/ResponseStore.js"
 import { type RunRecord, setRunStatus } from "../../runs/RunRecord.js"
 import { Ids, runId as newRunId } from "../../services/Ids.js"
 import { runUserMessage } from "../../sessions/RunUserMessage.js"
 import { admitAgentRequest, concurrencyLimited, parseSessionKeyHeader } from "../Admission.js"
+import { isDict, PyFloat, pyStr, pyStrip, pyTruthy } from "../../python/index.js"
 
 const invalid = (message: string) => errorResponse(400, message)
 
@@ -33,22 +31,22 @@ const invalid = (message: string) => errorResponse(400, message)
 const validateBody = (body: Record<string, unknown>): Effect.Effect<EmuResponse | undefined, HandlerCrash> =>
   Effect.gen(function*() {
     const rawInput = body["input"]
-    if (!truthy(rawInput)) return invalid("Missing 'input' field")
+    if (!pyTruthy(rawInput)) return invalid("Missing 'input' field")
     let userMessage: unknown = ""
     if (typeof rawInput === "string") userMessage = rawInput
     else if (Array.isArray(rawInput)) {
       const last: unknown = rawInput[rawInput.length - 1]
       // upstream calls .get on the last item: anything but a dict crashes the handler
-      if (!isObject(last)) return yield* new HandlerCrash({ reason: "input[-1] has no attribute 'get'" })
+      if (!isDict(last)) return yield* new HandlerCrash({ reason: "input[-1] has no attribute 'get'" })
       userMessage = "content" in last ? last["content"] : ""
     }
-    if (!truthy(userMessage)) return invalid("No user message found in input")
+    if (!pyTruthy(userMessage)) return invalid("No user message found in input")
     const rawHistory = body["conversation_history"]
-    if (truthy(rawHistory)) {
+    if (pyTruthy(rawHistory)) {
       if (!Array.isArray(rawHistory)) return invalid("'conversation_history' must be an array of message objects")
       for (let i = 0; i < rawHistory.length; i++) {
         const entry: unknown = rawHistory[i]
-        if (!isObject(entry) || !("role" in entry) || !("content" in entry)) {
+        if (!isDict(entry) || !("role" in entry) || !("content" in entry)) {
           return invalid(`conversation_history[${i}] must have 'role' and 'content' fields`)
         }
       }
@@ -65,7 +63,7 @@ const validateBody = (body: Record<string, unknown>): Effect.Effect<EmuResponse 
 const chainedResponse = (ctx: RouteContext, body: Record<string, unknown>) =>
   Effect.gen(function*() {
     const previous = body["previous_response_id"]
-    if (truthy(body["conversation_history"]) || !truthy(previous)) return undefined
+    if (pyTruthy(body["conversation_history"]) || !pyTruthy(previous)) return undefined
     const key = sqlKey(previous)
     if (Either.isLeft(key)) return yield* new HandlerCrash({ reason: key.left })
     return yield* getStoredResponse(ctx.namespace, key.right, ctx.now())
@@ -74,11 +72,11 @@ const chainedResponse = (ctx: RouteContext, body: Record<string, unknown>) =>
 /**
  * The history the run's agent sees, as upstream builds it: explicit conversation_history (role and
  * content as str), else the chained response's stored transcript, else every input item but the
- * last that has a truthy role and content (a content list flattened to its text parts).
+ * last that has a pyTruthy role and content (a content list flattened to its text parts).
  */
 const runHistory = (body: Record<string, unknown>, chained: StoredResponse | undefined): Array<AgentMessage> => {
   const explicit = body["conversation_history"]
-  if (truthy(explicit) && Array.isArray(explicit)) {
+  if (pyTruthy(explicit) && Array.isArray(explicit)) {
     return explicit.map((entry: unknown) => {
       const e = entry as Record<string, unknown>
       return { role: pyStr(e["role"]), content: pyStr(e["content"]) }
@@ -89,11 +87,11 @@ const runHistory = (body: Record<string, unknown>, chained: StoredResponse | und
   if (!Array.isArray(input) || input.length < 2) return []
   const history: Array<AgentMessage> = []
   for (const msg of input.slice(0, -1)) {
-    if (!isObject(msg) || !truthy(msg["role"]) || !truthy(msg["content"])) continue
+    if (!isDict(msg) || !pyTruthy(msg["role"]) || !pyTruthy(msg["content"])) continue
     const content = msg["content"]
     const text = Array.isArray(content)
       ? content
-        .filter((part: unknown) => isObject(part) && part["type"] === "text")
+        .filter((part: unknown) => isDict(part) && part["type"] === "text")
         .map((part: unknown) => {
           const t = (part as Record<string, unknown>)["text"]
           return t === undefined ? "" : pyStr(t)
@@ -118,7 +116,7 @@ const initialRecord = (
 ) =>
   setRunStatus(new Map(), runId, "queued", createdAt, {
     created_at: new PyFloat(createdAt),
-    session_id: truthy(body["session_id"]) ? body["session_id"] : truthy(chainedSessionId) ? chainedSessionId : runId,
+    session_id: pyTruthy(body["session_id"]) ? body["session_id"] : pyTruthy(chainedSessionId) ? chainedSessionId : runId,
     model: "model" in body ? body["model"] : ctx.config.modelName
   })
 
@@ -185,7 +183,7 @@ export const createRun: Handler = (ctx) =>
         })
       }
       // upstream calls body.get(...) on whatever json.loads returned: a non-object crashes the handler
-      if (!isObject(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
+      if (!isDict(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
       const rejected = yield* validateBody(body)
       if (rejected !== undefined) return rejected
       const chained = yield* chainedResponse(ctx, body)

@@ -1,14 +1,11 @@
 /** GET /v1/runs/{run_id}: the pollable status, verbatim; 404 run_not_found otherwise. */
 import { Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse, jsonTextResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
 import { findRun } from "../../runs/RunLookup.js"
 
 export const getRun: Handler = (ctx) => {
-  const denied = checkAuth(ctx)
-  if (denied !== undefined) return Effect.succeed(denied)
   const runId = ctx.params["run_id"] ?? ""
   return Effect.map(findRun(ctx, runId), (found) => {
     switch (found._tag) {

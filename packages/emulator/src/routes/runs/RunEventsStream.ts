@@ -5,7 +5,6 @@
  * subscriber gets 404.
  */
 import { Duration, Effect, Option, Queue, Stream } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { runNotFound } from "../../http/Envelopes.js"
 import { sseResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
@@ -43,8 +42,6 @@ const frames = (gw: GatewayState, runId: string, stream: RunStream, aborted: Pro
 
 export const runEvents: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const runId = ctx.params["run_id"] ?? ""
     const gw = ctx.gateway
     let stream: RunStream | undefined

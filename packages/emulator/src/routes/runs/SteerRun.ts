@@ -5,13 +5,13 @@
  * inferred (auth → known run → JSON → text → accepting state).
  */
 import { Effect, Queue } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse, runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import { isObject, readJson } from "../../http/RequestBody.js"
+import { readJson } from "../../http/RequestBody.js"
 import type { Handler } from "../../http/Route.js"
 import { runEvent } from "../../runs/RunEvents.js"
 import { lookupRun } from "../../runs/RunLookup.js"
+import { isDict } from "../../python/index.js"
 
 /** Steer text from input | message | text; a list of parts is flattened to its text. */
 const steerText = (body: Record<string, unknown>): string => {
@@ -20,7 +20,7 @@ const steerText = (body: Record<string, unknown>): string => {
     if (typeof v === "string" && v.trim() !== "") return v.trim()
     if (Array.isArray(v)) {
       const text = v
-        .map((p: unknown) => (typeof p === "string" ? p : isObject(p) && typeof p["text"] === "string" ? p["text"] : ""))
+        .map((p: unknown) => (typeof p === "string" ? p : isDict(p) && typeof p["text"] === "string" ? p["text"] : ""))
         .join("\n")
         .trim()
       if (text !== "") return text
@@ -31,14 +31,12 @@ const steerText = (body: Record<string, unknown>): string => {
 
 export const steerRun: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const runId = ctx.params["run_id"] ?? ""
     const record = yield* lookupRun(ctx, runId)
     if (record === undefined) return runNotFound(runId)
     const parsed = readJson(ctx.req)
     if (parsed._tag === "Left") return errorResponse(400, "Invalid JSON")
-    const body = isObject(parsed.right) ? parsed.right : {}
+    const body = isDict(parsed.right) ? parsed.right : {}
     const text = steerText(body)
     if (text === "") {
       return errorResponse(400, "Missing non-empty steer text; expected 'input', 'message', or 'text'.", {

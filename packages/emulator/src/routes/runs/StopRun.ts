@@ -3,7 +3,6 @@
  * live task gets differs by pin (see the version table).
  */
 import { Deferred, Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse, runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
@@ -13,8 +12,6 @@ import { writeRunStatus } from "../../runs/RunStatusWriter.js"
 
 export const stopRun: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const gw = ctx.gateway
     const runId = ctx.params["run_id"] ?? ""
     const known = yield* lookupRun(ctx, runId)

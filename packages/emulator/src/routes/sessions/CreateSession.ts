@@ -6,18 +6,15 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import type { EmuResponse } from "../../http/Exchange.js"
-import { pyStr } from "../../http/PyStr.js"
-import { truthy } from "../../http/RequestBody.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
-import { pyStrip } from "../../python/strip.js"
 import { Ids } from "../../services/Ids.js"
 import { hasControlBreak, isPathUnsafe, MAX_SESSION_ID_LENGTH, newApiSessionId } from "../../sessions/SessionIds.js"
 import { sanitizeTitle } from "../../sessions/SessionTitle.js"
 import { deleteSessionRow, getSession, titleHolder, upsertSession, writeTitle } from "../../sessions/SessionStore.js"
 import { readObjectBody, sessionEnvelope } from "./SessionRouteSupport.js"
+import { pyStr, pyStrip, pyTruthy } from "../../python/index.js"
 
 /** 0.21.0 (reference notes): the sources a client may claim; "browser" is an alias. */
 const ALLOWED_SOURCES = new Set(["api_server", "hermes_browser", "cli", "telegram", "discord", "slack", "desktop", "dashboard"])
@@ -33,21 +30,19 @@ type Created = { readonly _tag: "created"; readonly id: string } | { readonly _t
 
 export const createSessionRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const read = readObjectBody(ctx)
     if (read._tag === "rejected") return read.response
     const body = read.body
     const ids = yield* Ids
-    const rawId = truthy(body["id"]) ? body["id"] : body["session_id"]
-    const id = truthy(rawId) ? pyStrip(pyStr(rawId)) : newApiSessionId(ids, ctx.now())
+    const rawId = pyTruthy(body["id"]) ? body["id"] : body["session_id"]
+    const id = pyTruthy(rawId) ? pyStrip(pyStr(rawId)) : newApiSessionId(ids, ctx.now())
     if (id === "" || hasControlBreak(id) || isPathUnsafe(id)) {
       return errorResponse(400, "Invalid session ID", { code: "invalid_session_id" })
     }
     if ([...id].length > MAX_SESSION_ID_LENGTH) {
       return errorResponse(400, "Session ID too long", { code: "invalid_session_id" })
     }
-    const model = pyStr(truthy(body["model"]) ? body["model"] : ctx.config.modelName)
+    const model = pyStr(pyTruthy(body["model"]) ? body["model"] : ctx.config.modelName)
     const systemPrompt = body["system_prompt"] ?? null
     if (systemPrompt !== null && typeof systemPrompt !== "string") {
       return errorResponse(400, "system_prompt must be a string", { code: "invalid_system_prompt" })

@@ -4,7 +4,6 @@
  * response naming it) starts a fresh session row, and X-Hermes-Session-Id history is then empty.
  */
 import { Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
 import { deleteSession } from "../../sessions/SessionStore.js"
@@ -12,8 +11,6 @@ import { existingSession, sessionIdParam } from "./SessionRouteSupport.js"
 
 export const deleteSessionRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const id = sessionIdParam(ctx)
     const found = yield* existingSession(ctx, id)
     if (found._tag === "missing") return found.response

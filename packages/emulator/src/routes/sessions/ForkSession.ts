@@ -5,23 +5,18 @@
  * is only checked for CR/LF/NUL. A refused title answers 400 after the fork exists, as upstream's.
  */
 import { Effect, Either } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse } from "../../http/Envelopes.js"
-import { pyStr } from "../../http/PyStr.js"
-import { truthy } from "../../http/RequestBody.js"
 import { HandlerCrash, type Handler } from "../../http/Route.js"
-import { pyStrip } from "../../python/strip.js"
 import { Ids } from "../../services/Ids.js"
 import { hasControlBreak, newApiSessionId } from "../../sessions/SessionIds.js"
 import { nextTitleInLineage } from "../../sessions/SessionLineage.js"
 import { copyMessages } from "../../sessions/SessionCopy.js"
 import { endSession, getSession, setSessionTitle, upsertSession } from "../../sessions/SessionStore.js"
 import { existingSession, readObjectBody, sessionEnvelope, sessionIdParam } from "./SessionRouteSupport.js"
+import { pyStr, pyStrip, pyTruthy } from "../../python/index.js"
 
 export const forkSessionRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const sourceId = sessionIdParam(ctx)
     const found = yield* existingSession(ctx, sourceId)
     if (found._tag === "missing") return found.response
@@ -30,7 +25,7 @@ export const forkSessionRoute: Handler = (ctx) =>
     if (read._tag === "rejected") return read.response
     const body = read.body
     const ids = yield* Ids
-    const rawId = truthy(body["id"]) ? body["id"] : truthy(body["session_id"]) ? body["session_id"] : undefined
+    const rawId = pyTruthy(body["id"]) ? body["id"] : pyTruthy(body["session_id"]) ? body["session_id"] : undefined
     const forkId = pyStrip(rawId === undefined ? newApiSessionId(ids, ctx.now()) : pyStr(rawId))
     if (forkId === "" || hasControlBreak(forkId)) return errorResponse(400, "Invalid session ID", { code: "invalid_session_id" })
     if ((yield* getSession(ctx.namespace, forkId)) !== undefined) {

@@ -1,13 +1,10 @@
 /** GET /api/sessions/{session_id}. */
 import { Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import type { Handler } from "../../http/Route.js"
 import { existingSession, sessionEnvelope, sessionIdParam } from "./SessionRouteSupport.js"
 
 export const getSessionRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const found = yield* existingSession(ctx, sessionIdParam(ctx))
     return found._tag === "missing" ? found.response : sessionEnvelope(ctx, found.session)
   })

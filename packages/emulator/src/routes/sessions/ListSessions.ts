@@ -1,17 +1,13 @@
 /** GET /api/sessions: persisted sessions, most recently active first, one page. */
 import { Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import { coerceRequestBool } from "../../http/RequestBool.js"
 import type { Handler } from "../../http/Route.js"
-import { parseNonNegativeInt } from "../../sessions/PyIntParse.js"
 import { listSessions } from "../../sessions/SessionList.js"
 import { sessionView } from "../../sessions/SessionView.js"
+import { coerceRequestBool, parseNonNegativeInt } from "../../python/index.js"
 
 export const listSessionsRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const q = ctx.req.query
     const limit = parseNonNegativeInt(q.get("limit"), 50, 200)
     const offset = parseNonNegativeInt(q.get("offset"), 0, 1_000_000)

@@ -1,27 +1,22 @@
 /**
  * PATCH /api/sessions/{session_id}: title and end_reason (0.21.0 adds the pinned/archived/hidden/
  * unread flags). The 404 comes before the body is read; unknown fields are refused before anything
- * changes; a title is applied before end_reason, and only a truthy end_reason ends the session
+ * changes; a title is applied before end_reason, and only a pyTruthy end_reason ends the session
  * (the first end_reason wins).
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse } from "../../http/Envelopes.js"
-import { pyStr } from "../../http/PyStr.js"
-import { truthy } from "../../http/RequestBody.js"
 import type { Handler } from "../../http/Route.js"
-import { compareCodePoints } from "../../python/codePoints.js"
 import { endSession, getSession, setSessionTitle } from "../../sessions/SessionStore.js"
 import { existingSession, readObjectBody, sessionEnvelope, sessionIdParam } from "./SessionRouteSupport.js"
+import { compareCodePoints, pyStr, pyTruthy } from "../../python/index.js"
 
 const BASE_FIELDS = ["title", "end_reason"]
 const FLAG_FIELDS = ["pinned", "archived", "hidden", "unread"] as const
 
 export const patchSessionRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const id = sessionIdParam(ctx)
     const found = yield* existingSession(ctx, id)
     if (found._tag === "missing") return found.response
@@ -45,7 +40,7 @@ export const patchSessionRoute: Handler = (ctx) =>
       const set = yield* setSessionTitle(ctx.namespace, id, raw === null ? "" : pyStr(raw))
       if (Either.isLeft(set)) return errorResponse(400, set.left, { code: "invalid_title" })
     }
-    if (truthy(body["end_reason"])) yield* endSession(ctx.namespace, id, pyStr(body["end_reason"]), ctx.now())
+    if (pyTruthy(body["end_reason"])) yield* endSession(ctx.namespace, id, pyStr(body["end_reason"]), ctx.now())
     for (const flag of FLAG_FIELDS) {
       const value = body[flag]
       if (typeof value === "boolean") {

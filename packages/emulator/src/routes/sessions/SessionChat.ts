@@ -7,12 +7,12 @@ import { agentToolNames } from "../../discovery/ToolsetCatalog.js"
 import { Effect } from "effect"
 import { playAgentTurn } from "../../agent/AgentLoop.js"
 import { JSON_CONTENT_TYPE } from "../../http/Exchange.js"
-import { pyDumps } from "../../http/PyJson.js"
 import type { Handler } from "../../http/Route.js"
 import { recordAgentTurn } from "../../sessions/AgentTurnRecord.js"
 import { parseSessionChat } from "../../sessions/SessionChatRequest.js"
 import { answeredCalls, turnMessages } from "../../sessions/TurnMessages.js"
 import { admitAgentRequest } from "../Admission.js"
+import { pyDumps } from "../../python/index.js"
 
 export const sessionChatRoute: Handler = (ctx) =>
   admitAgentRequest(ctx, (release) =>
@@ -21,7 +21,7 @@ export const sessionChatRoute: Handler = (ctx) =>
       if (parsed._tag === "rejected") return parsed.response
       const { sessionId, sessionKey, userMessage } = parsed.request
       release()
-      const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({ namespace: ctx.namespace, userMessage, history: [], enabledTools: agentToolNames(ctx.config.enabledToolsets) }))
+      const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({ namespace: ctx.namespace, operation: "sessions.chat", sessionId, userMessage, history: [], enabledTools: agentToolNames(ctx.config.enabledToolsets) }))
       const turn = turnMessages(result.messages, 0)
       yield* recordAgentTurn(ctx.namespace, { sessionId, messages: turn, calls: answeredCalls(turn, result.usage), now: ctx.now() })
       const headers: Array<readonly [string, string]> = [["X-Hermes-Session-Id", sessionId]]

@@ -14,7 +14,6 @@ import { agentToolNames } from "../../discovery/ToolsetCatalog.js"
 import { Duration, Effect, Option, Queue, Stream } from "effect"
 import { playAgentTurn } from "../../agent/AgentLoop.js"
 import type { EmuResponse } from "../../http/Exchange.js"
-import { PyFloat, pyDumps } from "../../http/PyJson.js"
 import type { Handler } from "../../http/Route.js"
 import { Ids } from "../../services/Ids.js"
 import { recordAgentTurn } from "../../sessions/AgentTurnRecord.js"
@@ -22,6 +21,7 @@ import { reasoningPreview } from "../../sessions/ReasoningPreview.js"
 import { parseSessionChat } from "../../sessions/SessionChatRequest.js"
 import { answeredCalls, assistantAndToolMessages, turnMessages } from "../../sessions/TurnMessages.js"
 import { admitAgentRequest } from "../Admission.js"
+import { pyDumps, PyFloat } from "../../python/index.js"
 
 const KEEPALIVE_AFTER = Duration.seconds(30)
 const KEEPALIVE_FRAME = ": keepalive\n\n"
@@ -55,6 +55,8 @@ export const sessionChatStreamRoute: Handler = (ctx) =>
         yield* emit("message.started", { message: { id: messageId, role: "assistant" } })
         const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({
           namespace: ctx.namespace,
+          operation: "sessions.chat.stream",
+          sessionId,
           userMessage,
           history: [],
           enabledTools: agentToolNames(ctx.config.enabledToolsets),

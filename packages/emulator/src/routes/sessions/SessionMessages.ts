@@ -3,15 +3,14 @@
  * (see resolveResumeSessionId), which upstream reports as `session_id`. 0.21.0 pages it.
  */
 import { Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
-import { pyIntParse } from "../../sessions/PyIntParse.js"
 import { resolveResumeSessionId } from "../../sessions/SessionLineage.js"
 import { countMessages, getMessages } from "../../sessions/SessionStore.js"
 import { messageView } from "../../sessions/SessionView.js"
 import { existingSession, sessionIdParam } from "./SessionRouteSupport.js"
+import { pyIntParse } from "../../python/index.js"
 
 const MAX_PAGE = 500
 
@@ -36,8 +35,6 @@ const parsePage = (q: URLSearchParams): Page | undefined => {
 
 export const sessionMessagesRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const id = sessionIdParam(ctx)
     const found = yield* existingSession(ctx, id)
     if (found._tag === "missing") return found.response

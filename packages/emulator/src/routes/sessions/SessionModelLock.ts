@@ -8,12 +8,10 @@
  * shape, `requested` echoing what was asked) are our reading, unverified.
  */
 import { Effect } from "effect"
-import { checkAuth } from "../../http/Auth.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import { pyStr } from "../../http/PyStr.js"
 import type { Handler } from "../../http/Route.js"
-import { pyStrip } from "../../python/strip.js"
+import { pyStr, pyStrip } from "../../python/index.js"
 import { existingSession, readObjectBody, sessionIdParam } from "./SessionRouteSupport.js"
 
 /** The provider the oracle runner's home configures (config.yaml `model.provider`). */
@@ -21,8 +19,6 @@ const CONFIGURED_PROVIDER = "custom"
 
 export const sessionModelLockRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const denied = checkAuth(ctx)
-    if (denied !== undefined) return denied
     const id = sessionIdParam(ctx)
     const found = yield* existingSession(ctx, id)
     if (found._tag === "missing") return found.response

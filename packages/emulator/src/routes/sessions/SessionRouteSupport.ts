@@ -6,11 +6,12 @@
 import { Effect, Either } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
 import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
-import { isObject, readJson } from "../../http/RequestBody.js"
+import { readJson } from "../../http/RequestBody.js"
 import type { RouteContext } from "../../http/Route.js"
 import type { SessionRow } from "../../sessions/SessionRow.js"
 import { getSession } from "../../sessions/SessionStore.js"
 import { sessionView } from "../../sessions/SessionView.js"
+import { isDict } from "../../python/index.js"
 
 export type BodyResult =
   | { readonly _tag: "ok"; readonly body: Record<string, unknown> }
@@ -19,7 +20,7 @@ export type BodyResult =
 export const readObjectBody = (ctx: RouteContext): BodyResult => {
   const parsed = readJson(ctx.req)
   if (Either.isLeft(parsed)) return { _tag: "rejected", response: errorResponse(400, "Invalid JSON in request body") }
-  if (!isObject(parsed.right)) {
+  if (!isDict(parsed.right)) {
     return { _tag: "rejected", response: errorResponse(400, "Request body must be a JSON object") }
   }
   return { _tag: "ok", body: parsed.right }
