@@ -8,8 +8,8 @@
  * frozen; `freeze` is refused), and `reset` restarts the gateway with a fresh fake model but the
  * same HERMES_HOME (the sessions database stays; runs kept in memory are gone).
  */
-import { acquireGateway, type GatewayHandle, type OracleError } from "@hermetic/oracle-runner"
-import { Effect, type Scope } from "effect"
+import { type GatewayHandle, type OracleError, RealGateway, RealGatewayLayer } from "@hermetic/oracle-runner"
+import { Context, Effect, Layer, type Scope } from "effect"
 import type { ClockCommand } from "../scenario/Scenario.js"
 import type { LiveDriver } from "./LiveDriver.js"
 import { liveTarget } from "./liveTarget.js"
@@ -85,10 +85,11 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
 /** Starts the gateway (verified against source-lock.json) for the scope; typed OracleErrors when it cannot. */
 export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ target: Target; gateway: GatewayHandle }, OracleError, Scope.Scope> =>
   Effect.gen(function*() {
-    const gateway = yield* Effect.acquireRelease(
-      acquireGateway({ pin: options.pin, launcher: options.launcher, clock: {}, ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) }),
-      (gw) => Effect.promise(() => gw.stop())
+    // the oracle runner's gateway as a service: built in this scope, stopped when it closes
+    const context = yield* Layer.build(
+      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, clock: {}, ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
     )
+    const gateway = Context.get(context, RealGateway)
     const target = liveTarget(
       {
         kind: options.launcher === "process" ? "gateway-process" : "gateway-container",
