@@ -47,6 +47,12 @@ const quiesce = async (gw: GatewayHandle, quietMs = 250, maxMs = 5_000) => {
   }
 }
 
+/** `until` deadlines on the real gateway: ×3 unless HERMETIC_DEADLINE_SCALE says otherwise. */
+const gatewayDeadlineScale = (): number => {
+  const n = Number(process.env["HERMETIC_DEADLINE_SCALE"] ?? "3")
+  return Number.isFinite(n) && n >= 1 ? n : 3
+}
+
 export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
   const clock = async (command: ClockCommand) => {
     if (gw.clock === null) throw new Error("the gateway was started without libfaketime; clock steps need it")
@@ -78,6 +84,8 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
       for (const hold of holds) gw.release(hold)
     },
     pollIntervalMs: 50,
+    // a shared 2-core machine under load made runs that settle in under a second take over 10 s
+    deadlineScale: gatewayDeadlineScale(),
     sseDeadlineMs: 15_000
   }
 }
