@@ -47,7 +47,7 @@ const quiesce = async (gw: GatewayHandle, quietMs = 250, maxMs = 5_000) => {
   }
 }
 
-/** `until` deadlines on the real gateway: ×3 unless HERMETIC_DEADLINE_SCALE says otherwise. */
+/** `until` and SSE read deadlines on the real gateway: ×3 unless HERMETIC_DEADLINE_SCALE says otherwise. */
 const gatewayDeadlineScale = (): number => {
   const n = Number(process.env["HERMETIC_DEADLINE_SCALE"] ?? "3")
   return Number.isFinite(n) && n >= 1 ? n : 3
@@ -84,9 +84,10 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
       for (const hold of holds) gw.release(hold)
     },
     pollIntervalMs: 50,
-    // a shared 2-core machine under load made runs that settle in under a second take over 10 s
+    // a shared 2-core machine under load made runs that settle in under a second take over 10 s,
+    // and a cold gateway's first streamed Responses turn more than the 15 s a stream may take
     deadlineScale: gatewayDeadlineScale(),
-    sseDeadlineMs: 15_000
+    sseDeadlineMs: 15_000 * gatewayDeadlineScale()
   }
 }
 
