@@ -4,10 +4,11 @@
  * the coverage heat map colours each operation × status cell by what the evidence says.
  */
 import { execFile } from "node:child_process"
-import { mkdtemp, rm } from "node:fs/promises"
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
+import { gzipSync } from "node:zlib"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { compareAll } from "../src/compare/compareAll.js"
@@ -71,7 +72,10 @@ describe("oracle report --base --head", () => {
           (r) => ({ code: 0, stdout: r.stdout }),
           (e: { code?: number; stdout?: string }) => ({ code: e.code ?? -1, stdout: e.stdout ?? "" })
         )
-      const [worse, same] = await Promise.all([oracle("report", "--base", base, "--head", head), oracle("report", "--base", base, "--head", base)])
+      // a campaign's evidence is committed gzipped; report reads it as well
+      const gz = `${base}.gz`
+      await writeFile(gz, gzipSync(await readFile(base)))
+      const [worse, same] = await Promise.all([oracle("report", "--base", base, "--head", head), oracle("report", "--base", base, "--head", gz)])
       expect(worse.code).toBe(1)
       expect(worse.stdout).toContain("1 new divergence(s), 0 fixed")
       expect(same.code).toBe(0)
