@@ -18,6 +18,7 @@ import { routesFor } from "./routes/RouteTable.js"
 import { EmuClock } from "./services/Clock.js"
 import { type FaultRule, Faults } from "./services/Faults.js"
 import { Journal } from "./services/Journal.js"
+import { CurrentModelCallObserver } from "./journal/ModelCalls.js"
 import { features as featuresOf } from "./version/Pins.js"
 
 export const NAMESPACE_HEADER = "x-hermetic-namespace"
@@ -127,19 +128,21 @@ export const makeApp = Effect.gen(function*() {
   const handle: AppHandler = (req) => {
     const started = performance.now()
     const namespace = namespaceOf(req)
-    const answered: Effect.Effect<readonly [Answer, string | null], never, AppServices> = isAdminPath(req.path)
+    const admin = isAdminPath(req.path)
+    const now = () => clock.now(namespace)
+    const entry = journal.open({ now, namespace, method: req.method, path: req.path, headers: req.headers, body: req.body, admin })
+    const answered: Effect.Effect<readonly [Answer, string | null], never, AppServices> = admin
       ? Effect.map(handleAdmin(req, namespace), (r) => [[r, "admin"] as const, null] as const)
       : dispatch(req, namespace)
-    return Effect.map(answered, ([[response, routeId], fault]) => {
-      journal.record({
-        at: clock.now(namespace),
-        namespace,
-        method: req.method,
-        path: req.path,
-        route: routeId,
+    // agent turns started by this request (also forked ones) report their model calls to its entry
+    const observed = entry.observer === undefined ? answered : Effect.locally(answered, CurrentModelCallObserver, entry.observer)
+    return Effect.map(observed, ([[response, routeId], fault]) => {
+      journal.close(entry.id, {
+        operation: routeId,
         status: response.status,
         durationMs: performance.now() - started,
-        fault
+        fault,
+        responseSession: response.headers.find(([name]) => name.toLowerCase() === "x-hermes-session-id")?.[1] ?? null
       })
       return response
     })

@@ -9,6 +9,8 @@
  * same HERMES_HOME (the sessions database stays; runs kept in memory are gone).
  */
 import { type GatewayHandle, type OracleError, RealGateway, RealGatewayLayer } from "@hermetic/oracle-runner"
+import { readFile, writeFile } from "node:fs/promises"
+import { join } from "node:path"
 import { Context, Effect, Layer, type Scope } from "effect"
 import type { ClockCommand } from "../scenario/Scenario.js"
 import type { LiveDriver } from "./LiveDriver.js"
@@ -22,6 +24,8 @@ export interface GatewayTargetOptions {
   readonly launcher: GatewayLauncher
   /** A source checkout to install editable (pins not on PyPI, e.g. 0.21.0). */
   readonly source?: string
+  /** The tools profile: todo, a confined terminal and the approval guard (scenarios/tools/). */
+  readonly tools?: boolean
   readonly progress?: (line: string) => void
 }
 
@@ -53,6 +57,20 @@ const gatewayDeadlineScale = (): number => {
   return Number.isFinite(n) && n >= 1 ? n : 3
 }
 
+const pristineConfigs = new WeakMap<GatewayHandle, string>()
+
+/** Puts back config.yaml as the gateway started with it (read once, on first use). */
+const restorePristineConfig = async (gw: GatewayHandle) => {
+  const file = join(gw.hermesHome, "config.yaml")
+  const pristine = pristineConfigs.get(gw)
+  if (pristine !== undefined) await writeFile(file, pristine)
+}
+
+/** Remembers config.yaml before any scenario could change it. */
+export const rememberPristineConfig = async (gw: GatewayHandle) => {
+  pristineConfigs.set(gw, await readFile(join(gw.hermesHome, "config.yaml"), "utf8"))
+}
+
 export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
   const clock = async (command: ClockCommand) => {
     if (gw.clock === null) throw new Error("the gateway was started without libfaketime; clock steps need it")
@@ -74,6 +92,8 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
     restart: (crash) => (crash ? gw.crash() : gw.restart()),
     reset: async () => {
       gw.fakeModel.reset()
+      // a fresh HERMES_HOME config: Hermes writes "always" approvals into config.yaml
+      await restorePristineConfig(gw)
       await gw.restart()
     },
     begin: async () => {
@@ -96,9 +116,10 @@ export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ ta
   Effect.gen(function*() {
     // the oracle runner's gateway as a service: built in this scope, stopped when it closes
     const context = yield* Layer.build(
-      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, clock: {}, ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
+      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, clock: {}, ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
     )
     const gateway = Context.get(context, RealGateway)
+    yield* Effect.promise(() => rememberPristineConfig(gateway))
     const target = liveTarget(
       {
         kind: options.launcher === "process" ? "gateway-process" : "gateway-container",

@@ -28,6 +28,8 @@ import { FaultRule, Faults } from "../services/Faults.js"
 import { Journal } from "../services/Journal.js"
 import { clearNamespace } from "../services/Storage.js"
 import { tickNamespace } from "../jobs/JobTicker.js"
+import { handleJournalAdmin } from "./JournalAdmin.js"
+import { handleSnapshotAdmin } from "./SnapshotAdmin.js"
 
 export { ADMIN_PREFIX, isAdminPath } from "@hermetic/script"
 
@@ -53,6 +55,8 @@ export const restartNamespace = (namespace: string) =>
 export const resetNamespace = (namespace: string) =>
   Effect.gen(function*() {
     yield* restartNamespace(namespace)
+    // "always" approvals live in config.yaml upstream: a reset is a fresh HERMES_HOME
+    yield* Effect.flatMap(Gateways, (g) => Effect.sync(() => g.get(namespace).permanentApprovals.clear()))
     yield* clearNamespace(namespace)
     yield* Effect.flatMap(Agent, (a) => a.reset(namespace))
     yield* Effect.flatMap(EmuClock, (c) => c.reset(namespace))
@@ -79,7 +83,9 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
       case "POST /script": {
         const script = parseBody(Script, req)
         if (Either.isLeft(script)) return adminError(400, `invalid Script: ${script.left}`)
-        const appended: ScriptAppended = { appended: script.right.turns.length, pendingTurns: yield* player.append(script.right) }
+        const pending = yield* Effect.either(player.append(script.right))
+        if (Either.isLeft(pending)) return adminError(400, pending.left.message)
+        const appended: ScriptAppended = { appended: script.right.turns.length, pendingTurns: pending.right }
         return jsonResponse(appended)
       }
       case "POST /clock": {
@@ -116,7 +122,11 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
       case "GET /holds":
         return jsonResponse({ waiting: (yield* player.view).heldCalls })
       case "GET /journal":
-        return jsonResponse({ entries: yield* Effect.flatMap(Journal, (j) => j.entries(ns)) })
+      case "POST /journal":
+      case "DELETE /journal":
+        return (yield* handleJournalAdmin(req, ns, parseBody, adminError)) ?? adminError(405, route)
+      case "POST /snapshot":
+        return yield* handleSnapshotAdmin(req, ns, parseBody, adminError)
       case "POST /drain": {
         const cmd = parseBody(DrainCommand, req)
         if (Either.isLeft(cmd)) return adminError(400, `expected {"draining": bool}: ${cmd.left}`)

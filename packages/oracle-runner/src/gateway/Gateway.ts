@@ -22,6 +22,8 @@ export type GatewayOptions = {
   /** Put the gateway under libfaketime; `start` is the initial epoch seconds (default: real now). */
   readonly clock?: { readonly start?: number }
   readonly determinism?: Determinism
+  /** The tools profile (todo, a confined terminal, the approval guard): see toolsProfile.ts. */
+  readonly tools?: boolean
   readonly readyTimeoutMs?: number
   readonly keepTemp?: boolean
   readonly progress?: Progress

@@ -59,6 +59,7 @@ const gatewayParts = (options: GatewayOptions) =>
       fakeModelId: fakeModel.model,
       port,
       ...(options.determinism ? { determinism: options.determinism } : {}),
+      ...(options.tools === true ? { tools: true } : {}),
       ...(options.keepTemp ? { keep: true } : {})
     })
     const clock = faketimeLib ? new FakeClock(join(home.root, "faketime.rc")) : null
@@ -84,6 +85,11 @@ const gatewayParts = (options: GatewayOptions) =>
             return launchContainer({ pinName: name, pin, ...common })
           })
     const launched = yield* Effect.acquireRelease(launch, (l) => Effect.promise(() => l.stop()))
+    // the fake model's control plane moves this gateway's clock and restarts it (the shared contract)
+    fakeModel.attachGateway({
+      ...(clock ? { clock: { now: () => clock.now(), set: (s: number) => clock.set(s), advance: (s: number) => clock.advance(s) } } : {}),
+      restart: () => launched.restart()
+    })
     return { name, launcherKind, fakeModel, home, clock, launched }
   })
 
