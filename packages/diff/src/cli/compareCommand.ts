@@ -83,7 +83,7 @@ export const compareCommand = (args: ParsedArgs) =>
     // the first divergent generated scenario is shrunk from its seed and path to a minimal counterexample
     const failed = comparisons.find((c) => c.evidence.verdict === "divergent" && c.evidence.origin !== undefined && c.evidence.file === undefined)
     const path = failed !== undefined ? (failed.evidence.origin as { path?: unknown }).path : undefined
-    if (failed !== undefined && typeof path === "string" && kind !== "cassette") {
+    if (failed !== undefined && typeof path === "string" && kind !== "cassette" && args.values["no-shrink"] !== true) {
       progress(`shrinking ${failed.evidence.name} (seed ${seed}, path ${path})…`)
       const settings = { register, pin, ...(noise !== undefined ? { noise } : {}) }
       const search = yield* Effect.promise(() =>
