@@ -55,6 +55,8 @@ export const restartNamespace = (namespace: string) =>
 export const resetNamespace = (namespace: string) =>
   Effect.gen(function*() {
     yield* restartNamespace(namespace)
+    // "always" approvals live in config.yaml upstream: a reset is a fresh HERMES_HOME
+    yield* Effect.flatMap(Gateways, (g) => Effect.sync(() => g.get(namespace).permanentApprovals.clear()))
     yield* clearNamespace(namespace)
     yield* Effect.flatMap(Agent, (a) => a.reset(namespace))
     yield* Effect.flatMap(EmuClock, (c) => c.reset(namespace))
