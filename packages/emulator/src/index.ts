@@ -1,5 +1,5 @@
 /** Public entry point of @hermetic/emulator. */
-export { Emulator, type EmulatorShape, layer, servicesLayer, startEmulator, type RunningEmulator } from "./Emulator.js"
+export { Emulator, type EmulatorShape, layer, servicesLayer, startEmulator, StartupRefused, type RunningEmulator } from "./Emulator.js"
 export { type EmulatorOptions, resolveConfig } from "./config/EmulatorConfig.js"
 export { DEFAULT_PIN, PINS, type Pin, features, type Features } from "./version/Pins.js"
 export { EmuClock, EmuClockFixed, EmuClockLive, makeEmuClock } from "./services/Clock.js"
@@ -8,5 +8,6 @@ export { Faults, FaultRule } from "./services/Faults.js"
 export { Ids, IdsRandom, IdsSeeded } from "./services/Ids.js"
 export { Journal } from "./services/Journal.js"
 export { restartNamespace, resetNamespace } from "./admin/AdminRoutes.js"
+export { guardControlPlane, type ControlPlanePolicy, type GuardVerdict } from "./admin/ControlPlaneGuard.js"
 export { routesFor } from "./routes/RouteTable.js"
 export * from "./script/Script.js"

@@ -6,7 +6,7 @@
 import { timingSafeEqual } from "node:crypto"
 import type { EmulatorConfigShape } from "../config/EmulatorConfig.js"
 import type { Features } from "../version/Pins.js"
-import type { EmuRequest, EmuResponse } from "./Exchange.js"
+import type { EmuRequestHead, EmuResponse } from "./Exchange.js"
 import { jsonResponse } from "./Exchange.js"
 import { pyStrip } from "../python/index.js"
 
@@ -17,7 +17,7 @@ const sameBytes = (a: string, b: string): boolean => {
 }
 
 /** The 401 answer for a request without the configured key, or undefined to go on. */
-export const bearerDenied = (config: EmulatorConfigShape, features: Features, req: EmuRequest): EmuResponse | undefined => {
+export const bearerDenied = (config: EmulatorConfigShape, features: Features, req: EmuRequestHead): EmuResponse | undefined => {
   const expected = config.apiKey
   if (expected === "") return undefined
   const auth = req.headers["authorization"] ?? ""

@@ -1,21 +1,70 @@
 /**
  * The emulator on a socket (node:http). Bytes bodies carry Content-Length as aiohttp's do; SSE
  * bodies are chunked and written frame by frame; a dropped-response fault destroys the socket.
+ * The body is read only when the app asks for it, and never past the size limit; a large body the
+ * answer left unread (404, 401, 413, over the limit) ends the connection, as aiohttp does, instead
+ * of being drained.
  */
 import { Effect, Exit, Fiber, type Runtime, Stream } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import type { EmuRequest, EmuResponse } from "./Exchange.js"
+import type { BodyReader, EmuRequestHead, EmuResponse, RequestBodyRead } from "./Exchange.js"
+import { MAX_REQUEST_BYTES } from "./RequestBody.js"
 
-const readBody = (req: http.IncomingMessage): Promise<Uint8Array> =>
+const EMPTY = new Uint8Array(0)
+
+/** Buffers at most `limit` bytes; one byte more and it stops reading (the socket is then closed). */
+const readBounded = (req: http.IncomingMessage, limit: number): Promise<RequestBodyRead> =>
   new Promise((resolve, reject) => {
     const chunks: Array<Buffer> = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))))
+    let size = 0
+    const done = (read: RequestBodyRead) => {
+      req.off("data", onData)
+      req.off("end", onEnd)
+      req.off("error", reject)
+      resolve(read)
+    }
+    const onData = (c: Buffer) => {
+      size += c.byteLength
+      if (size <= limit) chunks.push(c)
+      else {
+        chunks.length = 0
+        req.pause()
+        done({ bytes: EMPTY, exceeded: true })
+      }
+    }
+    const onEnd = () => done({ bytes: new Uint8Array(Buffer.concat(chunks)), exceeded: false })
+    req.on("data", onData)
+    req.on("end", onEnd)
     req.on("error", reject)
   })
 
-const toEmuRequest = (req: http.IncomingMessage, body: Uint8Array, aborted: Promise<void>): EmuRequest => {
+/** Of a body the answer left unread, this much is read and discarded to keep the connection. */
+const DISCARD_BUDGET_BYTES = 1 << 20
+/** Past that budget the connection closes; until then the rest is still read and thrown away. */
+const LINGER_MS = 2000
+
+/**
+ * After an answer given before the body was read in full. A small rest is discarded and the
+ * connection kept; a large one ends the connection. It ends with a FIN and a short linger of
+ * reading and discarding, never buffering: closing outright would reset the connection while the
+ * client is still sending, and a reset destroys the answer before the client reads it.
+ */
+const discardRest = (req: http.IncomingMessage) => {
+  let discarded = 0
+  let closing = false
+  req.removeAllListeners("data")
+  req.on("data", (c: Buffer) => {
+    discarded += c.byteLength
+    if (closing || discarded <= DISCARD_BUDGET_BYTES) return
+    closing = true
+    req.socket.end()
+    setTimeout(() => req.socket.destroy(), LINGER_MS).unref()
+  })
+  req.resume()
+}
+
+const toRequestHead = (req: http.IncomingMessage, aborted: Promise<void>): EmuRequestHead => {
   const raw = req.url ?? "/"
   const q = raw.indexOf("?")
   const headers: Record<string, string> = {}
@@ -27,7 +76,6 @@ const toEmuRequest = (req: http.IncomingMessage, body: Uint8Array, aborted: Prom
     path: q < 0 ? raw : raw.slice(0, q),
     query: new URLSearchParams(q < 0 ? "" : raw.slice(q + 1)),
     headers,
-    body,
     aborted
   }
 }
@@ -70,8 +118,11 @@ export interface NodeServer {
   readonly close: () => Promise<void>
 }
 
+/** The app as the socket calls it: the request head, and the body read on demand. */
+export type RespondStreaming = (head: EmuRequestHead, body: BodyReader) => Promise<EmuResponse>
+
 export const listen = <R>(
-  respond: (req: EmuRequest) => Promise<EmuResponse>,
+  respond: RespondStreaming,
   runtime: Runtime.Runtime<R>,
   host: string,
   port: number
@@ -79,8 +130,12 @@ export const listen = <R>(
   new Promise((resolve, reject) => {
     const server = http.createServer((req, res) => {
       const aborted = new Promise<void>((done) => res.on("close", () => done()))
-      readBody(req)
-        .then((body) => respond(toEmuRequest(req, body, aborted)))
+      let reading: Promise<RequestBodyRead> | undefined
+      const body: BodyReader = Effect.promise(() => (reading ??= readBounded(req, MAX_REQUEST_BYTES)))
+      res.on("finish", () => {
+        if (!req.complete) discardRest(req)
+      })
+      respond(toRequestHead(req, aborted), body)
         .then((out) => writeResponse(res, out, runtime))
         .catch(() => {
           if (!res.headersSent) {

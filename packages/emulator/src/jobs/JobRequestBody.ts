@@ -4,9 +4,12 @@
  */
 import { Either } from "effect"
 import type { EmuRequest } from "../http/Exchange.js"
+import { MAX_REQUEST_BYTES } from "../http/RequestBody.js"
 import { contentTypeCharset, pyJsonLoads, pyRequestText, toHandlerValue } from "../python/index.js"
 
 export const readJobBody = (req: EmuRequest): Either.Either<unknown, string> => {
+  // aiohttp's HTTPRequestEntityTooLarge; its str() is the reason phrase (seen on the real 0.19.0)
+  if (req.bodyExceeded === true || req.body.byteLength > MAX_REQUEST_BYTES) return Either.left("Request Entity Too Large")
   const text = pyRequestText(req.body, contentTypeCharset(req.headers["content-type"]))
   if (Either.isLeft(text)) return Either.left(text.left.message)
   const parsed = pyJsonLoads(text.right)
