@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Bounded live smoke of the oracle runner against the real Hermes 0.19.0 gateway (process
 # launcher): scripted chat completion, held run → running → released → completed, crash and
-# restart, and the libfaketime clock. First run on a machine builds the venv from PyPI (~50 s);
+# restart, and the libfaketime clock; then record/replay of an example app through hermes-emulator
+# record in front of the gateway (~18 s). First run on a machine builds the venv from PyPI (~50 s);
 # later runs reuse ~/.cache/hermetic (~15 s).
 #   scripts/live-smoke.sh              process launcher only
 #   scripts/live-smoke.sh --container  also the container launcher (starts and stops a private
@@ -14,7 +15,7 @@ if ! ls /usr/lib/*/faketime/libfaketimeMT.so.1 >/dev/null 2>&1; then
   echo "[live-smoke] installing faketime (Debian) for the clock test" >&2
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends faketime >/dev/null
 fi
-FILES=(packages/oracle-runner/test/live.gateway.test.ts)
+FILES=(packages/oracle-runner/test/live.gateway.test.ts packages/diff/test/record-replay/record-replay.live.test.ts)
 ENGINE_STARTED=0
 if [ "${1:-}" = "--container" ]; then
   eval "export $(scripts/container-engine.sh up | tail -1)"

@@ -8,7 +8,7 @@
  * records the Script, the request, the raw response and the model calls the fake model saw.
  */
 import { writeFileSync } from "node:fs"
-import type { Script } from "../../../packages/emulator/src/script/Script.js"
+import type { Script } from "@hermetic/script"
 import { fakeModel, journalEnd, modelCalls, type ProbeRequest, renderExchange, send, targetFromEnv } from "./probe.mjs"
 
 const t = targetFromEnv()

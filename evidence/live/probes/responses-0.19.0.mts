@@ -9,7 +9,7 @@
  * the same messages as the last failed one, even across requests.
  */
 import { writeFileSync } from "node:fs"
-import type { Script } from "../../../packages/emulator/src/script/Script.js"
+import type { Script } from "@hermetic/script"
 import { fakeModel, journalEnd, modelCalls, type ProbeRequest, renderExchange, send, targetFromEnv } from "./probe.mjs"
 
 const t = targetFromEnv()

@@ -7,18 +7,19 @@ import { Effect } from "effect"
 import { handleAdmin, isAdminPath } from "./admin/AdminRoutes.js"
 import { EmulatorConfig } from "./config/EmulatorConfig.js"
 import { aiohttpMethodNotAllowed, aiohttpNotFound, internalServerError, plainErrorResponse } from "./http/Envelopes.js"
-import { bearerDenied } from "./http/Auth.js"
+import { bearerGate } from "./http/Auth.js"
 import type { BodyReader, EmuRequest, EmuRequestHead, EmuResponse } from "./http/Exchange.js"
 import { jsonResponse } from "./http/Exchange.js"
 import { addCorsHeaders, addSecurityHeaders, bodyLimitShortCircuit, corsShortCircuit } from "./http/Middleware.js"
 import { MAX_REQUEST_BYTES } from "./http/RequestBody.js"
-import type { AppServices, Handler, Route, RouteContext } from "./http/Route.js"
+import { type AppServices, type Handler, HandlerCrash, type Route, type RouteContext } from "./http/Route.js"
 import { type RouteMatch, Router } from "./http/Router.js"
 import { Gateways } from "./runs/GatewayState.js"
 import { routesFor } from "./routes/RouteTable.js"
 import { EmuClock } from "./services/Clock.js"
 import { type FaultRule, Faults } from "./services/Faults.js"
 import { Journal } from "./services/Journal.js"
+import { CurrentModelCallObserver } from "./journal/ModelCalls.js"
 import { features as featuresOf } from "./version/Pins.js"
 
 export const NAMESPACE_HEADER = "x-hermetic-namespace"
@@ -102,10 +103,13 @@ export const makeApp = Effect.gen(function*() {
     })
     const disconnect = fault?.disconnectAfterFrames
     // the bearer gate answers like a handler would (security and CORS headers included)
-    const denied = match.route.auth === "bearer" ? bearerDenied(config, features, req) : undefined
-    const handled = denied === undefined
-      ? Effect.flatMap(withBody(req, body), (full) => match.route.handler(ctx(full)))
-      : Effect.succeed(denied)
+    const gate = match.route.auth === "bearer" ? bearerGate(config, features, req) : undefined
+    const handled: Effect.Effect<EmuResponse, HandlerCrash, AppServices> =
+      gate === undefined || gate._tag === "allowed"
+        ? Effect.flatMap(withBody(req, body), (full) => match.route.handler(ctx(full)))
+        : gate._tag === "denied"
+        ? Effect.succeed(gate.response)
+        : Effect.fail(new HandlerCrash({ reason: gate.reason }))
     return handled.pipe(
       Effect.map((res): Answer => {
         // security_headers_middleware, then cors_middleware adds its headers
@@ -150,19 +154,23 @@ export const makeApp = Effect.gen(function*() {
   const serve: StreamingAppHandler = (req, body) => {
     const started = performance.now()
     const namespace = namespaceOf(req)
-    const answered: Effect.Effect<readonly [Answer, string | null], never, AppServices> = isAdminPath(req.path)
-      ? Effect.map(handleAdmin(req, body, namespace), (r) => [[r, "admin"] as const, null] as const)
-      : dispatch(req, body, namespace)
-    return Effect.map(answered, ([[response, routeId], fault]) => {
-      journal.record({
-        at: clock.now(namespace),
-        namespace,
-        method: req.method,
-        path: req.path,
-        route: routeId,
+    const admin = isAdminPath(req.path)
+    const now = () => clock.now(namespace)
+    const entry = journal.open({ now, namespace, method: req.method, path: req.path, headers: req.headers, admin })
+    // the journal sees the body only if the app reads it
+    const journaled = Effect.tap(body, (read) => Effect.sync(() => journal.attachBody(entry.id, read.bytes)))
+    const answered: Effect.Effect<readonly [Answer, string | null], never, AppServices> = admin
+      ? Effect.map(handleAdmin(req, journaled, namespace), (r) => [[r, "admin"] as const, null] as const)
+      : dispatch(req, journaled, namespace)
+    // agent turns started by this request (also forked ones) report their model calls to its entry
+    const observed = entry.observer === undefined ? answered : Effect.locally(answered, CurrentModelCallObserver, entry.observer)
+    return Effect.map(observed, ([[response, routeId], fault]) => {
+      journal.close(entry.id, {
+        operation: routeId,
         status: response.status,
         durationMs: performance.now() - started,
-        fault
+        fault,
+        responseSession: response.headers.find(([name]) => name.toLowerCase() === "x-hermes-session-id")?.[1] ?? null
       })
       return response
     })

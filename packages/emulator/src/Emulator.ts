@@ -20,6 +20,8 @@ import { Ids, IdsRandom, IdsSeeded } from "./services/Ids.js"
 import { JournalLive } from "./services/Journal.js"
 import { JobTickerLive } from "./jobs/JobTickerLive.js"
 import { StorageLive } from "./services/Storage.js"
+import { readSnapshotFile } from "./snapshot/NamespaceSnapshot.js"
+import { NodeFileSystem } from "@effect/platform-node"
 
 export interface EmulatorShape {
   readonly config: EmulatorConfigShape
@@ -56,7 +58,7 @@ export const servicesLayer = (options: EmulatorOptions = {}, overrides: LayerOve
     ids,
     AgentLive,
     FaultsLive,
-    JournalLive(),
+    JournalLive({ ...options.journal, secrets: [config.apiKey, config.adminKey] }),
     StorageLive(config.sqliteFilename)
   )
   // the job ticker plays agent turns, which mark the gateway process warm: it needs Gateways
@@ -82,7 +84,19 @@ const emulatorFromServices = Effect.gen(function*() {
 
 /** `Emulator.layer(options)`: the whole emulator for an Effect program, services included. */
 export const layer = (options: EmulatorOptions = {}, overrides: LayerOverrides = {}) =>
-  Layer.effect(Emulator, emulatorFromServices).pipe(Layer.provideMerge(servicesLayer(options, overrides)))
+  Layer.effect(Emulator, Effect.tap(emulatorFromServices, () => startingSnapshot(options.snapshot))).pipe(
+    Layer.provideMerge(servicesLayer(options, overrides))
+  )
+
+/** `--snapshot FILE`: the state the emulator starts from. A bad file stops the start with its reason. */
+const startingSnapshot = (file: string | undefined) =>
+  file === undefined
+    ? Effect.void
+    : readSnapshotFile(file).pipe(
+      Effect.provide(NodeFileSystem.layer),
+      Effect.catchTag("SnapshotError", (e) => Effect.dieMessage(e.message)),
+      Effect.asVoid
+    )
 
 /** The start-up guard refused the settings (config/StartupGuard.ts says why). */
 export class StartupRefused extends Data.TaggedError("StartupRefused")<{ readonly message: string }> {}

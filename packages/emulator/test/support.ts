@@ -1,7 +1,7 @@
 /** Test helpers: an emulator on a loopback port, and small request helpers. */
 import { afterEach } from "vitest"
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../src/index.js"
-import type { Script } from "../src/script/Script.js"
+import type { Script } from "@hermetic/script"
 
 export const API_KEY = "test-key-0123456789abcdef"
 /** What the control plane requires: JSON, and the API key once one is set. */

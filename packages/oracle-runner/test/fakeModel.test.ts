@@ -205,3 +205,26 @@ describe("fake model: housekeeping and probes", () => {
     expect(fm.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/)
   })
 })
+
+describe("fake model: lifecycle (platform-node server in a scope)", () => {
+  it("shuts down gracefully: a held call is cut, a call in flight finishes, then the port is closed", async () => {
+    const slow = await startFakeModel({ chunkDelayMs: 40, shutdownGraceMs: 3000 })
+    slow.appendScript({ turns: [{ replies: [{ hold: "never", text: "x" }] }, { replies: [{ text: "streamed", chunks: ["a", "b", "c", "d", "e"] }] }] })
+    const body = (messages: ReadonlyArray<unknown>, stream: boolean) =>
+      ({ method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ model: "m", messages, stream }) })
+    const held = fetch(`${slow.url}/v1/chat/completions`, body([SYSTEM, { role: "user", content: "held" }], false)).then(
+      () => "answered",
+      () => "cut"
+    )
+    await new Promise((r) => setTimeout(r, 100))
+    const streaming = await fetch(`${slow.url}/v1/chat/completions`, body([SYSTEM, { role: "user", content: "stream" }], true))
+    const text = streaming.text()
+    const closing = Date.now()
+    await slow.close()
+    // it waited for the stream, not for the whole grace period
+    expect(Date.now() - closing).toBeLessThan(2500)
+    expect(await held).toBe("cut")
+    expect(sse(await text).length).toBeGreaterThan(5)
+    await expect(fetch(`${slow.url}/v1/models`)).rejects.toThrow()
+  })
+})

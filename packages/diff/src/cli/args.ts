@@ -18,6 +18,10 @@ export const OPTIONS = {
   register: { type: "string" },
   source: { type: "string" },
   "no-noise": { type: "boolean" },
+  workers: { type: "string" },
+  shard: { type: "string" },
+  base: { type: "string" },
+  head: { type: "string" },
   help: { type: "boolean", short: "h" }
 } as const
 
@@ -44,7 +48,7 @@ export const pinOf = (args: ParsedArgs): "0.19.0" | "0.21.0" => {
   return pin
 }
 
-export const intFlag = (args: ParsedArgs, name: "runs" | "seed", fallback: number): number => {
+export const intFlag = (args: ParsedArgs, name: "runs" | "seed" | "workers", fallback: number): number => {
   const raw = args.values[name]
   if (raw === undefined) return fallback
   if (!/^-?\d+$/.test(raw)) throw new UsageError({ message: `--${name} wants an integer, got ${raw}` })

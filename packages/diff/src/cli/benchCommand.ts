@@ -1,7 +1,8 @@
 /**
  * `oracle bench`: scenarios per second against the emulator in process — generated scenarios
  * played one after another, and the same number compared emulator against emulator (the whole
- * pipeline: play both sides, normalize, diff).
+ * pipeline: play both sides, normalize, diff). With `--target process|container`: the real
+ * gateway's scenarios per second for each `--workers` count (benchWorkersCommand.ts).
  */
 import { Effect } from "effect"
 import { compareScenario } from "../compare/compareScenario.js"
@@ -10,8 +11,12 @@ import { generateScenarios } from "../generate/generateScenarios.js"
 import { runScenario } from "../runner/runScenario.js"
 import { emulatorInProcessTarget } from "../target/EmulatorTargets.js"
 import { intFlag, type ParsedArgs, pinOf } from "./args.js"
+import { benchWorkersCommand } from "./benchWorkersCommand.js"
 
 export const benchCommand = (args: ParsedArgs) =>
+  args.values.target === "process" || args.values.target === "container" ? benchWorkersCommand(args, args.values.target) : benchEmulator(args)
+
+const benchEmulator = (args: ParsedArgs) =>
   Effect.gen(function*() {
     const pin = pinOf(args)
     const count = intFlag(args, "runs", 500)

@@ -1,25 +1,26 @@
 /**
  * `oracle compare`: the reference (real gateway or its cassettes) against the emulator on the
- * same pin, over the scenario files plus N generated scenarios; writes the evidence, prints a
- * summary table; exit 0 / 1 / 2.
+ * same pin, over the scenario files plus N generated scenarios — all of them, or one shard — on
+ * one or more workers; writes the evidence, prints a summary table; exit 0 / 1 / 2.
  */
 import { join } from "node:path"
 import { Effect } from "effect"
-import { buildEvidence, compareAll, exitCodeOf, type ScenarioInput } from "../compare/compareAll.js"
+import { compareAll, exitCodeOf, type ScenarioInput } from "../compare/compareAll.js"
 import { compareScenario } from "../compare/compareScenario.js"
+import { parseShard, scenarioSet, shardOf } from "../compare/scenarioSet.js"
 import { loadRegister } from "../diff/DivergenceRegister.js"
 import { repoRoot } from "../evidence/provenance.js"
 import { writeEvidence } from "../evidence/writeEvidence.js"
+import { generateScenarios } from "../generate/generateScenarios.js"
 import { searchCounterexample } from "../generate/searchCounterexample.js"
 import { LearnedNoise } from "../noise/LearnedNoise.js"
-import { emulatorInProcessTarget } from "../target/EmulatorTargets.js"
 import type { Target } from "../target/Target.js"
 import { intFlag, type ParsedArgs, pinOf } from "./args.js"
 import { UsageError } from "./CliError.js"
 import { loadCassettes, loadScenarioFiles } from "./loadInputs.js"
 import { progress } from "./progress.js"
 import { provenanceFor } from "./provenanceFor.js"
-import { realReference } from "./referenceTarget.js"
+import { startWorkers } from "./startWorkers.js"
 import { summaryTable } from "./summaryTable.js"
 
 /** The evidence's description of a cassette comparison: every scenario has its own cassette target. */
@@ -35,74 +36,63 @@ export const compareCommand = (args: ParsedArgs) =>
     if (kind !== "process" && kind !== "container" && kind !== "cassette") throw new UsageError({ message: `--target is process, container or cassette, not ${kind}` })
     const runs = intFlag(args, "runs", 0)
     const seed = intFlag(args, "seed", Math.floor(Math.random() * 2 ** 31))
+    const workerCount = intFlag(args, "workers", 1)
+    if (workerCount < 1 || workerCount > 16) throw new UsageError({ message: `--workers wants 1 to 16, got ${workerCount}` })
+    const shard = args.values.shard === undefined ? undefined : parseShard(args.values.shard)
+    if (args.values.shard !== undefined && shard === undefined) throw new UsageError({ message: `--shard wants i/n with 1 ≤ i ≤ n, got ${args.values.shard}` })
     const out = args.values.out ?? join(repoRoot(), "evidence")
     const register = yield* Effect.promise(() => (args.values.register ? loadRegister(args.values.register) : loadRegister()))
     const files = args.values.scenario ?? []
 
-    let inputs: Array<ScenarioInput>
-    let reference: Target | undefined
+    // the whole set (files, then generated from the seed), numbered, then this machine's shard of it
+    let loaded: Array<ScenarioInput>
     if (kind === "cassette") {
-      inputs = [...(yield* loadCassettes(pin, files))]
+      loaded = [...(yield* loadCassettes(pin, files))]
       if (runs > 0) progress("--runs is ignored with --target cassette: generated scenarios were never recorded")
     } else {
-      inputs = [...(yield* loadScenarioFiles(files))]
-      progress(`starting the real ${pin} gateway (${kind} launcher)…`)
-      reference = yield* realReference(pin, kind, args.values.source)
+      loaded = [...(yield* loadScenarioFiles(files)), ...generateScenarios({ seed, count: runs, pin }).map((scenario) => ({ scenario }))]
     }
-    const candidate = yield* emulatorInProcessTarget({ pin })
+    const set = scenarioSet(loaded)
+    const inputs = shardOf(set, shard)
+    const shardText = shard === undefined ? "" : ` (shard ${shard.index}/${shard.count} of ${set.length})`
+
+    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(inputs.length > 0 ? inputs : set, pin) : kind, workerCount, args.values.source)
     const learn = !args.values["no-noise"]
     const noiseMethod = !learn
       ? "not learned (--no-noise)"
       : kind === "cassette"
         ? "from the two runs recorded in each cassette (where a cassette has two)"
         : "each scenario played twice on the real gateway; what differed between the two runs is noise"
-    progress(`comparing ${inputs.length} scenarios on pin ${pin}: ${kind} vs emulator in process`)
+    progress(`comparing ${inputs.length} scenarios${shardText} on pin ${pin}: ${kind} vs emulator in process, ${workerCount} worker(s)` + (runs > 0 && kind !== "cassette" ? `; ${runs} generated with seed ${seed} (again: --seed ${seed} --runs ${runs})` : ""))
     const t0 = Date.now()
-    const startedAt = new Date().toISOString()
     const noise = learn ? new LearnedNoise() : undefined
-    const context = {
-      // with cassettes every input carries its own reference; the evidence names them together
-      reference: reference ?? cassettesAsOne(inputs, pin),
-      candidate,
+    const provenance = yield* provenanceFor(pin, kind, kind !== "cassette", runs, runs > 0 ? seed : undefined)
+    const { evidence, comparisons } = yield* compareAll({
+      ...main,
+      moreWorkers,
+      scenarios: inputs,
       register,
       ...(noise !== undefined ? { noise } : {}),
       noiseMethod,
-      provenance: yield* provenanceFor(pin, kind, kind !== "cassette", runs, runs > 0 ? seed : undefined)
-    }
-    const line = (done: number, total: number | string, verdict: string, name: string, error?: string) =>
-      progress(`${done}/${total} [${((Date.now() - t0) / 1000).toFixed(1)}s] ${verdict.padEnd(9)} ${name}${error !== undefined ? ` — ${error}` : ""}`)
-    const { comparisons } = yield* compareAll({
-      ...context,
-      scenarios: inputs,
-      progress: (done, total, c) => line(done, total, c.evidence.verdict, c.evidence.name, c.evidence.error)
+      provenance: { ...provenance, ...(shard !== undefined ? { shard } : {}) },
+      progress: (done, total, c) =>
+        progress(`${done}/${total} [${((Date.now() - t0) / 1000).toFixed(1)}s] ${c.evidence.verdict.padEnd(9)} ${c.evidence.name}${c.evidence.error !== undefined ? ` — ${c.evidence.error}` : ""}`)
     })
-    const all = [...comparisons]
-    if (runs > 0 && reference !== undefined) {
-      const real = reference
-      progress(`generating up to ${runs} scenarios with seed ${seed} (again: oracle compare --seed ${seed} --runs ${runs})`)
+
+    // the first divergent generated scenario is shrunk from its seed and path to a minimal counterexample
+    const failed = comparisons.find((c) => c.evidence.verdict === "divergent" && c.evidence.origin !== undefined && c.evidence.file === undefined)
+    const path = failed !== undefined ? (failed.evidence.origin as { path?: unknown }).path : undefined
+    if (failed !== undefined && typeof path === "string" && kind !== "cassette") {
+      progress(`shrinking ${failed.evidence.name} (seed ${seed}, path ${path})…`)
       const settings = { register, pin, ...(noise !== undefined ? { noise } : {}) }
-      let n = 0
       const search = yield* Effect.promise(() =>
-        searchCounterexample({
-          pin,
-          seed,
-          numRuns: runs,
-          out,
-          compare: async (scenario) => {
-            const c = await Effect.runPromise(compareScenario(real, candidate, scenario, settings))
-            line(++n, "gen", c.evidence.verdict, `${scenario.steps.length} steps: ${String(scenario.origin?.generator ?? "")}`.slice(0, 140))
-            return c
-          }
-        })
+        searchCounterexample({ pin, seed, numRuns: 1, path, out, compare: (scenario) => Effect.runPromise(compareScenario(main.reference, main.candidate, scenario, settings)) })
       )
-      all.push(...search.compared.filter((c) => c.evidence.verdict !== "divergent"))
       if (search.failure !== undefined) {
-        all.push(search.failure.comparison)
         progress(`counterexample (seed ${seed}, path ${search.failure.path}, ${search.failure.shrinks} shrinks): ${search.failure.file ?? ""}`)
         progress(`replay it: oracle replay ${search.failure.file ?? ""} --target ${kind}`)
-      }
+      } else progress("it did not diverge again when replayed from its path: look at its evidence")
     }
-    const evidence = buildEvidence(all, context, startedAt)
     const written = yield* Effect.promise(() => writeEvidence(evidence, out))
     process.stdout.write(summaryTable(evidence))
     process.stdout.write(`evidence: ${written.json}\nreport:   ${written.report}\njunit:    ${written.junit}\n`)

@@ -10,9 +10,12 @@ import { parse } from "./args.js"
 import { UsageError } from "./CliError.js"
 import { benchCommand } from "./benchCommand.js"
 import { compareCommand } from "./compareCommand.js"
+import { fuzzCommand } from "../fuzz/fuzzCommand.js"
+import { mergeCommand } from "./mergeCommand.js"
 import { recordCommand } from "./recordCommand.js"
 import { replayCommand } from "./replayCommand.js"
-import { COMPARE_HELP, MAIN_HELP, RECORD_HELP, REPLAY_HELP } from "./usage.js"
+import { reportCommand } from "./reportCommand.js"
+import { COMPARE_HELP, MAIN_HELP, MERGE_HELP, RECORD_HELP, REPLAY_HELP, REPORT_HELP } from "./usage.js"
 
 const schemaCommand = Effect.promise(async () => {
   await writeFile(join(schemaDir(), "evidence.schema.json"), `${JSON.stringify(evidenceJsonSchema(), null, 2)}\n`)
@@ -21,10 +24,12 @@ const schemaCommand = Effect.promise(async () => {
   return 0 as const
 })
 
-const HELP: Record<string, string> = { compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP }
+const HELP: Record<string, string> = { compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP, merge: MERGE_HELP, report: REPORT_HELP }
 
 const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Scope.Scope> =>
   Effect.suspend((): Effect.Effect<number, unknown, Scope.Scope> => {
+    // the fuzz mode parses its own flags (packages/diff/src/fuzz)
+    if (argv[0] === "fuzz") return Effect.promise(() => fuzzCommand(argv.slice(1)))
     const args = parse(argv)
     const command = args.positionals[0]
     if (command === undefined || (args.values.help === true && HELP[command] === undefined)) {
@@ -42,6 +47,10 @@ const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Sc
         return recordCommand(args)
       case "replay":
         return replayCommand(args)
+      case "merge":
+        return mergeCommand(args)
+      case "report":
+        return reportCommand(args)
       case "schema":
         return schemaCommand
       case "bench":

@@ -3,5 +3,5 @@ import { Effect } from "effect"
 import { gatewayTarget, type GatewayLauncher } from "../target/GatewayTarget.js"
 import { progress } from "./progress.js"
 
-export const realReference = (pin: string, launcher: GatewayLauncher, source: string | undefined) =>
-  gatewayTarget({ pin, launcher, ...(source !== undefined ? { source } : {}), progress: (line) => progress(`gateway: ${line}`) }).pipe(Effect.map((g) => g.target))
+export const realReference = (pin: string, launcher: GatewayLauncher, source: string | undefined, label = "gateway") =>
+  gatewayTarget({ pin, launcher, ...(source !== undefined ? { source } : {}), progress: (line) => progress(`${label}: ${line}`) }).pipe(Effect.map((g) => g.target))

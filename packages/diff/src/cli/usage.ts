@@ -5,9 +5,14 @@ Usage:
   oracle compare [options]     play scenarios on the real gateway (or its cassettes) and the emulator, diff, write evidence
   oracle record [options]      play scenarios on the real gateway and write one cassette per scenario under fixtures/<pin>/
   oracle replay FILE [options] play one scenario, cassette or counterexample file against a target
+  oracle merge DIR|FILE …      join the evidence of the shards of one scenario set (compare --shard i/n) into one
+  oracle report --base OLD.json --head NEW.json
+                               what changed between two evidence files, as Markdown for a PR comment
   oracle schema                regenerate packages/diff/schema/*.schema.json from the Schemas
   oracle bench [--runs N] [--seed S] [--pin P]
                                scenarios per second against the emulator in process (generated scenarios)
+  oracle bench --target process --workers 1,2,4 [--runs N] [--seed S] [--out FILE]
+                               reference scenarios per second per worker count, side by side in one run
   oracle <command> --help      options of a command
 
 Exit codes: 0 no divergence · 1 divergences · 2 the oracle could not run (never reported as a pass)
@@ -17,6 +22,7 @@ export const COMPARE_HELP = `oracle compare — the emulator against the real pi
 
 Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette] [--runs N] [--seed S]
                       [--scenario FILE ...] [--out DIR] [--no-noise] [--register FILE] [--source DIR]
+                      [--workers N] [--shard i/n]
 
   --pin P          the Hermes pin (default: source-lock.json's default, 0.19.0). The emulator runs the same pin.
   --target T       the reference side:
@@ -29,6 +35,11 @@ Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette
                    or every cassette with --target cassette)
   --out DIR        where evidence goes (default: evidence/): <pin>-<reference>-vs-<candidate>.json,
                    REPORT.md, .junit.xml; counterexamples go to DIR/counterexamples/
+  --workers N      play on N workers in parallel: N real gateways, each with its own fake model,
+                   HERMES_HOME and port, and N emulators (default 1)
+  --shard i/n      play only shard i of n of the scenario set (files, then generated from --seed):
+                   every n-th scenario from the i-th. Same files and --seed --runs on every machine;
+                   join the shards' evidence with oracle merge
   --no-noise       do not play each scenario twice on the real gateway to learn its noise
   --register FILE  the divergence register (default: packages/diff/divergence-register.json)
   --source DIR     a source checkout of the pin to install editable (0.21.0 where PyPI has no wheel;
@@ -60,4 +71,25 @@ Usage: oracle replay FILE [--target inprocess|http|process|container|cassette] [
   --out DIR                 write evidence for a comparison (default: nothing written)
 
 Exit codes: 0 equal (or played) · 1 divergences · 2 the oracle could not run.
+`
+
+export const MERGE_HELP = `oracle merge — join the evidence of the shards of one scenario set
+
+Usage: oracle merge DIR|FILE ... [--out DIR]
+
+  DIR|FILE   shard evidence (a directory contributes every evidence JSON in it). All shards of one
+             set must be there once each, with the same pin, seed, runs and shard count.
+  --out DIR  where the merged evidence JSON, REPORT.md and JUnit go (default: evidence/)
+
+Exit codes: like compare — 0 no divergence · 1 divergences · 2 errors, or shards that do not belong together.
+`
+
+export const REPORT_HELP = `oracle report — what changed between two evidence files
+
+Usage: oracle report --base OLD.json --head NEW.json [--out FILE]
+
+  Markdown fit for a pull-request comment: new divergences, fixed ones, verdicts that changed,
+  coverage cells gained and lost, speed. Printed, or written to FILE.
+
+Exit codes: 0 no new divergence · 1 a divergence is new · 2 a file is not evidence.
 `

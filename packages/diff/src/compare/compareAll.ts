@@ -1,13 +1,14 @@
 /**
- * A whole comparison: every scenario on both targets, then the Evidence (summary, normalized
- * steps, classified differences, noise, register hits, coverage, provenance).
+ * A whole comparison: every scenario on both targets, then the Evidence. With several workers
+ * (each its own reference and candidate: a real gateway with its own fake model, HERMES_HOME and
+ * port, and an emulator) the scenarios are dealt out as workers come free; the evidence lists them
+ * in the scenario set's order whatever the order they finished in.
  */
 import { Effect } from "effect"
-import { coverageMatrix } from "../coverage/coverageMatrix.js"
 import type { DivergenceRegister } from "../diff/DivergenceRegister.js"
-import { EVIDENCE_SCHEMA_VERSION, type Evidence, type Provenance } from "../evidence/Evidence.js"
+import { assembleEvidence, type RuleCounts } from "../evidence/assembleEvidence.js"
+import type { Evidence, Provenance } from "../evidence/Evidence.js"
 import type { LearnedNoise } from "../noise/LearnedNoise.js"
-import { RULES } from "../normalize/NormalizationRule.js"
 import type { Scenario } from "../scenario/Scenario.js"
 import type { Target } from "../target/Target.js"
 import { compareScenario, type ScenarioComparison } from "./compareScenario.js"
@@ -15,15 +16,23 @@ import { compareScenario, type ScenarioComparison } from "./compareScenario.js"
 export interface ScenarioInput {
   readonly scenario: Scenario
   readonly file?: string
-  /** This scenario's own reference (a cassette); the comparison's reference when absent. */
+  /** Place in the whole scenario set (see scenarioSet.ts); kept in the evidence so merged shards line up. */
+  readonly position?: number
+  /** This scenario's own reference (a cassette); the worker's reference when absent. */
   readonly reference?: Target
   /** Its second recorded run, for learning noise offline. */
   readonly secondReference?: Target
 }
 
-export interface CompareAllOptions {
+/** One reference/candidate pair: scenarios on one worker play one after another. */
+export interface Worker {
   readonly reference: Target
   readonly candidate: Target
+}
+
+export interface CompareAllOptions extends Worker {
+  /** Further workers playing alongside the first (`--workers N` gives N - 1 here). */
+  readonly moreWorkers?: ReadonlyArray<Worker>
   readonly scenarios: ReadonlyArray<ScenarioInput>
   readonly register: DivergenceRegister
   readonly noise?: LearnedNoise
@@ -36,98 +45,78 @@ export interface CompareAllOptions {
 
 export interface ComparisonResult {
   readonly evidence: Evidence
+  /** In the order of `scenarios` (pin-filtered). */
   readonly comparisons: ReadonlyArray<ScenarioComparison>
 }
 
-const applies = (scenario: Scenario, pin: string) => scenario.pins === undefined || scenario.pins.includes(pin)
+export const appliesTo = (scenario: Scenario, pin: string) => scenario.pins === undefined || scenario.pins.includes(pin)
+
+const firedCounts = (comparisons: ReadonlyArray<ScenarioComparison>): RuleCounts => {
+  const counts = new Map<string, { reference: number; candidate: number }>()
+  for (const c of comparisons) {
+    for (const side of ["reference", "candidate"] as const) {
+      for (const [rule, n] of c.normalized?.[side].fired ?? []) {
+        const entry = counts.get(rule) ?? { reference: 0, candidate: 0 }
+        entry[side] += n
+        counts.set(rule, entry)
+      }
+    }
+  }
+  return counts
+}
 
 export const compareAll = (options: CompareAllOptions): Effect.Effect<ComparisonResult> =>
   Effect.gen(function*() {
     const startedAt = new Date().toISOString()
+    const t0 = performance.now()
     const pin = options.reference.info.pin
-    const comparisons: Array<ScenarioComparison> = []
-    const inputs = options.scenarios.filter((s) => applies(s.scenario, pin))
-    for (const input of inputs) {
-      const reference = input.reference ?? options.reference
-      const learnNoise = options.noise !== undefined && (input.reference === undefined || input.secondReference !== undefined)
-      const comparison = yield* compareScenario(
-        reference,
-        options.candidate,
-        input.scenario,
-        { register: options.register, pin, ...(learnNoise && options.noise !== undefined ? { noise: options.noise } : {}) },
-        input.file,
-        input.secondReference ?? reference
-      )
-      comparisons.push(comparison)
-      options.progress?.(comparisons.length, inputs.length, comparison)
-    }
-    return { evidence: buildEvidence(comparisons, options, startedAt), comparisons }
-  })
-
-export interface EvidenceContext {
-  readonly reference: Target
-  readonly candidate: Target
-  readonly register: DivergenceRegister
-  readonly noise?: LearnedNoise
-  readonly noiseMethod: string
-  readonly provenance: CompareAllOptions["provenance"]
-}
-
-/** The Evidence of a set of scenario comparisons (from compareAll, the generator's search, or both). */
-export const buildEvidence = (comparisons: ReadonlyArray<ScenarioComparison>, options: EvidenceContext, startedAt: string): Evidence => {
-  const pin = options.reference.info.pin
-  const scenarios = comparisons.map((c) => c.evidence)
-  const all = scenarios.flatMap((s) => [...s.steps.flatMap((st) => st.differences), ...s.differences])
-  const fired = (side: "reference" | "candidate", rule: string) =>
-    comparisons.reduce((n, c) => n + (c.normalized?.[side].fired.get(rule) ?? 0), 0)
-  const seconds = (side: "reference" | "candidate") => comparisons.reduce((n, c) => n + c.evidence.durationMs[side], 0) / 1000
-  const rate = (side: "reference" | "candidate") => {
-    const s = seconds(side)
-    return s === 0 ? 0 : Math.round((scenarios.filter((x) => x.verdict !== "error").length / s) * 10) / 10
-  }
-  const clock = options.reference.info.clock === "pinned" && options.candidate.info.clock === "pinned" ? "pinned" : "running"
-  return {
-    schema: "hermetic/evidence",
-    schemaVersion: EVIDENCE_SCHEMA_VERSION,
-    provenance: {
-      ...options.provenance,
-      pin,
-      reference: { ...options.reference.info },
-      candidate: { ...options.candidate.info },
-      startedAt,
-      finishedAt: new Date().toISOString()
-    },
-    summary: {
-      scenarios: scenarios.length,
-      equal: scenarios.filter((s) => s.verdict === "equal").length,
-      tolerated: scenarios.filter((s) => s.verdict === "tolerated").length,
-      divergent: scenarios.filter((s) => s.verdict === "divergent").length,
-      errors: scenarios.filter((s) => s.verdict === "error").length,
-      steps: scenarios.reduce((n, s) => n + s.steps.length, 0),
-      exchanges: comparisons.reduce((n, c) => n + (c.candidate?.steps.reduce((m, st) => m + st.exchanges.length, 0) ?? 0), 0),
-      differences: {
-        divergence: all.filter((d) => d.classification === "divergence").length,
-        noise: all.filter((d) => d.classification === "noise").length,
-        registered: all.filter((d) => d.classification === "registered").length
-      },
-      scenariosPerSecond: { reference: rate("reference"), candidate: rate("candidate") }
-    },
-    normalization: {
+    const inputs = options.scenarios.filter((s) => appliesTo(s.scenario, pin))
+    const results: Array<ScenarioComparison | undefined> = inputs.map(() => undefined)
+    let next = 0
+    let done = 0
+    const play = (worker: Worker) =>
+      Effect.gen(function*() {
+        // each worker takes the next unplayed scenario until none is left
+        for (let i = next++; i < inputs.length; i = next++) {
+          const input = inputs[i] as ScenarioInput
+          const reference = input.reference ?? worker.reference
+          const learnNoise = options.noise !== undefined && (input.reference === undefined || input.secondReference !== undefined)
+          const comparison = yield* compareScenario(
+            reference,
+            worker.candidate,
+            input.scenario,
+            { register: options.register, pin, ...(learnNoise && options.noise !== undefined ? { noise: options.noise } : {}) },
+            input.file,
+            input.secondReference ?? reference
+          )
+          const placed = input.position === undefined ? comparison : { ...comparison, evidence: { ...comparison.evidence, position: input.position } }
+          results[i] = placed
+          options.progress?.(++done, inputs.length, placed)
+        }
+      })
+    const workers = [{ reference: options.reference, candidate: options.candidate }, ...(options.moreWorkers ?? [])]
+    yield* Effect.forEach(workers, play, { concurrency: "unbounded", discard: true })
+    const comparisons = results.filter((c): c is ScenarioComparison => c !== undefined)
+    const clock = options.reference.info.clock === "pinned" && options.candidate.info.clock === "pinned" ? "pinned" : "running"
+    const evidence = assembleEvidence({
+      scenarios: comparisons.map((c) => c.evidence),
+      fired: firedCounts(comparisons),
+      noise: { method: options.noiseMethod, observations: options.noise?.observations ?? [] },
+      register: options.register,
       clock,
-      rules: RULES.filter((r) => clock === "running" || r.id !== "time.relations").map((r) => ({
-        ...r,
-        fired: { reference: fired("reference", r.id), candidate: fired("candidate", r.id) }
-      }))
-    },
-    noise: { method: options.noiseMethod, observations: options.noise?.observations ?? [] },
-    register: options.register.entries
-      .filter((e) => e.pins === undefined || e.pins.includes(pin))
-      .map((e) => ({ ...e, hits: all.filter((d) => d.classification === "registered" && d.reason?.startsWith(`${e.id}:`)).length })),
-    scenarios,
-    coverage: coverageMatrix(pin, options.reference.info.real, comparisons)
-  }
-}
-
+      provenance: {
+        ...options.provenance,
+        ...(workers.length > 1 ? { workers: workers.length } : {}),
+        pin,
+        reference: { ...options.reference.info },
+        candidate: { ...options.candidate.info },
+        startedAt,
+        finishedAt: new Date().toISOString()
+      },
+      wallSeconds: (performance.now() - t0) / 1000
+    })
+    return { evidence, comparisons }
+  })
 
 /** Exit code of a comparison: 0 all equal or tolerated, 1 divergences, 2 the oracle could not run. */
 export const exitCodeOf = (evidence: Evidence): 0 | 1 | 2 =>

@@ -62,14 +62,13 @@ export const compareScenario = (
   Effect.gen(function*() {
     const clock = reference.info.clock === "pinned" && candidate.info.clock === "pinned" ? "pinned" : "running"
     const refRun = yield* runScenario(reference, scenario)
+    // normalized once: the same reference run is diffed against its second run and against the candidate
+    const refNorm = normalizeRun(refRun, scenario, { clock })
     if (settings.noise !== undefined) {
       const again = yield* runScenario(secondReference, scenario)
-      const a = normalizeRun(refRun, scenario, { clock })
-      const b = normalizeRun(again, scenario, { clock })
-      settings.noise.learn(scenario.name, diffRuns(a, b))
+      settings.noise.learn(scenario.name, diffRuns(refNorm, normalizeRun(again, scenario, { clock })))
     }
     const candRun = yield* runScenario(candidate, scenario)
-    const refNorm = normalizeRun(refRun, scenario, { clock })
     const candNorm = normalizeRun(candRun, scenario, { clock })
     const classified = diffRuns(refNorm, candNorm).map((d) => classify(d, settings, scenario.name))
     const steps = scenario.steps.map((step, index) => {

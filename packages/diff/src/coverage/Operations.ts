@@ -1,56 +1,41 @@
 /**
- * The upstream API server's operations (0.19.0's route table, `_http_route_table` of the installed
- * gateway/platforms/api_server.py; 0.21.0 adds /v1/runs/{id}/steer). Ids match the emulator's route
- * ids, so coverage can say which operations the emulator implements. Exchanges are classified
- * by matching method and path against these templates (a `/p/{profile}` prefix is ignored).
+ * The upstream API server's operations, derived from the emulator's route table (which follows
+ * the pinned release's `_http_route_table`, route for route) plus the few upstream routes the
+ * emulator does not implement, so coverage keeps that gap visible. Exchanges are classified by
+ * matching method and path against these templates (a `/p/{profile}` prefix is ignored).
  */
+import { features, isPinName, PINS, routesFor } from "./emulatorRoutes.js"
+
 export interface Operation {
   readonly id: string
   readonly method: string
   readonly path: string
-  readonly pins?: ReadonlyArray<string>
+  /** Whether the emulator's route table has it on the pin asked for. */
+  readonly implemented: boolean
 }
 
-export const OPERATIONS: ReadonlyArray<Operation> = [
-  { id: "health", method: "GET", path: "/health" },
-  { id: "health.detailed", method: "GET", path: "/health/detailed" },
-  { id: "health.v1", method: "GET", path: "/v1/health" },
-  { id: "models.list", method: "GET", path: "/v1/models" },
-  { id: "capabilities", method: "GET", path: "/v1/capabilities" },
-  { id: "skills.list", method: "GET", path: "/v1/skills" },
-  { id: "toolsets.list", method: "GET", path: "/v1/toolsets" },
-  { id: "sessions.list", method: "GET", path: "/api/sessions" },
-  { id: "sessions.create", method: "POST", path: "/api/sessions" },
-  { id: "sessions.get", method: "GET", path: "/api/sessions/{session_id}" },
-  { id: "sessions.patch", method: "PATCH", path: "/api/sessions/{session_id}" },
-  { id: "sessions.delete", method: "DELETE", path: "/api/sessions/{session_id}" },
-  { id: "sessions.messages", method: "GET", path: "/api/sessions/{session_id}/messages" },
-  { id: "sessions.fork", method: "POST", path: "/api/sessions/{session_id}/fork" },
-  { id: "sessions.chat", method: "POST", path: "/api/sessions/{session_id}/chat" },
-  { id: "sessions.chat.stream", method: "POST", path: "/api/sessions/{session_id}/chat/stream" },
-  { id: "chat.completions", method: "POST", path: "/v1/chat/completions" },
-  { id: "responses.create", method: "POST", path: "/v1/responses" },
-  { id: "responses.get", method: "GET", path: "/v1/responses/{response_id}" },
-  { id: "responses.delete", method: "DELETE", path: "/v1/responses/{response_id}" },
-  { id: "platforms.events", method: "POST", path: "/api/platforms/{platform}/events" },
-  { id: "jobs.list", method: "GET", path: "/api/jobs" },
-  { id: "jobs.create", method: "POST", path: "/api/jobs" },
-  { id: "jobs.get", method: "GET", path: "/api/jobs/{job_id}" },
-  { id: "jobs.update", method: "PATCH", path: "/api/jobs/{job_id}" },
-  { id: "jobs.delete", method: "DELETE", path: "/api/jobs/{job_id}" },
-  { id: "jobs.pause", method: "POST", path: "/api/jobs/{job_id}/pause" },
-  { id: "jobs.resume", method: "POST", path: "/api/jobs/{job_id}/resume" },
-  { id: "jobs.run", method: "POST", path: "/api/jobs/{job_id}/run" },
-  { id: "runs.create", method: "POST", path: "/v1/runs" },
-  { id: "runs.get", method: "GET", path: "/v1/runs/{run_id}" },
-  { id: "runs.events", method: "GET", path: "/v1/runs/{run_id}/events" },
-  { id: "runs.approval", method: "POST", path: "/v1/runs/{run_id}/approval" },
-  { id: "runs.steer", method: "POST", path: "/v1/runs/{run_id}/steer", pins: ["0.21.0"] },
-  { id: "runs.stop", method: "POST", path: "/v1/runs/{run_id}/stop" }
+/** Upstream routes the emulator has no handler for (each says why it is left out). */
+const NOT_EMULATED: ReadonlyArray<Omit<Operation, "implemented"> & { readonly why: string }> = [
+  { id: "platforms.events", method: "POST", path: "/api/platforms/{platform}/events", why: "messaging-platform webhooks need a platform adapter behind the gateway" }
 ]
 
+/** The operations of one pin: the emulator's routes for it, then the upstream routes it lacks. */
+export const operationsFor = (pin: string): ReadonlyArray<Operation> => {
+  const routes = isPinName(pin) ? routesFor(features(pin)) : []
+  return [
+    ...routes.map((r) => ({ id: r.id, method: r.method, path: r.path, implemented: true })),
+    ...NOT_EMULATED.map(({ id, method, path }) => ({ id, method, path, implemented: false }))
+  ]
+}
+
 const templateRegex = (path: string) => new RegExp(`^${path.replace(/\{[^}]+\}/g, "[^/]+")}$`)
-const COMPILED = OPERATIONS.map((op) => ({ op, regex: templateRegex(op.path) }))
+
+/** Every pin's operations, so a difference is named the same whatever the pin. */
+const COMPILED = (() => {
+  const byKey = new Map<string, Operation>()
+  for (const pin of PINS) for (const op of operationsFor(pin)) byKey.set(`${op.method} ${op.path}`, op)
+  return [...byKey.values()].map((op) => ({ op, regex: templateRegex(op.path) }))
+})()
 
 /** The operation a request addresses: its id, or `other METHOD` for paths upstream does not route. */
 export const operationOf = (method: string, path: string): string => {

@@ -3,4 +3,4 @@ import { features, PINS, type Pin, routesFor } from "@hermetic/emulator"
 
 export const isPinName = (pin: string): pin is Pin => (PINS as ReadonlyArray<string>).includes(pin)
 
-export { features, routesFor }
+export { features, PINS, routesFor }

@@ -16,7 +16,8 @@ const cellText = (v: unknown): string => {
 const differenceRow = (scenario: string, d: ClassifiedDifference) =>
   `| ${scenario} | ${d.step < 0 ? "—" : d.step} | ${d.operation} | ${d.kind} | \`${d.path.replace(/\|/g, "\\|")}\` | ${cellText(d.expected)} | ${cellText(d.actual)} |`
 
-export const renderReport = (e: Evidence): string => {
+/** `pictures`: Markdown showing the report's pictures (written next to it), placed before the summary table. */
+export const renderReport = (e: Evidence, pictures?: string): string => {
   const p = e.provenance
   const s = e.summary
   const lines: Array<string> = []
@@ -29,6 +30,10 @@ export const renderReport = (e: Evidence): string => {
       `scenarios/s: reference ${s.scenariosPerSecond.reference}, candidate ${s.scenariosPerSecond.candidate}`,
     ""
   )
+  if (s.wallSeconds !== undefined) {
+    lines.push(`Wall clock: ${s.wallSeconds} s on ${p.workers ?? 1} worker(s) · ${s.throughput ?? 0} scenarios/s${p.mergedFrom !== undefined ? ` · merged from ${p.mergedFrom.length} shards (the slowest shard's time)` : ""}${p.shard !== undefined ? ` · shard ${p.shard.index}/${p.shard.count}` : ""}`, "")
+  }
+  if (pictures !== undefined) lines.push(pictures, "")
   lines.push("## Summary", "", "| scenario | verdict | steps | divergences | tolerated | reference ms | candidate ms |", "| --- | --- | ---: | ---: | ---: | ---: | ---: |")
   for (const sc of e.scenarios) {
     const ds = [...sc.steps.flatMap((st) => st.differences), ...sc.differences]
@@ -77,6 +82,8 @@ export const renderReport = (e: Evidence): string => {
   lines.push(`- pin: ${p.pin}; launcher: ${p.launcher ?? "—"}; runs: ${p.runs}${p.seed !== undefined ? `; seed: ${p.seed}` : ""}`)
   lines.push(`- emulator commit: ${p.emulatorCommit}${p.emulatorDirty ? " (with uncommitted changes in packages/emulator)" : ""}; node ${p.node}`)
   if (p.installed !== undefined) lines.push(`- installed: ${Object.entries(p.installed).map(([k, v]) => `${k} ${v}`).join(", ")}`)
-  lines.push(`- command: \`${p.command}\``, `- time: ${p.startedAt} → ${p.finishedAt}`, "")
+  lines.push(`- command: \`${p.command}\``, `- time: ${p.startedAt} → ${p.finishedAt}`)
+  for (const m of p.mergedFrom ?? []) lines.push(`- shard ${m.shard.index}/${m.shard.count}: \`${m.command}\`, ${m.startedAt} → ${m.finishedAt}, ${m.wallSeconds} s`)
+  lines.push("")
   return `${lines.join("\n")}\n`
 }

@@ -1,9 +1,10 @@
-/** Writes a comparison's evidence: `<name>.json` (schema-checked), REPORT.md and `<name>.junit.xml`. */
+/** Writes a comparison's evidence: `<name>.json` (schema-checked), REPORT.md with its SVG pictures, and `<name>.junit.xml`. */
 import { mkdir, readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Schema } from "effect"
 import { Evidence } from "./Evidence.js"
 import { renderJUnit } from "./renderJUnit.js"
+import { reportPictures } from "../pictures/reportPictures.js"
 import { renderReport } from "./renderReport.js"
 
 export interface WrittenEvidence {
@@ -27,7 +28,8 @@ export const writeEvidence = async (evidence: Evidence, dir: string, name = evid
   await mkdir(dir, { recursive: true })
   const paths = { json: join(dir, `${name}.json`), report: join(dir, "REPORT.md"), junit: join(dir, `${name}.junit.xml`) }
   await writeFile(paths.json, `${JSON.stringify(encoded, null, 2)}\n`)
-  await writeFile(paths.report, renderReport(evidence) + (await keptSections(paths.report)))
+  const pictures = await reportPictures(evidence, dir)
+  await writeFile(paths.report, renderReport(evidence, pictures) + (await keptSections(paths.report)))
   await writeFile(paths.junit, renderJUnit(evidence))
   return paths
 }

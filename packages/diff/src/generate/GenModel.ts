@@ -5,7 +5,7 @@
  * stopped while it is held, a clock jump only crosses a retention boundary with a margin.
  */
 import type { Features } from "@hermetic/emulator"
-import type { Script } from "@hermetic/emulator/script"
+import type { Script } from "@hermetic/script"
 import type { JsonValue } from "../json/JsonValue.js"
 import type { Scenario, Step } from "../scenario/Scenario.js"
 

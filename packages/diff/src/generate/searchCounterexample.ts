@@ -16,6 +16,8 @@ import { buildFromList, commandsArbitrary, type GeneratorOptions } from "./scena
 export interface SearchOptions extends GeneratorOptions {
   readonly seed: number
   readonly numRuns: number
+  /** Start at this run of the seed (a generated scenario's `origin.path`) and shrink the failure found there. */
+  readonly path?: string
   /** Compares one scenario on both targets. */
   readonly compare: (scenario: Scenario) => Promise<ScenarioComparison>
   /** Directory that receives counterexamples/ (none written when absent). */
@@ -61,7 +63,7 @@ export const searchCounterexample = async (options: SearchOptions): Promise<Sear
       }
       return true
     }),
-    { seed: options.seed, numRuns: options.numRuns, endOnFailure: false }
+    { seed: options.seed, numRuns: options.numRuns, endOnFailure: false, ...(options.path !== undefined ? { path: options.path } : {}) }
   )
   if (!details.failed || failing === undefined || details.counterexamplePath === null) return { seed: options.seed, compared }
   // fast-check drops commands from the front; a last pass removes any single command that is not needed (1-minimal)

@@ -4,7 +4,7 @@
  * same places (a run id echoed as session_id, in a later path, in an error message), whatever the
  * random bytes were.
  */
-import { ID_PATTERNS } from "./NormalizationRule.js"
+import { ID_RULES } from "./NormalizationRule.js"
 
 export class IdTokens {
   private readonly tokens = new Map<string, string>()
@@ -14,11 +14,11 @@ export class IdTokens {
 
   tokenize(text: string): string {
     let out = text
-    for (const { kind, pattern } of ID_PATTERNS) {
+    for (const { id: rule, kind, pattern } of ID_RULES) {
       if (!pattern.test(out)) continue
       pattern.lastIndex = 0
       out = out.replace(pattern, (id) => {
-        this.fired.set(`id.${kind}`, (this.fired.get(`id.${kind}`) ?? 0) + 1)
+        this.fired.set(rule, (this.fired.get(rule) ?? 0) + 1)
         const known = this.tokens.get(id)
         if (known !== undefined) return known
         const n = (this.counters.get(kind) ?? 0) + 1

@@ -12,7 +12,7 @@ import type { ScenarioRun } from "../runner/ScenarioRun.js"
 import type { Scenario } from "../scenario/Scenario.js"
 import { IdTokens } from "./IdTokens.js"
 import type { NormalizedBody, NormalizedExchange, NormalizedFrame, NormalizedRun, NormalizedStep, TimeRelation } from "./NormalizedRun.js"
-import { ISO_DATETIME, isPlausibleEpoch, NOISE_HEADERS, TIMESTAMP_FIELD } from "./NormalizationRule.js"
+import { HEADER_RULES, type HeaderRule, SSE_KEEPALIVE, TIME_RELATIONS, UNTIL_ATTEMPTS } from "./NormalizationRule.js"
 
 export interface NormalizeOptions {
   readonly clock: "pinned" | "running"
@@ -27,7 +27,7 @@ interface TimeObservation {
   readonly entity: string | undefined
 }
 
-const NOISE_HEADER_NAMES = new Set(NOISE_HEADERS.map((h) => h.name))
+const HEADER_RULE_BY_NAME = new Map<string, HeaderRule>(HEADER_RULES.map((r) => [r.header, r]))
 const IDENTITY_FIELDS = ["run_id", "id", "response_id", "job_id", "session_id"]
 
 class Normalizer {
@@ -36,8 +36,8 @@ class Normalizer {
   readonly times: Array<TimeObservation> = []
   constructor(private readonly options: NormalizeOptions) {}
 
-  count(rule: string) {
-    this.fired.set(rule, (this.fired.get(rule) ?? 0) + 1)
+  count(rule: { readonly id: string }) {
+    this.fired.set(rule.id, (this.fired.get(rule.id) ?? 0) + 1)
   }
 
   /** Keys are visited sorted (stable token numbering whatever the key order); output keeps the original order. */
@@ -53,15 +53,15 @@ class Normalizer {
     if (this.options.clock === "running") {
       for (const key of keys) {
         const raw = value[key] as JsonValue
-        if (typeof raw === "string" && ISO_DATETIME.test(raw) && Number.isFinite(Date.parse(raw))) {
-          this.count("time.relations")
+        if (typeof raw === "string" && TIME_RELATIONS.iso.test(raw) && Number.isFinite(Date.parse(raw))) {
+          this.count(TIME_RELATIONS)
           this.times.push({ step, location: `${location}.${key}`, field: key, value: Date.parse(raw) / 1000, entity })
           normalized.set(key, "<time:iso>")
           continue
         }
         const n = numericValue(raw)
-        if (!TIMESTAMP_FIELD.test(key) || n === undefined || !isPlausibleEpoch(n)) continue
-        this.count("time.relations")
+        if (!TIME_RELATIONS.field.test(key) || n === undefined || !TIME_RELATIONS.plausible(n)) continue
+        this.count(TIME_RELATIONS)
         this.times.push({ step, location: `${location}.${key}`, field: key, value: n, entity })
         normalized.set(key, `<time:${jsonTypeOf(raw)}>`)
       }
@@ -85,8 +85,8 @@ class Normalizer {
       case "sse": {
         const frames: Array<NormalizedFrame> = []
         for (const frame of parseSse(body.text)) {
-          if (frame.comment === "keepalive" && frame.data === undefined) {
-            this.count("sse.keepalive")
+          if (frame.comment === SSE_KEEPALIVE.comment && frame.data === undefined) {
+            this.count(SSE_KEEPALIVE)
             continue
           }
           let data: JsonValue | undefined
@@ -132,8 +132,9 @@ class Normalizer {
     const headers: Record<string, string> = {}
     for (const [name, value] of res.headers) {
       const lower = name.toLowerCase()
-      if (NOISE_HEADER_NAMES.has(lower)) {
-        this.count(`header.${lower}`)
+      const rule = HEADER_RULE_BY_NAME.get(lower)
+      if (rule !== undefined) {
+        this.count(rule)
         continue
       }
       headers[lower] = this.tokens.tokenize(value)
@@ -208,7 +209,7 @@ export const normalizeRun = (run: ScenarioRun, scenario: Scenario, options: Norm
     ...(s.settled !== undefined ? { settled: s.settled } : {}),
     ...(s.error !== undefined ? { error: n.tokens.tokenize(s.error) } : {})
   }))
-  if (run.steps.some((s) => s.attempts !== undefined)) n.count("until.attempts")
+  if (run.steps.some((s) => s.attempts !== undefined)) n.count(UNTIL_ATTEMPTS)
   const fired = new Map([...n.fired, ...n.tokens.fired])
   return { steps, relations: options.clock === "running" ? timeRelations(n.times, scenario) : [], fired }
 }

@@ -14,7 +14,7 @@
  *   restart  restart the server on the same state (`crash: true` = SIGKILL on the real gateway)
  *   reset    forget everything (a fresh namespace / a fresh fake model)
  */
-import { Script } from "@hermetic/emulator/script"
+import { ClockCommand, Script } from "@hermetic/script"
 import { Schema } from "effect"
 import { JsonValue } from "../json/JsonValue.js"
 
@@ -67,12 +67,8 @@ export const AwaitHoldStep = Schema.Struct({
   deadlineMs: Schema.optional(Schema.Number),
   ...Labelled
 })
-export const ClockCommand = Schema.Union(
-  Schema.Struct({ set: Schema.Number }),
-  Schema.Struct({ advance: Schema.Number }),
-  Schema.Struct({ freeze: Schema.Boolean })
-)
-export type ClockCommand = typeof ClockCommand.Type
+// the control plane's clock command: one definition, in packages/script
+export { ClockCommand }
 export const ClockStep = Schema.Struct({ clock: ClockCommand, ...Labelled })
 export const RestartStep = Schema.Struct({
   restart: Schema.Struct({ crash: Schema.optional(Schema.Boolean) }),

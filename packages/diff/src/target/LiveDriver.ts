@@ -2,7 +2,7 @@
  * What a live target (emulator or real gateway) must be able to do, in plain Promises. `liveTarget`
  * turns a driver into a Target: it sends requests with the right auth, polls `until`, reads SSE.
  */
-import type { Script } from "@hermetic/emulator/script"
+import type { Script } from "@hermetic/script"
 import type { ClockCommand } from "../scenario/Scenario.js"
 
 export interface LiveDriver {

@@ -3,7 +3,7 @@
  * a namespace of its own, so scenarios never see each other's runs, ledger, script or clock; the
  * namespace is reset when the scenario ends, which also ends its live runs.
  */
-import type { Script } from "@hermetic/emulator/script"
+import type { Script } from "@hermetic/script"
 import type { ClockCommand } from "../scenario/Scenario.js"
 import type { LiveDriver } from "./LiveDriver.js"
 

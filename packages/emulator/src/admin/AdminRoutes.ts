@@ -1,16 +1,28 @@
 /**
- * The control plane under /__admin (upstream has no such prefix). The first five routes are a
- * stable contract shared with the oracle runner's fake model: script, hold release, clock,
- * restart, reset. The rest (faults, journal, drain, state) are the emulator's own. Every request
- * passes ControlPlaneGuard first; bad input is a 400, never the catch-all 500.
+ * The emulator's control plane under /__admin (upstream has no such prefix). Five routes are the
+ * contract in @hermetic/script's ControlPlane (script, hold release, clock, restart, reset), with
+ * its request and answer shapes; the rest (faults, holds, journal, drain, state, cron tick) are
+ * the emulator's own. Every request passes ControlPlaneGuard first; bad input is a 400, never the
+ * catch-all 500.
  */
 import { Effect, Either, Schema } from "effect"
 import { EmulatorConfig } from "../config/EmulatorConfig.js"
-import { type BodyReader, type EmuRequestHead, type EmuResponse, jsonResponse } from "../http/Exchange.js"
+import { type BodyReader, type EmuRequest, type EmuRequestHead, type EmuResponse, jsonResponse } from "../http/Exchange.js"
 import type { AppServices } from "../http/Route.js"
 import { Gateways } from "../runs/GatewayState.js"
 import { clearSettled, countSettled } from "../runs/SettledRuns.js"
-import { Script } from "../script/Script.js"
+import {
+  ADMIN_PREFIX,
+  adminError as adminErrorBody,
+  ClockCommand,
+  type ClockMoved,
+  type HoldReleased,
+  holdReleaseName,
+  type ResetDone,
+  type Restarted,
+  Script,
+  type ScriptAppended
+} from "@hermetic/script"
 import { Agent } from "../services/Agent.js"
 import { EmuClock } from "../services/Clock.js"
 import { FaultRule, Faults } from "../services/Faults.js"
@@ -18,18 +30,13 @@ import { Journal } from "../services/Journal.js"
 import { clearNamespace } from "../services/Storage.js"
 import { tickNamespace } from "../jobs/JobTicker.js"
 import { guardControlPlane } from "./ControlPlaneGuard.js"
+import { handleJournalAdmin } from "./JournalAdmin.js"
+import { handleSnapshotAdmin } from "./SnapshotAdmin.js"
 
-export const ADMIN_PREFIX = "/__admin"
-export const isAdminPath = (path: string): boolean => path === ADMIN_PREFIX || path.startsWith(`${ADMIN_PREFIX}/`)
+export { ADMIN_PREFIX, isAdminPath } from "@hermetic/script"
 
-const adminError = (status: number, message: string): EmuResponse =>
-  jsonResponse({ error: { message, type: "hermetic_admin_error" } }, status)
+const adminError = (status: number, message: string): EmuResponse => jsonResponse(adminErrorBody(message), status)
 
-const ClockCommand = Schema.Union(
-  Schema.Struct({ set: Schema.Number }),
-  Schema.Struct({ advance: Schema.Number }),
-  Schema.Struct({ freeze: Schema.Boolean })
-)
 const DrainCommand = Schema.Struct({ draining: Schema.Boolean })
 
 /** Deeper than any command needs; deep enough input would otherwise overflow the recursive decoders. */
@@ -66,14 +73,8 @@ const parseBody = <A, I>(schema: Schema.Schema<A, I>, body: Uint8Array): Either.
   return Either.mapLeft(Schema.decodeUnknownEither(schema)(json), (e) => e.message)
 }
 
-/** A path segment's percent-escapes; undefined when they are malformed. */
-const decodeSegment = (segment: string): string | undefined => {
-  try {
-    return decodeURIComponent(segment)
-  } catch {
-    return undefined
-  }
-}
+/** A hold release, whatever its name's escapes (holdReleaseName decodes them). */
+const HOLD_RELEASE = /^\/holds\/[^/]+\/release$/
 
 /** Restart as a process restart would: live runs end, memory is dropped, storage stays. */
 export const restartNamespace = (namespace: string) =>
@@ -106,19 +107,22 @@ export const handleAdmin = (
     const body = read.bytes
     const path = req.path.slice(ADMIN_PREFIX.length)
     const route = `${req.method} ${path}`
-    const hold = /^\/holds\/([^/]+)\/release$/.exec(path)
-    if (req.method === "POST" && hold !== null) {
-      const name = decodeSegment(hold[1] as string)
-      if (name === undefined) return adminError(400, `malformed percent-escape in hold name: ${hold[1]}`)
-      const waiting = yield* Effect.flatMap(Agent, (a) => a.release(ns, name))
-      return jsonResponse({ released: name, waiting })
+    const player = (yield* Agent).player(ns)
+    const hold = holdReleaseName(path)
+    if (req.method === "POST" && hold !== undefined) {
+      const released: HoldReleased = { hold, releasedCalls: yield* player.release(hold) }
+      return jsonResponse(released)
     }
+    if (req.method === "POST" && HOLD_RELEASE.test(path)) return adminError(400, `malformed percent-escape in hold name: ${path}`)
+    // the journal and snapshot planes take the request with its body
+    const full: EmuRequest = { ...req, body }
+    const parseFull = <A, I>(schema: Schema.Schema<A, I>, r: EmuRequest) => parseBody(schema, r.body)
     switch (route) {
       case "POST /script": {
         const script = parseBody(Script, body)
         if (Either.isLeft(script)) return adminError(400, `invalid Script: ${script.left}`)
-        const pending = yield* Effect.flatMap(Agent, (a) => a.enqueue(ns, script.right))
-        return jsonResponse({ queued: script.right.turns.length, pending })
+        const appended: ScriptAppended = { appended: script.right.turns.length, pendingTurns: yield* player.append(script.right) }
+        return jsonResponse(appended)
       }
       case "POST /clock": {
         const cmd = parseBody(ClockCommand, body)
@@ -128,14 +132,15 @@ export const handleAdmin = (
         if ("set" in c) yield* clock.set(ns, c.set)
         else if ("advance" in c) yield* clock.advance(ns, c.advance)
         else yield* clock.freeze(ns, c.freeze)
-        return jsonResponse({ now: clock.now(ns) })
+        const moved: ClockMoved = { now: clock.now(ns) }
+        return jsonResponse(moved)
       }
       case "POST /restart":
         yield* restartNamespace(ns)
-        return jsonResponse({ restarted: true })
+        return jsonResponse({ restarted: true } satisfies Restarted)
       case "POST /reset":
         yield* resetNamespace(ns)
-        return jsonResponse({ reset: true })
+        return jsonResponse({ reset: true } satisfies ResetDone)
       case "POST /cron/tick":
         // the cron scheduler's tick, now (it also runs by itself every 60 s)
         return jsonResponse({ fired: yield* tickNamespace(ns) })
@@ -151,9 +156,13 @@ export const handleAdmin = (
       case "GET /faults":
         return jsonResponse({ faults: yield* Effect.flatMap(Faults, (f) => f.list(ns)) })
       case "GET /holds":
-        return jsonResponse({ waiting: yield* Effect.flatMap(Agent, (a) => a.waitingHolds(ns)) })
+        return jsonResponse({ waiting: (yield* player.view).heldCalls })
       case "GET /journal":
-        return jsonResponse({ entries: yield* Effect.flatMap(Journal, (j) => j.entries(ns)) })
+      case "POST /journal":
+      case "DELETE /journal":
+        return (yield* handleJournalAdmin(full, ns, parseFull, adminError)) ?? adminError(405, route)
+      case "POST /snapshot":
+        return yield* handleSnapshotAdmin(full, ns, parseFull, adminError)
       case "POST /drain": {
         const cmd = parseBody(DrainCommand, body)
         if (Either.isLeft(cmd)) return adminError(400, `expected {"draining": bool}: ${cmd.left}`)
@@ -163,11 +172,10 @@ export const handleAdmin = (
       }
       case "GET /state": {
         const gw = (yield* Gateways).get(ns)
-        const agent = yield* Agent
         return jsonResponse({
           namespace: ns,
           hermes_version: config.pin,
-          pending_turns: yield* agent.pending(ns),
+          pending_turns: (yield* player.view).pendingTurns,
           runs: gw.runStatuses.size + (yield* countSettled(ns)),
           live_runs: gw.liveRuns.size,
           draining: gw.draining,

@@ -6,11 +6,14 @@
 import { parseArgs } from "node:util"
 import { startEmulator } from "../Emulator.js"
 import { isPin, PINS } from "../version/Pins.js"
+import { recordCommand, replayCommand } from "./recordReplay.js"
 
 const HELP = `hermes-emulator — a deterministic emulator of the Hermes Agent API server
 
 Usage:
   hermes-emulator serve [options]
+  hermes-emulator record --upstream URL --out DIR     record your app's traffic to your gateway
+  hermes-emulator replay DIR                          serve a recording (record --help for more)
 
 Options:
   --host HOST               bind address (default: $API_SERVER_HOST or 127.0.0.1)
@@ -26,6 +29,8 @@ Options:
   --max-concurrent-runs N   gateway.api_server.max_concurrent_runs (default: 10; 0 disables)
   --admin-key KEY           require this key on /__admin (default: $HERMETIC_ADMIN_KEY, else the
                             API key; none: loopback JSON requests only)
+  --snapshot FILE           start from a snapshot (POST /__admin/snapshot {"action":"save"} writes one)
+  --journal-bodies          the journal keeps request bodies and model calls (redacted, bounded)
   -h, --help                this help
 
 Control plane: POST /__admin/script, /__admin/holds/{name}/release, /__admin/clock,
@@ -38,6 +43,9 @@ const fail = (message: string): never => {
 }
 
 const main = async () => {
+  const command = process.argv[2]
+  if (command === "record") return recordCommand(process.argv.slice(3))
+  if (command === "replay") return replayCommand(process.argv.slice(3))
   const { values, positionals } = parseArgs({
     allowPositionals: true,
     options: {
@@ -51,6 +59,8 @@ const main = async () => {
       "cors-origins": { type: "string" },
       "max-concurrent-runs": { type: "string" },
       "admin-key": { type: "string" },
+      snapshot: { type: "string" },
+      "journal-bodies": { type: "boolean" },
       help: { type: "boolean", short: "h" }
     }
   })
@@ -79,7 +89,9 @@ const main = async () => {
       ...(values["model-name"] !== undefined ? { modelName: values["model-name"] } : {}),
       ...(values["cors-origins"] !== undefined ? { corsOrigins: values["cors-origins"] } : {}),
       ...(maxRuns !== undefined ? { maxConcurrentRuns: Number(maxRuns) } : {}),
-      ...(values["admin-key"] !== undefined ? { adminKey: values["admin-key"] } : {})
+      ...(values["admin-key"] !== undefined ? { adminKey: values["admin-key"] } : {}),
+      ...(values.snapshot !== undefined ? { snapshot: values.snapshot } : {}),
+      ...(values["journal-bodies"] === true ? { journal: { bodies: true } } : {})
     },
     { env }
   )

@@ -31,6 +31,10 @@ export interface EmulatorOptions {
   readonly enabledToolsets?: ReadonlyArray<string>
   /** What GET /v1/skills lists (default: none, like a fresh HERMES_HOME). */
   readonly skills?: ReadonlyArray<Readonly<Record<string, unknown>>>
+  /** The verification journal: keep request bodies and model calls (redacted, bounded); see services/Journal.ts. */
+  readonly journal?: { readonly bodies?: boolean; readonly maxBodyBytes?: number; readonly capacity?: number }
+  /** Start from this snapshot file (`hermes-emulator serve --snapshot FILE`): loaded into the namespace it was saved from. */
+  readonly snapshot?: string
 }
 
 export interface ModelRoute {

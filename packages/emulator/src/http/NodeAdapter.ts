@@ -9,7 +9,14 @@ import { Effect, Exit, Fiber, type Runtime, Stream } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import type { BodyReader, EmuRequestHead, EmuResponse, RequestBodyRead } from "./Exchange.js"
+import { parserRejection, parserRejectionResponse } from "./ParserLimits.js"
 import { MAX_REQUEST_BYTES } from "./RequestBody.js"
+
+/** aiohttp's 404 for a CONNECT (it routes no authority-form target), with the connection closed. */
+const CONNECT_NOT_FOUND = "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 14\r\n\r\n404: Not Found"
+
+/** Methods whose body a handler may read; any other request's body is never read. */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"])
 
 const EMPTY = new Uint8Array(0)
 
@@ -128,10 +135,18 @@ export const listen = <R>(
   port: number
 ): Promise<NodeServer> =>
   new Promise((resolve, reject) => {
-    const server = http.createServer((req, res) => {
+    // headers as large as aiohttp lets through (128 fields of 8190 bytes); ParserLimits refuses the rest as it does
+    const server = http.createServer({ maxHeaderSize: 128 * 8192 }, (req, res) => {
+      const refused = parserRejection(req.rawHeaders)
+      if (refused !== undefined) {
+        req.socket.end(parserRejectionResponse(refused, new Date().toUTCString()))
+        return
+      }
       const aborted = new Promise<void>((done) => res.on("close", () => done()))
       let reading: Promise<RequestBodyRead> | undefined
-      const body: BodyReader = Effect.promise(() => (reading ??= readBounded(req, MAX_REQUEST_BYTES)))
+      const body: BodyReader = BODY_METHODS.has((req.method ?? "").toUpperCase())
+        ? Effect.promise(() => (reading ??= readBounded(req, MAX_REQUEST_BYTES)))
+        : Effect.succeed({ bytes: new Uint8Array(0), exceeded: false })
       res.on("finish", () => {
         if (!req.complete) discardRest(req)
       })
@@ -144,6 +159,7 @@ export const listen = <R>(
           } else res.destroy()
         })
     })
+    server.on("connect", (_req: http.IncomingMessage, socket: import("node:stream").Duplex) => socket.end(CONNECT_NOT_FOUND))
     // 0: no idle timeout, and Node then sends no Keep-Alive header (aiohttp sends none)
     server.keepAliveTimeout = 0
     server.once("error", reject)

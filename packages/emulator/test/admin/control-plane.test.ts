@@ -16,7 +16,7 @@ describe("faults", () => {
     const state = (await (await fetch(`${c.emu.url}/__admin/state`, { headers: ADMIN_HEADERS })).json()) as Record<string, unknown>
     expect(state["runs"]).toBe(0)
     const journal = (await (await fetch(`${c.emu.url}/__admin/journal`, { headers: ADMIN_HEADERS })).json()) as { entries: Array<Record<string, unknown>> }
-    expect(journal.entries.find((e) => e["route"] === "runs.create")).toMatchObject({ status: 503, fault: "status 503" })
+    expect(journal.entries.find((e) => e["operation"] === "runs.create")).toMatchObject({ status: 503, fault: "status 503" })
     expect((await c.request("POST", "/v1/runs", { body: { input: "hi" } })).status).toBe(202)
   })
 
@@ -80,7 +80,7 @@ describe("namespaces, journal, admin key", () => {
     const c = await open()
     await c.request("POST", "/v1/runs", { body: { input: "secret prompt" } })
     const j = (await (await fetch(`${c.emu.url}/__admin/journal`, { headers: ADMIN_HEADERS })).json()) as { entries: Array<Record<string, unknown>> }
-    const entry = j.entries.find((e) => e["route"] === "runs.create")
+    const entry = j.entries.find((e) => e["operation"] === "runs.create")
     expect(entry).toMatchObject({ method: "POST", path: "/v1/runs", status: 202 })
     expect(JSON.stringify(j)).not.toContain("secret prompt")
     expect(JSON.stringify(j)).not.toContain(API_KEY)

@@ -1,5 +1,6 @@
 /**
- * `doctor`: for each pin and launcher, can the oracle run here, and if not, why and what to install.
+ * `doctor`: for each pin and launcher, can the oracle run here, and if not, why and what to install;
+ * with `--fix` it first installs what it can (doctorFix.ts).
  * It downloads nothing but the 0.19.0 wheel (into the cache, digest-checked) and tries one HEAD
  * request to the 0.21.0 archive host with a short timeout.
  */
@@ -14,6 +15,7 @@ import { verifyFiles } from "../lock/verifyFiles.js"
 import { cachedVenv, fetchPypiWheel } from "../venv/HermesVenv.js"
 import { inRange, listPythons } from "../venv/findPython.js"
 import { checkKnown, flagString, type Args } from "./args.js"
+import { applyFixes } from "./doctorFix.js"
 
 const out = (line: string) => process.stdout.write(`${line}\n`)
 
@@ -31,9 +33,13 @@ const archiveReachable = async (url: string): Promise<string | null> => {
 }
 
 export const doctorCommand = async (args: Args): Promise<number> => {
-  checkKnown(args, ["source"])
+  checkKnown(args, ["source", "fix"])
   const source = flagString(args, "source")
   const { lock } = await readSourceLock()
+  if (args.flags.get("fix") === true) {
+    // fix first, then report on the machine as it now is
+    for (const fix of await applyFixes(lock, (line) => out(`fix       ${line}`))) out(`fix       ${fix.what}: ${fix.outcome} — ${fix.detail}`)
+  }
   out(`lock      ${defaultLockPath()}: ok; pins ${Object.keys(lock.pins).join(", ")}; default ${lock.default}`)
   const pythons = await listPythons()
   out(`python    ${pythons.map((p) => `${p.path} ${p.version}`).join("; ") || "none found: apt-get install python3 python3-venv (3.11 to 3.13)"}`)

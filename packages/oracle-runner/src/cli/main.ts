@@ -14,8 +14,11 @@ const HELP = `oracle-runner — start the real pinned Hermes gateway, disposably
 usage: npm run oracle-runner -- <command> [options]
 
 commands
-  doctor [--source DIR]      per pin and launcher: obtainable here or not, and why; python, venv,
-                             lock, container engine, faketime: what works and what to install
+  doctor [--source DIR] [--fix]
+                             per pin and launcher: obtainable here or not, and why; python, venv,
+                             lock, container engine, faketime: what works and what to install.
+                             --fix first installs what it can: faketime (apt-get) and the default
+                             pin's venv from PyPI
   up [options]               start gateway + fake model; print HERMES_BASE_URL=, API_SERVER_KEY=,
                              FAKE_MODEL_URL= lines once /health answers; stay up until SIGINT/SIGTERM
   down                       stop what 'up' started (uses the state file; works if 'up' was killed)
@@ -34,9 +37,9 @@ up/probe options
   --keep-temp                keep HERMES_HOME and the log after stopping
   --ready-timeout SECONDS    how long to wait for /health (default 120)
 
-The fake model's control plane: POST $FAKE_MODEL_URL/__admin/script (a Script),
-POST $FAKE_MODEL_URL/__admin/holds/NAME/release, POST $FAKE_MODEL_URL/__admin/reset,
-GET $FAKE_MODEL_URL/__admin/journal.
+The fake model's control plane (the emulator's contract): POST $FAKE_MODEL_URL/__admin/script
+(a Script), .../holds/NAME/release, .../clock (with --faketime), .../restart, .../reset;
+GET .../holds, .../journal, .../state.
 
 exit codes: 0 ok; 1 usage or unexpected error; 2 the oracle cannot run here (the message says why
 and what would be needed — a pin is never silently replaced by another)`
@@ -45,7 +48,7 @@ const main = async (argv: ReadonlyArray<string>): Promise<number> => {
   const [cmd, ...rest] = argv
   switch (cmd) {
     case "doctor":
-      return doctorCommand(parseArgs(rest, []))
+      return doctorCommand(parseArgs(rest, ["fix"]))
     case "up":
       return upCommand(parseArgs(rest, ["keep-temp", "faketime"]))
     case "down":

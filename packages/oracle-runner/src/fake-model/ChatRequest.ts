@@ -1,4 +1,5 @@
 /** The part of an OpenAI chat-completions request the fake model looks at. Extra fields are ignored. */
+import type { ModelCall } from "@hermetic/script"
 import { Schema } from "effect"
 
 export const ChatMessage = Schema.Struct({
@@ -20,17 +21,9 @@ export type ChatRequest = typeof ChatRequest.Type
 
 export const decodeChatRequest = Schema.decodeUnknownEither(ChatRequest)
 
-/** Text of a message's content, whether a string or a list of OpenAI content parts. */
-export const contentText = (content: unknown): string => {
-  if (typeof content === "string") return content
-  if (Array.isArray(content)) {
-    return content
-      .map((p: unknown) =>
-        typeof p === "object" && p !== null && "text" in p && typeof (p as { text: unknown }).text === "string"
-          ? (p as { text: string }).text
-          : ""
-      )
-      .join("")
-  }
-  return ""
-}
+/** The request as the Script engine sees a model call. */
+export const modelCallOf = (req: ChatRequest): ModelCall => ({
+  messages: req.messages,
+  ...(req.model === undefined ? {} : { model: req.model }),
+  responseFormat: req.response_format
+})

@@ -1,27 +1,23 @@
 /**
- * The fake model: a loopback OpenAI-compatible server that plays the Script to the real gateway.
- * The only substitution hermetic makes in the real stack.
+ * The fake model: a loopback OpenAI-compatible server that plays the Script to the real gateway —
+ * the only substitution hermetic makes in the real stack. Served by @effect/platform-node: the
+ * HttpApp of FakeModelApp.ts on a NodeHttpServer whose lifetime is a Scope.
  *
- *   POST /v1/chat/completions          streaming (SSE) and non-streaming
- *   GET  /v1/models                    one model
- *   POST /__admin/script               append a Script's turns
- *   POST /__admin/holds/{name}/release release a held reply
- *   POST /__admin/reset                clear queue, holds and journal; drop held calls
- *   GET  /__admin/journal              every request received
- *   GET  /__admin/state                queue position and waiting holds
- * Everything else (Hermes' local-server probes: /api/tags, /props, /version, ...) is 404, which
- * keeps Hermes in plain OpenAI-compatible mode.
+ * Closing the scope shuts down gracefully: held calls are dropped (their connections cut, as a
+ * model that went away), the server stops accepting, idle keep-alive connections close, calls in
+ * flight get `shutdownGraceMs` to finish, and whatever is left is closed.
+ *
+ * Routes: FakeModelApp.ts (model API) and ControlPlane.ts (the /__admin contract).
  */
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http"
-import type { AddressInfo } from "node:net"
-import { Either } from "effect"
-import { decodeScriptSync, EXHAUSTED_REPLY_TEXT, HOUSEKEEPING_REPLY_TEXT, type Reply, type Script } from "@hermetic/emulator/script"
-import { contentText, decodeChatRequest, type ChatRequest } from "./ChatRequest.js"
-import { classify, housekeepingText } from "./classify.js"
-import { Holds } from "./Holds.js"
-import { Journal, type JournalEntry, type OpenEntry } from "./Journal.js"
-import { completionBody, errorBody, streamPayloads } from "./openaiWire.js"
-import { ScriptPlayer } from "./ScriptPlayer.js"
+import type { ServeError } from "@effect/platform/HttpServerError"
+import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
+import { EXHAUSTED_REPLY_TEXT, type Script } from "@hermetic/script"
+import { Context, Effect, Layer, ManagedRuntime, type Scope } from "effect"
+import { createServer, type Server } from "node:http"
+import { makeFakeModelApp } from "./FakeModelApp.js"
+import { makeFakeModelState } from "./FakeModelState.js"
+import type { GatewayControls } from "./GatewayControls.js"
+import type { JournalEntry } from "./Journal.js"
 
 export type FakeModelOptions = {
   /** 0 (default) picks a free port. */
@@ -30,6 +26,8 @@ export type FakeModelOptions = {
   readonly model?: string
   /** Pause between SSE chunks, so streaming is observable as streaming. */
   readonly chunkDelayMs?: number
+  /** How long calls in flight may take to finish when the server shuts down (default 2000 ms). */
+  readonly shutdownGraceMs?: number
 }
 
 export type FakeModel = {
@@ -43,238 +41,68 @@ export type FakeModel = {
   release(hold: string): number
   reset(): void
   journal(): ReadonlyArray<JournalEntry>
+  /** Lets the control plane's clock and restart act on the gateway behind this fake model. */
+  attachGateway(controls: GatewayControls): void
   close(): Promise<void>
 }
 
 /** The text a call gets when the Script has nothing for it. Visible in Hermes' output on purpose. */
 export { EXHAUSTED_REPLY_TEXT }
 
-const MAX_BODY = 20_000_000
+/** A running fake model, for Effect programs (its scope owns the server). */
+export class FakeModelServer extends Context.Tag("hermetic/FakeModelServer")<FakeModelServer, Omit<FakeModel, "close">>() {}
 
-const readBody = (req: IncomingMessage): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const parts: Array<Buffer> = []
-    let size = 0
-    req.on("data", (b: Buffer) => {
-      size += b.length
-      if (size > MAX_BODY) req.destroy(new Error("body too large"))
-      else parts.push(b)
-    })
-    req.on("end", () => resolve(Buffer.concat(parts).toString("utf8")))
-    req.on("error", reject)
-  })
-
-const sendJson = (res: ServerResponse, status: number, body: unknown): void => {
-  const text = JSON.stringify(body)
-  res.writeHead(status, { "content-type": "application/json", "content-length": Buffer.byteLength(text) })
-  res.end(text)
-}
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
-
-export const startFakeModel = async (options: FakeModelOptions = {}): Promise<FakeModel> => {
-  const model = options.model ?? "hermetic-fake-model"
-  const chunkDelay = options.chunkDelayMs ?? 0
-  const player = new ScriptPlayer()
-  const holds = new Holds()
-  const journal = new Journal()
-  let callSeq = 0
-  // Held calls are tracked so reset can drop them (their socket is destroyed: Hermes sees a
-  // connection error, exactly as if the model went away).
-  const heldResponses = new Set<ServerResponse>()
-
-  const sendReply = async (
-    req: ChatRequest,
-    res: ServerResponse,
-    entry: OpenEntry,
-    reply: Reply,
-    seq: number
-  ): Promise<void> => {
-    if (reply.error) {
-      entry.status = reply.error.status
-      sendJson(res, reply.error.status, errorBody(reply.error.message, reply.error.type, reply.error.status))
-      entry.outcome = "sent"
-      return
-    }
-    const env = { id: `chatcmpl-hermetic-${seq}`, created: Math.floor(Date.now() / 1000), model: req.model ?? model }
-    entry.status = 200
-    if (req.stream === true) {
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache", connection: "keep-alive" })
-      const payloads = streamPayloads(reply, env, seq, req.stream_options?.include_usage === true)
-      for (const p of payloads) {
-        if (res.destroyed) {
-          entry.outcome = "client-closed"
-          return
-        }
-        res.write(`data: ${p}\n\n`)
-        if (chunkDelay > 0) await sleep(chunkDelay)
-      }
-      res.end()
-    } else {
-      sendJson(res, 200, completionBody(reply, env, seq))
-    }
-    entry.outcome = "sent"
-  }
-
-  const handleChat = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
-    const raw = await readBody(req)
-    let parsed: unknown
-    try {
-      parsed = JSON.parse(raw)
-    } catch {
-      parsed = undefined
-    }
-    const decoded = decodeChatRequest(parsed)
-    if (Either.isLeft(decoded)) {
-      const e = journal.open({ method: "POST", path, kind: "invalid", status: 400 })
-      sendJson(res, 400, errorBody("hermetic fake model: not a chat-completions request", undefined, 400))
-      e.outcome = "sent"
-      return
-    }
-    const body = decoded.right
-    const seq = callSeq++
-    const lastUserMsg = [...body.messages].reverse().find((m) => m.role === "user")
-    const common = {
-      method: "POST",
-      path,
-      model: body.model ?? "",
-      messageCount: body.messages.length,
-      lastRole: body.messages.at(-1)?.role ?? "",
-      lastUser: lastUserMsg ? contentText(lastUserMsg.content).slice(0, 120) : "",
-      stream: body.stream === true,
-      hasTools: (body.tools?.length ?? 0) > 0
-    }
-    const c = classify(body)
-    if (c.kind === "housekeeping") {
-      const entry = journal.open({ ...common, kind: "housekeeping", housekeeping: c.task, reply: { source: "housekeeping-default", task: c.task } })
-      await sendReply(body, res, entry, { text: housekeepingText(body, c.task, HOUSEKEEPING_REPLY_TEXT) }, seq)
-      return
-    }
-    const pick = player.pick(body.messages, c.continuation !== undefined)
-    let reply: Reply
-    const entry = journal.open({ ...common, kind: "main" })
-    switch (pick.kind) {
-      case "exhausted":
-        entry.reply = { source: "exhausted-default", why: pick.why }
-        reply = { text: EXHAUSTED_REPLY_TEXT }
-        break
-      case "sticky-error":
-        entry.reply = { source: "script-sticky-error", turn: pick.turn, reply: pick.index }
-        reply = pick.reply
-        break
-      case "reply":
-        entry.reply = { source: "script", turn: pick.turn, reply: pick.index, skippedReplies: pick.skipped }
-        reply = pick.reply
-        break
-    }
-    // A sticky-error retry is not held again: the hold belongs to the first attempt.
-    if (reply.hold !== undefined && pick.kind === "reply") {
-      entry.hold = reply.hold
-      entry.outcome = "held"
-      heldResponses.add(res)
-      const waiter = holds.wait(reply.hold)
-      const closed = new Promise<"closed">((r) => res.once("close", () => r("closed")))
-      const result = await Promise.race([waiter, closed])
-      heldResponses.delete(res)
-      if (result === "closed") {
-        entry.outcome = "client-closed"
-        return
-      }
-      if (result === false) {
-        entry.outcome = "dropped-by-reset"
-        res.destroy()
-        return
-      }
-    }
-    await sendReply(body, res, entry, reply, seq)
-  }
-
-  const handleAdmin = async (req: IncomingMessage, res: ServerResponse, path: string): Promise<void> => {
-    if (req.method === "POST" && path === "/__admin/script") {
-      let script: Script
-      try {
-        script = decodeScriptSync(JSON.parse(await readBody(req)))
-      } catch (e) {
-        sendJson(res, 400, { error: `invalid Script: ${(e as Error).message}` })
-        return
-      }
-      const pending = player.append(script)
-      sendJson(res, 200, { appended: script.turns.length, pendingTurns: pending })
-      return
-    }
-    const release = /^\/__admin\/holds\/([^/]+)\/release$/.exec(path)
-    if (req.method === "POST" && release?.[1]) {
-      const name = decodeURIComponent(release[1])
-      sendJson(res, 200, { hold: name, releasedCalls: holds.release(name) })
-      return
-    }
-    if (req.method === "POST" && path === "/__admin/reset") {
-      api.reset()
-      sendJson(res, 200, { reset: true })
-      return
-    }
-    if (req.method === "GET" && path === "/__admin/journal") {
-      sendJson(res, 200, { entries: journal.list() })
-      return
-    }
-    if (req.method === "GET" && path === "/__admin/state") {
-      sendJson(res, 200, { ...player.state, heldCalls: holds.held })
-      return
-    }
-    sendJson(res, 404, { error: `no admin route ${req.method} ${path}` })
-  }
-
-  const server: Server = createServer((req, res) => {
-    const path = (req.url ?? "/").split("?")[0] ?? "/"
-    const run = async () => {
-      if (path.startsWith("/__admin/")) return handleAdmin(req, res, path)
-      if (req.method === "POST" && (path === "/v1/chat/completions" || path === "/chat/completions")) {
-        return handleChat(req, res, path)
-      }
-      if (req.method === "GET" && path === "/v1/models") {
-        const e = journal.open({ method: "GET", path, kind: "models", status: 200, reply: { source: "static" } })
-        sendJson(res, 200, { object: "list", data: [{ id: model, object: "model", created: 0, owned_by: "hermetic" }] })
-        e.outcome = "sent"
-        return
-      }
-      const e = journal.open({ method: req.method ?? "GET", path, kind: "probe", status: 404, reply: { source: "static" } })
-      sendJson(res, 404, { error: { message: `hermetic fake model has no ${path}`, type: "not_found", param: null, code: null } })
-      e.outcome = "sent"
-    }
-    run().catch((err: unknown) => {
-      if (!res.headersSent) sendJson(res, 500, { error: { message: String(err), type: "server_error", param: null, code: null } })
-      else res.destroy()
-    })
-  })
-
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject)
-    server.listen(options.port ?? 0, "127.0.0.1", () => resolve())
-  })
-  const port = (server.address() as AddressInfo).port
-  const url = `http://127.0.0.1:${port}`
-
-  const api: FakeModel = {
-    url,
-    baseUrl: `${url}/v1`,
-    port,
-    model,
-    appendScript: (script) => player.append(script),
-    release: (hold) => holds.release(hold),
-    reset: () => {
-      player.reset()
-      holds.reset()
-      for (const r of heldResponses) r.destroy()
-      heldResponses.clear()
-      journal.clear()
-    },
-    journal: () => journal.list(),
-    close: () =>
-      new Promise<void>((resolve) => {
-        holds.reset()
-        server.closeAllConnections()
-        server.close(() => resolve())
+/** Waits until the server has no connection left or the grace period is over; a call that finishes frees its keep-alive connection. */
+const drained = (server: Server, graceMs: number) =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + graceMs
+    for (;;) {
+      server.closeIdleConnections()
+      const open = yield* Effect.async<number>((resume) => {
+        server.getConnections((_, n) => resume(Effect.succeed(n)))
       })
-  }
-  return api
+      if (open === 0 || Date.now() >= deadline) return
+      yield* Effect.sleep(10)
+    }
+  })
+
+/** Starts the fake model in the current scope; closing the scope shuts it down gracefully. */
+export const scopedFakeModel = (options: FakeModelOptions = {}): Effect.Effect<Omit<FakeModel, "close">, ServeError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const state = makeFakeModelState({ model: options.model ?? "hermetic-fake-model", chunkDelayMs: options.chunkDelayMs ?? 0 })
+    const node = createServer()
+    const server = yield* NodeHttpServer.make(() => node, { port: options.port ?? 0, host: "127.0.0.1" })
+    yield* server.serve(makeFakeModelApp(state))
+    // added last, so it runs first on close: before the platform stops routing and closes the server
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        yield* state.player.reset
+        node.close()
+        yield* drained(node, options.shutdownGraceMs ?? 2000)
+        node.closeAllConnections()
+      })
+    )
+    if (server.address._tag !== "TcpAddress") return yield* Effect.dieMessage("the fake model listens on TCP")
+    const port = server.address.port
+    const url = `http://127.0.0.1:${port}`
+    return {
+      url,
+      baseUrl: `${url}/v1`,
+      port,
+      model: state.settings.model,
+      appendScript: (script) => Effect.runSync(state.player.append(script)),
+      release: (hold) => Effect.runSync(state.player.release(hold)),
+      reset: () => Effect.runSync(state.reset),
+      journal: () => state.journal.list(),
+      attachGateway: state.attachGateway
+    }
+  })
+
+export const fakeModelLayer = (options: FakeModelOptions = {}) => Layer.scoped(FakeModelServer, scopedFakeModel(options))
+
+/** The Promise face: a started fake model whose `close()` ends its scope. */
+export const startFakeModel = async (options: FakeModelOptions = {}): Promise<FakeModel> => {
+  const runtime = ManagedRuntime.make(fakeModelLayer(options))
+  const running = await runtime.runPromise(FakeModelServer)
+  return { ...running, close: () => runtime.dispose() }
 }

@@ -1,15 +1,11 @@
 /** OpenAI chat-completions wire shapes the fake model sends: SSE chunks, a whole completion, an error. */
-import { replyChunks, replyText, type Reply, type ToolCall, type Usage } from "@hermetic/emulator/script"
+import { replyChunks, replyFinishReason, replyText, type Reply, type ToolCall, toolArguments, type Usage } from "@hermetic/script"
 
 /** Usage reported when a Script reply gives none: zero, so nothing looks like a real model's numbers. */
 export const DEFAULT_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0 }
 
 const toolCallId = (tc: ToolCall, callSeq: number, i: number): string => tc.id ?? `call_hermetic_${callSeq}_${i}`
-const toolArgs = (tc: ToolCall): string =>
-  tc.arguments === undefined ? "{}" : typeof tc.arguments === "string" ? tc.arguments : JSON.stringify(tc.arguments)
 
-export const finishReason = (reply: Reply): "stop" | "length" | "tool_calls" =>
-  reply.finishReason ?? (reply.toolCalls && reply.toolCalls.length > 0 ? "tool_calls" : "stop")
 
 const usageOf = (reply: Reply) => {
   const u = reply.usage ?? DEFAULT_USAGE
@@ -40,13 +36,13 @@ export const streamPayloads = (
     out.push(
       chunk(
         {
-          tool_calls: [{ index: i, id: toolCallId(tc, callSeq, i), type: "function", function: { name: tc.name, arguments: toolArgs(tc) } }]
+          tool_calls: [{ index: i, id: toolCallId(tc, callSeq, i), type: "function", function: { name: tc.name, arguments: toolArguments(tc) } }]
         },
         null
       )
     )
   })
-  out.push(chunk({}, finishReason(reply)))
+  out.push(chunk({}, replyFinishReason(reply)))
   if (includeUsage) {
     out.push(JSON.stringify({ id: env.id, object: "chat.completion.chunk", created: env.created, model: env.model, choices: [], usage: usageOf(reply) }))
   }
@@ -58,7 +54,7 @@ export const completionBody = (reply: Reply, env: Envelope, callSeq: number): Re
   const toolCalls = (reply.toolCalls ?? []).map((tc, i) => ({
     id: toolCallId(tc, callSeq, i),
     type: "function",
-    function: { name: tc.name, arguments: toolArgs(tc) }
+    function: { name: tc.name, arguments: toolArguments(tc) }
   }))
   const text = replyText(reply)
   return {
@@ -75,7 +71,7 @@ export const completionBody = (reply: Reply, env: Envelope, callSeq: number): Re
           ...(reply.reasoning ? { reasoning_content: reply.reasoning } : {}),
           ...(toolCalls.length > 0 ? { tool_calls: toolCalls } : {})
         },
-        finish_reason: finishReason(reply)
+        finish_reason: replyFinishReason(reply)
       }
     ],
     usage: usageOf(reply)

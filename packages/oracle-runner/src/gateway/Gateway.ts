@@ -5,7 +5,7 @@
  */
 import { rm } from "node:fs/promises"
 import { join } from "node:path"
-import type { Script } from "@hermetic/emulator/script"
+import type { Script } from "@hermetic/script"
 import { PinUnavailable } from "../errors.js"
 import { startFakeModel, type FakeModel } from "../fake-model/FakeModelServer.js"
 import type { JournalEntry } from "../fake-model/Journal.js"
@@ -128,6 +128,11 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
       })
     }
     cleanups.push(() => launched.stop())
+    // the fake model's control plane moves this gateway's clock and restarts it (the shared contract)
+    fakeModel.attachGateway({
+      ...(clock ? { clock: { now: () => clock.now(), set: (s: number) => clock.set(s), advance: (s: number) => clock.advance(s) } } : {}),
+      restart: () => launched.restart()
+    })
     return {
       pin: name,
       launcher: launcherKind,

@@ -4,7 +4,7 @@
  * streamed), a scripted run held → running → released → completed with its event stream, a stop,
  * model errors of several statuses, /v1/responses, and Idempotency-Key on /v1/runs.
  */
-import type { Script } from "@hermetic/emulator/script"
+import type { Script } from "@hermetic/script"
 import type { GatewayHandle } from "../gateway/Gateway.js"
 import type { JournalEntry } from "../fake-model/Journal.js"
 import { makeRecorder, type Exchange } from "./Exchange.js"

@@ -1,5 +1,5 @@
 /** Script turns the agent-backed operations share: plain text, streamed chunks, a model error. */
-import type { Reply } from "@hermetic/emulator/script"
+import type { Reply } from "@hermetic/script"
 import * as fc from "fast-check"
 
 export type PlainTurn = "text" | "chunks" | "error"

@@ -2,7 +2,7 @@
  * /v1/runs: create (valid bodies with every kind of Script turn, invalid bodies and headers,
  * idempotency keys, concurrent submissions), get, events, stop, approval, hold release.
  */
-import type { Reply } from "@hermetic/emulator/script"
+import type { Reply } from "@hermetic/script"
 import * as fc from "fast-check"
 import type { JsonValue } from "../../json/JsonValue.js"
 import type { HttpRequestSpec, Step } from "../../scenario/Scenario.js"

@@ -1,6 +1,7 @@
 /**
- * The Script: what the model would have said. Both targets play the same Script — the emulator's
- * Agent service directly, and the oracle runner's fake model behind the real gateway.
+ * The Script: what the model would have said. Both targets play the same Script through the one
+ * cursor in this package — the emulator's Agent service directly, and the oracle runner's fake
+ * model behind the real gateway.
  *
  * One agent turn (a chat completion, a response, a run, a session chat) consumes the next Turn.
  * A Turn holds the model replies of that turn in order: tool calls first, text last.
@@ -87,15 +88,11 @@ export const HOUSEKEEPING_REPLY_TEXT = "ok"
 /** What the model says to a call the Script has no reply for (both targets use this text). */
 export const EXHAUSTED_REPLY_TEXT = "[hermetic: the script has no reply for this model call]"
 
-/** How a failed model call surfaces as Hermes' error text (observed on 0.19.0 for 400–503). */
-export const modelErrorText = (error: ReplyError): string => `HTTP ${error.status}: ${error.message}`
 
-/**
- * Statuses Hermes' error classifier retries: tried three times in all (0.19.0 source; observed
- * live: 404, 429, 500 and 503 three times, 400, 401 and 422 once). The fake model keeps an error
- * reply sticky for exactly those retries, and the emulator's agent loop reports them the same way.
- */
-export const isRetriedModelStatus = (status: number): boolean =>
-  status === 404 || status === 408 || status === 413 || status === 429 || status >= 500
+/** The arguments string a scripted tool call is sent with: its string, or its object as JSON. */
+export const toolArguments = (call: ToolCall): string =>
+  call.arguments === undefined ? "{}" : typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments)
 
-export const MODEL_CALL_ATTEMPTS_WHEN_RETRIED = 3
+/** The finish reason a reply is sent with: its own, else "tool_calls" when it calls tools, else "stop". */
+export const replyFinishReason = (reply: Reply): "stop" | "length" | "tool_calls" =>
+  reply.finishReason ?? (reply.toolCalls !== undefined && reply.toolCalls.length > 0 ? "tool_calls" : "stop")

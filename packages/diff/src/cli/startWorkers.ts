@@ -1,0 +1,29 @@
+/**
+ * N workers for a comparison: each a real gateway (its own fake model, HERMES_HOME and port) or
+ * the cassettes, paired with its own emulator in process. The first gateway starts alone (it may
+ * have to build the venv), the others side by side; all stop when the scope closes.
+ */
+import { Effect } from "effect"
+import type { Worker } from "../compare/compareAll.js"
+import { emulatorInProcessTarget } from "../target/EmulatorTargets.js"
+import type { GatewayLauncher } from "../target/GatewayTarget.js"
+import type { Target } from "../target/Target.js"
+import { progress } from "./progress.js"
+import { realReference } from "./referenceTarget.js"
+
+export const startWorkers = (pin: "0.19.0" | "0.21.0", reference: GatewayLauncher | Target, count: number, source?: string) =>
+  Effect.gen(function*() {
+    const candidate = () => emulatorInProcessTarget({ pin })
+    if (typeof reference !== "string") {
+      return (yield* Effect.forEach(Array.from({ length: count }), () => Effect.map(candidate(), (c): Worker => ({ reference, candidate: c })))) as [Worker, ...Array<Worker>]
+    }
+    progress(`starting ${count} real ${pin} gateway(s) (${reference} launcher)…`)
+    const label = (n: number) => (count > 1 ? `gateway ${n}` : "gateway")
+    const first = yield* realReference(pin, reference, source, label(1))
+    const rest = yield* Effect.forEach(
+      Array.from({ length: count - 1 }, (_, k) => k + 2),
+      (n) => realReference(pin, reference, source, label(n)),
+      { concurrency: "unbounded" }
+    )
+    return (yield* Effect.forEach([first, ...rest], (r) => Effect.map(candidate(), (c): Worker => ({ reference: r, candidate: c })))) as [Worker, ...Array<Worker>]
+  })

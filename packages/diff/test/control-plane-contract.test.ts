@@ -1,0 +1,86 @@
+/**
+ * The control-plane contract of @hermetic/script, held by both implementations: the same five
+ * requests against the emulator (over its fetch) and the fake model (over HTTP, with gateway
+ * controls attached as the oracle runner attaches them) answer with the contract's Schemas, and
+ * the same bad requests are refused with the same error shape.
+ */
+import { startEmulator } from "@hermetic/emulator"
+import { startFakeModel } from "@hermetic/oracle-runner"
+import { AdminError, ClockMoved, HoldReleased, ResetDone, Restarted, ScriptAppended } from "@hermetic/script"
+import { Schema } from "effect"
+import { describe, expect, it } from "vitest"
+
+type Post = (path: string, body?: unknown) => Promise<{ readonly status: number; readonly body: unknown }>
+const poster = (base: string): Post => async (path, body) => {
+  const res = await fetch(`${base}/__admin${path}`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    ...(body === undefined ? {} : { body: typeof body === "string" ? body : JSON.stringify(body) })
+  })
+  return { status: res.status, body: await res.json() }
+}
+
+const decodes = <A, I>(schema: Schema.Schema<A, I>, value: unknown): A => Schema.decodeUnknownSync(schema)(value)
+
+/** Plays the contract against one implementation; returns what it answered, for comparing both. */
+const playContract = async (post: Post) => {
+  const script = { turns: [{ replies: [{ text: "a" }] }, { replies: [{ text: "b" }] }] }
+  const appended = await post("/script", script)
+  const released = await post("/holds/h%201/release")
+  const clockSet = await post("/clock", { set: 1_900_000_000 })
+  const clockAdvanced = await post("/clock", { advance: 60 })
+  const restarted = await post("/restart")
+  const reset = await post("/reset")
+  const badScript = await post("/script", { turns: [{ replies: [{ text: 5 }] }] })
+  const notJson = await post("/script", "{")
+  const badClock = await post("/clock", { jump: 1 })
+  const unknown = await post("/nothing-here")
+  expect([appended, released, clockSet, clockAdvanced, restarted, reset].map((r) => r.status)).toEqual([200, 200, 200, 200, 200, 200])
+  expect(decodes(ScriptAppended, appended.body)).toEqual({ appended: 2, pendingTurns: 2 })
+  expect(decodes(HoldReleased, released.body)).toEqual({ hold: "h 1", releasedCalls: 0 })
+  expect(decodes(ClockMoved, clockSet.body).now).toBeCloseTo(1_900_000_000, 0)
+  expect(decodes(ClockMoved, clockAdvanced.body).now).toBeCloseTo(1_900_000_060, 0)
+  decodes(Restarted, restarted.body)
+  decodes(ResetDone, reset.body)
+  expect([badScript.status, notJson.status, badClock.status, unknown.status]).toEqual([400, 400, 400, 404])
+  for (const r of [badScript, notJson, badClock, unknown]) decodes(AdminError, r.body)
+  return { appended: appended.body, released: released.body, restarted: restarted.body, reset: reset.body }
+}
+
+describe("the control-plane contract", () => {
+  it("is answered alike by the emulator and by the fake model with a gateway attached", async () => {
+    const emu = await startEmulator({})
+    const fm = await startFakeModel()
+    try {
+      // stand-ins for the gateway's libfaketime clock and process restart (the runner attaches the real ones)
+      let now = 1_800_000_000
+      let restarts = 0
+      fm.attachGateway({
+        clock: { now: () => now, set: async (s) => void (now = s), advance: async (s) => void (now += s) },
+        restart: async () => void restarts++
+      })
+      const fromEmulator = await playContract(poster(emu.url))
+      const fromFakeModel = await playContract(poster(fm.url))
+      expect(fromFakeModel).toEqual(fromEmulator)
+      expect(restarts).toBe(1)
+    } finally {
+      await fm.close()
+      await emu.close()
+    }
+  })
+
+  it("says why the fake model cannot move a clock or restart without a gateway, and refuses to freeze one", async () => {
+    const fm = await startFakeModel()
+    try {
+      const post = poster(fm.url)
+      expect((await post("/clock", { advance: 1 })).status).toBe(409)
+      expect((await post("/restart")).status).toBe(409)
+      fm.attachGateway({ clock: { now: () => 0, set: async () => {}, advance: async () => {} } })
+      const freeze = await post("/clock", { freeze: true })
+      expect(freeze.status).toBe(400)
+      expect(decodes(AdminError, freeze.body).error.message).toMatch(/cannot be frozen/)
+    } finally {
+      await fm.close()
+    }
+  })
+})

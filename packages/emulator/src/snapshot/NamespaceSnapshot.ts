@@ -1,0 +1,118 @@
+/**
+ * Saving a namespace's durable state and starting from it, like LocalStack's pods: sessions and
+ * their messages, cron jobs and executions, stored responses and conversations, the 0.21.0 runs
+ * ledger. What upstream keeps only in process memory (live runs, settled run statuses, the
+ * idempotency cache) is not saved, exactly as a real restart loses it; a load therefore drops the
+ * namespace's memory too (as `POST /__admin/restart` does) and replaces its durable rows. The
+ * Script queue, holds, clock and faults are test controls, not state: a load leaves them alone.
+ */
+import { FileSystem } from "@effect/platform"
+import { SqlClient } from "@effect/sql"
+import { Data, Effect, Schema } from "effect"
+import { restartNamespace } from "../admin/AdminRoutes.js"
+import { EmulatorConfig } from "../config/EmulatorConfig.js"
+import { JOB_TABLE_NAMES } from "../jobs/JobTables.js"
+import { EmuClock } from "../services/Clock.js"
+import { clearNamespace } from "../services/Storage.js"
+import { SESSION_TABLE_NAMES } from "../sessions/SessionTables.js"
+import { SNAPSHOT_FORMAT, SnapshotFile } from "./SnapshotFile.js"
+
+/** Every durable table (settled_runs is process memory upstream, see runs/SettledRuns.ts). */
+export const SNAPSHOT_TABLES: ReadonlyArray<string> = [
+  "run_ledger",
+  "stored_responses",
+  "response_conversations",
+  ...SESSION_TABLE_NAMES,
+  ...JOB_TABLE_NAMES
+]
+
+export class SnapshotError extends Data.TaggedError("SnapshotError")<{ readonly message: string }> {}
+
+type Row = Record<string, string | number | null>
+
+const columnsOf = (table: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<{ name: string }>(`PRAGMA table_info(${table})`)).pipe(
+    Effect.map((rows) => rows.map((r) => r.name))
+  )
+
+/** The namespace's durable rows, as a snapshot document. */
+export const saveSnapshot = (namespace: string) =>
+  Effect.gen(function*() {
+    const sql = yield* SqlClient.SqlClient
+    const tables: Record<string, ReadonlyArray<Row>> = {}
+    for (const table of SNAPSHOT_TABLES) {
+      const rows = yield* sql.unsafe<Row>(`SELECT * FROM ${table} WHERE namespace = ? ORDER BY rowid`, [namespace])
+      tables[table] = rows.map(({ namespace: _, ...rest }) => rest)
+    }
+    const snapshot: SnapshotFile = {
+      format: SNAPSHOT_FORMAT,
+      version: 1,
+      hermesVersion: (yield* EmulatorConfig).pin,
+      namespace,
+      savedAt: (yield* EmuClock).now(namespace),
+      tables
+    }
+    return snapshot
+  }).pipe(Effect.orDie)
+
+/** Replaces the namespace's durable state with the snapshot's; returns the rows loaded per table. */
+export const loadSnapshot = (namespace: string, snapshot: SnapshotFile) =>
+  Effect.gen(function*() {
+    const pin = (yield* EmulatorConfig).pin
+    if (snapshot.hermesVersion !== pin) {
+      return yield* new SnapshotError({ message: `snapshot was saved under Hermes ${snapshot.hermesVersion}, this emulator emulates ${pin}` })
+    }
+    const unknown = Object.keys(snapshot.tables).filter((t) => !SNAPSHOT_TABLES.includes(t))
+    if (unknown.length > 0) return yield* new SnapshotError({ message: `snapshot has unknown tables: ${unknown.join(", ")}` })
+    const sql = yield* SqlClient.SqlClient
+    const plan: Array<{ table: string; columns: ReadonlyArray<string>; rows: ReadonlyArray<Row> }> = []
+    for (const [table, rows] of Object.entries(snapshot.tables)) {
+      const known = new Set(yield* columnsOf(table).pipe(Effect.orDie))
+      const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))]
+      const foreign = columns.filter((c) => c === "namespace" || !known.has(c))
+      if (foreign.length > 0) return yield* new SnapshotError({ message: `snapshot table ${table} has unknown columns: ${foreign.join(", ")}` })
+      plan.push({ table, columns, rows })
+    }
+    yield* restartNamespace(namespace)
+    const counts: Record<string, number> = {}
+    yield* sql.withTransaction(
+      Effect.gen(function*() {
+        yield* clearNamespace(namespace)
+        for (const { table, columns, rows } of plan) {
+          const insert = `INSERT INTO ${table} (namespace, ${columns.join(", ")}) VALUES (?, ${columns.map(() => "?").join(", ")})`
+          for (const row of rows) yield* sql.unsafe(insert, [namespace, ...columns.map((c) => row[c] ?? null)])
+          counts[table] = rows.length
+        }
+      })
+    ).pipe(Effect.mapError((e) => new SnapshotError({ message: `snapshot rows rejected by storage: ${e.message}` })))
+    return counts
+  })
+
+const decodeSnapshot = (json: unknown) =>
+  Schema.decodeUnknown(SnapshotFile)(json).pipe(Effect.mapError((e) => new SnapshotError({ message: `not a hermetic snapshot: ${e.message}` })))
+
+export const parseSnapshot = (text: string) =>
+  Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => new SnapshotError({ message: "snapshot is not JSON" }) }).pipe(
+    Effect.flatMap(decodeSnapshot)
+  )
+
+export const decodeSnapshotJson = decodeSnapshot
+
+export const writeSnapshotFile = (namespace: string, file: string) =>
+  Effect.gen(function*() {
+    const snapshot = yield* saveSnapshot(namespace)
+    const fs = yield* FileSystem.FileSystem
+    yield* fs.writeFileString(file, `${JSON.stringify(snapshot, null, 1)}\n`).pipe(
+      Effect.mapError((e) => new SnapshotError({ message: `cannot write snapshot ${file}: ${e.message}` }))
+    )
+    return snapshot
+  })
+
+/** Loads a snapshot file into a namespace (default: the one it was saved from). */
+export const readSnapshotFile = (file: string, namespace?: string) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs.readFileString(file).pipe(Effect.mapError((e) => new SnapshotError({ message: `cannot read snapshot ${file}: ${e.message}` })))
+    const snapshot = yield* parseSnapshot(text)
+    return yield* loadSnapshot(namespace ?? snapshot.namespace, snapshot)
+  })

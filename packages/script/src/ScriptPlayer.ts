@@ -1,0 +1,76 @@
+/**
+ * One namespace's Script, played: the cursor, its holds, and the classification of each model
+ * call. The emulator's Agent service keeps one per namespace; the fake model keeps one. Both ask
+ * it for the answer to every model call, so they answer alike by construction.
+ */
+import { Effect } from "effect"
+import { makeHolds } from "./Holds.js"
+import { callFingerprint, classifyModelCall, type Housekeeping, housekeepingText, type ModelCall } from "./ModelCall.js"
+import { EXHAUSTED_REPLY_TEXT, HOUSEKEEPING_REPLY_TEXT, type Reply, type Script } from "./Script.js"
+import { appendScript, type CursorView, emptyCursor, type Pick, pickReply, viewCursor } from "./ScriptCursor.js"
+
+export type AnswerSource = Pick | { readonly kind: "housekeeping"; readonly task: Housekeeping }
+
+export interface Answer {
+  /** Where the reply came from (the journal records it). */
+  readonly source: AnswerSource
+  /** What the model says to the call. */
+  readonly reply: Reply
+  /** A hold to wait on before replying: only a Script reply's first attempt (a sticky-error retry is not held again). */
+  readonly hold: string | undefined
+}
+
+export interface PlayerView extends CursorView {
+  /** Holds a call waits on right now. */
+  readonly heldCalls: ReadonlyArray<string>
+}
+
+export interface ScriptPlayer {
+  /** Appends a Script's turns; returns how many turns are pending. */
+  readonly append: (script: Script) => Effect.Effect<number>
+  readonly answer: (call: ModelCall) => Effect.Effect<Answer>
+  /** Waits for a hold: true when released, false when a reset dropped it. */
+  readonly awaitHold: (name: string) => Effect.Effect<boolean>
+  /** Releases a hold; returns how many waiting calls it let go. */
+  readonly release: (name: string) => Effect.Effect<number>
+  readonly view: Effect.Effect<PlayerView>
+  /** Forgets the Script and its position; lets held calls go as dropped. */
+  readonly reset: Effect.Effect<void>
+}
+
+const EXHAUSTED: Reply = { text: EXHAUSTED_REPLY_TEXT }
+
+export const answerOfPick = (pick: Pick): Answer =>
+  pick.kind === "exhausted"
+    ? { source: pick, reply: EXHAUSTED, hold: undefined }
+    : { source: pick, reply: pick.reply, hold: pick.kind === "reply" ? pick.reply.hold : undefined }
+
+export const makeScriptPlayer = (): ScriptPlayer => {
+  let cursor = emptyCursor
+  const holds = makeHolds()
+  return {
+    append: (script) =>
+      Effect.sync(() => {
+        cursor = appendScript(cursor, script)
+        return cursor.queue.length
+      }),
+    answer: (call) =>
+      Effect.sync((): Answer => {
+        const kind = classifyModelCall(call)
+        if (kind.kind === "housekeeping") {
+          const text = housekeepingText(call, kind.task, HOUSEKEEPING_REPLY_TEXT)
+          return { source: { kind: "housekeeping", task: kind.task }, reply: { text }, hold: undefined }
+        }
+        const [pick, next] = pickReply(cursor, { opensTurn: kind.kind === "opens-turn", fingerprint: callFingerprint(call) })
+        cursor = next
+        return answerOfPick(pick)
+      }),
+    awaitHold: holds.wait,
+    release: holds.release,
+    view: Effect.map(holds.waiting, (heldCalls) => ({ ...viewCursor(cursor), heldCalls })),
+    reset: Effect.suspend(() => {
+      cursor = emptyCursor
+      return holds.reset
+    })
+  }
+}
