@@ -12,7 +12,6 @@ export type { ModelCall as JournalModelCall } from "./journal/ModelCalls.js"
 export { expectNoRequest, expectRequest, expectRequests, findRequests, JournalExpectationFailed, modelCallsOf } from "./testing/journal.js"
 export { journalOf, type JournalClient } from "./testing/journalPromise.js"
 export { restartNamespace, resetNamespace } from "./admin/AdminRoutes.js"
-export { guardControlPlane, type ControlPlanePolicy, type GuardVerdict } from "./admin/ControlPlaneGuard.js"
 export { routesFor } from "./routes/RouteTable.js"
 /** The Script the emulator plays, re-exported so an embedder needs one import. */
 export * from "@hermetic/script"

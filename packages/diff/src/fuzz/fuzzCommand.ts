@@ -180,7 +180,7 @@ const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile
     for (let done = 0, batch = 0; done < count; batch++) {
       const n = Math.min(10_000, count - done)
       // cases in batches of 10,000 from seed+batch, so 100,000 never sit in memory at once
-      for (const c0 of generateCases(pin, seed + batch, n)) {
+      for (const c0 of generateCases(pin, seed + batch, n, batch === 0)) {
         const c = { ...c0, id: done + c0.id }
         const answer = await sendCase(emu.port, c, key)
         bump(statuses, String(answer.status))

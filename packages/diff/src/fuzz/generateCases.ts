@@ -136,6 +136,43 @@ export const fuzzCaseArbitrary = (pin: Pin): fc.Arbitrary<Omit<FuzzCase, "id">> 
   return fc.oneof(method, path, invalidJson, wrongTypes, deep, oversize, invalidUtf8, contentType, duplicates, longHeader, authFamily)
 }
 
-/** `count` cases from `seed`; the same seed gives the same cases. */
-export const generateCases = (pin: Pin, seed: number, count: number): ReadonlyArray<FuzzCase> =>
-  fc.sample(fuzzCaseArbitrary(pin), { seed, numRuns: count }).map((c, id) => ({ ...c, id }))
+/**
+ * Named cases for each claim of the hardening issue, sent first in every live run so its evidence
+ * covers them whatever the seed: body limits, bearer variants, lone surrogates, the jobs 500s with
+ * Python's exception text, 404/405/413 without security headers.
+ */
+export const hardeningCases = (): ReadonlyArray<Omit<FuzzCase, "id">> => {
+  const json = JSON_CT
+  const good = AUTH("good")
+  const c = (family: FuzzFamily, label: string, method: string, path: string, headers: ReadonlyArray<readonly [string, Uint8Array]>, body: FuzzCase["body"]): Omit<FuzzCase, "id"> =>
+    ({ family, label: `[claim] ${label}`, method, target: bytes(path), headers, body })
+  const text = (s: string): FuzzCase["body"] => ({ _tag: "bytes", bytes: bytes(s) })
+  return [
+    c("oversize", "declared Content-Length 300000000 to an unknown route: 413 at once", "POST", "/nonexistent", [], { _tag: "declared-only", contentLength: "300000000" }),
+    c("oversize", "declared Content-Length 300000000 to runs: 413 at once", "POST", "/v1/runs", good, { _tag: "declared-only", contentLength: "300000000" }),
+    c("oversize", "declared Content-Length 10000001: 413", "POST", "/api/jobs", good, { _tag: "declared-only", contentLength: "10000001" }),
+    c("oversize", "chunked 12 MB to an unknown route: 404", "POST", "/nonexistent", [], { _tag: "chunked-zeros", size: 12_000_000 }),
+    c("oversize", "chunked 12 MB to runs: Invalid JSON", "POST", "/v1/runs", good, { _tag: "chunked-zeros", size: 12_000_000 }),
+    c("oversize", "chunked 12 MB to jobs: Python's exception text", "POST", "/api/jobs", good, { _tag: "chunked-zeros", size: 12_000_000 }),
+    c("oversize", "chunked 12 MB without a key: 401", "POST", "/v1/runs", [], { _tag: "chunked-zeros", size: 12_000_000 }),
+    ...AUTH_VARIANTS.map((v) => c("auth", `bearer variant: ${v}`, "GET", "/v1/models", AUTH(v), { _tag: "none" })),
+    c("wrong-types", "lone surrogate in a created session id: 500, nothing stored", "POST", "/api/sessions", [...good, json], text("{\"id\": \"\\ud800x\"}")),
+    c("wrong-types", "the same id again: still 500 (nothing was stored)", "POST", "/api/sessions", [...good, json], text("{\"id\": \"\\ud800x\"}")),
+    c("wrong-types", "a fork source", "POST", "/api/sessions", [...good, json], text("{\"id\": \"claim-base\"}")),
+    c("wrong-types", "lone surrogate in a fork id: 500", "POST", "/api/sessions/claim-base/fork", [...good, json], text("{\"id\": \"\\udc00f\"}")),
+    c("wrong-types", "lone surrogate in a title: sanitized", "POST", "/api/sessions", [...good, json], text("{\"id\": \"claim-title\", \"title\": \"\\ud800t\"}")),
+    c("wrong-types", "jobs: invalid JSON is Python's exception text in a 500", "POST", "/api/jobs", [...good, json], text("{")),
+    c("wrong-types", "jobs: a list body is Python's AttributeError text in a 500", "POST", "/api/jobs", [...good, json], text("[]")),
+    c("wrong-types", "jobs: a non-string name", "POST", "/api/jobs", [...good, json], text("{\"name\": 1, \"schedule\": \"every 1h\", \"prompt\": \"p\"}")),
+    c("path", "404 without security headers", "GET", "/nonexistent", good, { _tag: "none" }),
+    c("method", "405 without security headers", "DELETE", "/health", good, { _tag: "none" }),
+    c("oversize", "413 without security headers", "PATCH", "/api/sessions/x", good, { _tag: "declared-only", contentLength: "99999999" })
+  ]
+}
+
+/** The named hardening cases, then `count` random cases from `seed`; the same seed gives the same cases. */
+export const generateCases = (pin: Pin, seed: number, count: number, named = true): ReadonlyArray<FuzzCase> => {
+  const fixed = named ? hardeningCases() : []
+  const random = fc.sample(fuzzCaseArbitrary(pin), { seed, numRuns: Math.max(0, count - fixed.length) })
+  return [...fixed, ...random].map((c, id) => ({ ...c, id }))
+}

@@ -2,7 +2,7 @@
  * The emulator's control plane under /__admin (upstream has no such prefix). Five routes are the
  * contract in @hermetic/script's ControlPlane (script, hold release, clock, restart, reset), with
  * its request and answer shapes; the rest (faults, holds, journal, drain, state, cron tick) are
- * the emulator's own. Every request passes ControlPlaneGuard first; bad input is a 400, never the
+ * the emulator's own. Every request passes @hermetic/script's ControlPlaneGuard first; bad input is a 400, never the
  * catch-all 500.
  */
 import { Effect, Either, Schema } from "effect"
@@ -16,6 +16,7 @@ import {
   adminError as adminErrorBody,
   ClockCommand,
   type ClockMoved,
+  guardControlPlane,
   type HoldReleased,
   holdReleaseName,
   type ResetDone,
@@ -29,7 +30,6 @@ import { FaultRule, Faults } from "../services/Faults.js"
 import { Journal } from "../services/Journal.js"
 import { clearNamespace } from "../services/Storage.js"
 import { tickNamespace } from "../jobs/JobTicker.js"
-import { guardControlPlane } from "./ControlPlaneGuard.js"
 import { handleJournalAdmin } from "./JournalAdmin.js"
 import { handleSnapshotAdmin } from "./SnapshotAdmin.js"
 

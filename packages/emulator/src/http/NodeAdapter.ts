@@ -48,14 +48,14 @@ const readBounded = (req: http.IncomingMessage, limit: number): Promise<RequestB
 
 /** Of a body the answer left unread, this much is read and discarded to keep the connection. */
 const DISCARD_BUDGET_BYTES = 1 << 20
-/** Past that budget the connection closes; until then the rest is still read and thrown away. */
+/** Past that budget reading stops and the connection closes, after this long for the client to read the answer. */
 const LINGER_MS = 2000
 
 /**
  * After an answer given before the body was read in full. A small rest is discarded and the
- * connection kept; a large one ends the connection. It ends with a FIN and a short linger of
- * reading and discarding, never buffering: closing outright would reset the connection while the
- * client is still sending, and a reset destroys the answer before the client reads it.
+ * connection kept; past the budget reading stops and the connection ends: a FIN at once, the close
+ * a little later, since closing outright while the client still sends would reset the connection,
+ * and a reset destroys the answer before the client reads it.
  */
 const discardRest = (req: http.IncomingMessage) => {
   let discarded = 0
@@ -65,6 +65,7 @@ const discardRest = (req: http.IncomingMessage) => {
     discarded += c.byteLength
     if (closing || discarded <= DISCARD_BUDGET_BYTES) return
     closing = true
+    req.pause()
     req.socket.end()
     setTimeout(() => req.socket.destroy(), LINGER_MS).unref()
   })
@@ -72,7 +73,8 @@ const discardRest = (req: http.IncomingMessage) => {
 }
 
 const toRequestHead = (req: http.IncomingMessage, aborted: Promise<void>): EmuRequestHead => {
-  const raw = req.url ?? "/"
+  // a fragment is no part of the request (aiohttp's URL drops it)
+  const raw = (req.url ?? "/").split("#")[0] as string
   const q = raw.indexOf("?")
   const headers: Record<string, string> = {}
   for (const [k, v] of Object.entries(req.headers)) {

@@ -1,6 +1,6 @@
 /**
- * Who may drive a control plane (`/__admin`): the emulator's and the fake model's. A pure module
- * with no emulator imports, so both servers apply the very same rules.
+ * Who may drive a control plane (`/__admin`): the emulator's and the fake model's, which both
+ * apply these very rules. Pure: no server imports.
  *
  * A control plane resets state and arms faults, so a web page must not reach it: browsers send
  * cross-site "simple" requests (text/plain or form bodies, no preflight) and, through DNS
