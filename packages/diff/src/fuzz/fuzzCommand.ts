@@ -16,7 +16,7 @@ import { startGateway } from "@hermetic/oracle-runner"
 import { compareAnswers, KNOWN_DIVERGENCES, type NormalizedAnswer, normalizeAnswer } from "./compareFuzz.js"
 import type { FuzzCase } from "./FuzzCase.js"
 import { generateCases } from "./generateCases.js"
-import { sendCase } from "./rawExchange.js"
+import { type RawAnswer, sendCase } from "./rawExchange.js"
 
 export const FUZZ_HELP = `oracle fuzz — differential fuzzing of malformed requests
 
@@ -52,8 +52,22 @@ interface LiveEvidence {
   /** Case labels the real gateway answered below 500. */
   readonly referenceNonServerErrorLabels: ReadonlyArray<string>
   readonly knownDivergences: ReadonlyArray<{ readonly id: string; readonly reason: string }>
+  /** The named hardening cases, answer by answer. */
+  readonly claims: ReadonlyArray<{ readonly label: string; readonly verdict: string; readonly real: ClaimAnswer; readonly emulator: ClaimAnswer }>
   readonly durationSeconds: number
 }
+
+interface ClaimAnswer {
+  readonly statusLine: string
+  readonly securityHeaders: boolean
+  readonly body: string
+}
+
+const claimAnswer = (a: RawAnswer): ClaimAnswer => ({
+  statusLine: a.statusLine === "" ? `(no answer: ${a.transport ?? "closed"})` : a.statusLine,
+  securityHeaders: a.headers.some(([k]) => k.toLowerCase() === "x-frame-options"),
+  body: a.body.slice(0, 160)
+})
 
 const bump = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1)
 
@@ -71,11 +85,15 @@ const liveRun = async (pin: Pin, seed: number, count: number, out: string): Prom
     const serverErrors = new Set<string>()
     const below = new Set<string>()
     const divergences: Array<LiveEvidence["divergences"][number]> = []
+    const claims: Array<LiveEvidence["claims"][number]> = []
     let equal = 0
     for (const c of cases) {
       const reference = await sendCase(gwPort, c, gw.apiKey)
       const candidate = await sendCase(emu.port, c, gw.apiKey)
       const verdict = compareAnswers(c, reference, candidate)
+      if (c.label.startsWith("[claim]")) {
+        claims.push({ label: c.label.slice(8), verdict: verdict._tag === "explained" ? `explained: ${verdict.rule}` : verdict._tag, real: claimAnswer(reference), emulator: claimAnswer(candidate) })
+      }
       const fam = (families[c.family] ??= { cases: 0, divergent: 0 })
       fam.cases++
       bump(statuses, String(reference.status))
@@ -103,6 +121,7 @@ const liveRun = async (pin: Pin, seed: number, count: number, out: string): Prom
       referenceServerErrorLabels: [...serverErrors].sort(),
       referenceNonServerErrorLabels: [...below].sort(),
       knownDivergences: KNOWN_DIVERGENCES.map((k) => ({ id: k.id, reason: k.reason })),
+      claims,
       durationSeconds: Math.round((performance.now() - started) / 1000)
     }
     mkdirSync(out, { recursive: true })
@@ -115,6 +134,8 @@ const liveRun = async (pin: Pin, seed: number, count: number, out: string): Prom
     await gw.stop()
   }
 }
+
+const cell = (a: ClaimAnswer): string => `${a.statusLine.replace(/^HTTP\//, "")} \`${a.body.replace(/[|`\n]/g, " ").slice(0, 90)}\``
 
 const liveMarkdown = (e: LiveEvidence): string => {
   const lines = [
@@ -132,6 +153,12 @@ const liveMarkdown = (e: LiveEvidence): string => {
     ...Object.entries(e.families).sort().map(([f, v]) => `| ${f} | ${v.cases} | ${v.divergent} |`),
     "",
     `Real gateway statuses: ${Object.entries(e.referenceStatuses).sort().map(([s, n]) => `${s}: ${n}`).join(", ")}.`,
+    "",
+    "## The hardening claims, answer by answer",
+    "",
+    "| case | real gateway | emulator | security headers (real / emulator) | verdict |",
+    "| --- | --- | --- | --- | --- |",
+    ...e.claims.map((c) => `| ${c.label} | ${cell(c.real)} | ${cell(c.emulator)} | ${c.real.securityHeaders ? "yes" : "no"} / ${c.emulator.securityHeaders ? "yes" : "no"} | ${c.verdict} |`),
     "",
     "## Known differences (each explained)",
     "",
