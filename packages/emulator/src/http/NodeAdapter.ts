@@ -89,6 +89,14 @@ const toRequestHead = (req: http.IncomingMessage, aborted: Promise<void>): EmuRe
   }
 }
 
+// Python's http.HTTPStatus phrases (what aiohttp sends) where Node's differ
+const PYTHON_REASONS: Readonly<Record<number, string>> = {
+  413: "Request Entity Too Large",
+  414: "Request-URI Too Long",
+  416: "Requested Range Not Satisfiable"
+}
+const reasonPhrase = (status: number): string => PYTHON_REASONS[status] ?? http.STATUS_CODES[status] ?? "Unknown"
+
 const writeResponse = async <R>(res: http.ServerResponse, out: EmuResponse, runtime: Runtime.Runtime<R>) => {
   const headers = out.headers.flatMap(([k, v]) => [k, v])
   switch (out.body._tag) {
@@ -96,11 +104,11 @@ const writeResponse = async <R>(res: http.ServerResponse, out: EmuResponse, runt
       res.socket?.destroy()
       return
     case "bytes":
-      res.writeHead(out.status, [...headers, "Content-Length", String(out.body.bytes.byteLength)])
+      res.writeHead(out.status, reasonPhrase(out.status), [...headers, "Content-Length", String(out.body.bytes.byteLength)])
       res.end(out.body.bytes)
       return
     case "sse": {
-      res.writeHead(out.status, headers)
+      res.writeHead(out.status, reasonPhrase(out.status), headers)
       res.flushHeaders()
       const limit = out.body.disconnectAfter
       const frames = limit === undefined ? out.body.frames : out.body.frames.pipe(Stream.take(limit))

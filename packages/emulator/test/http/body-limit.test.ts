@@ -61,6 +61,8 @@ describe("bounded request bodies", () => {
       0
     )
     expect(status(up.head)).toBe(413)
+    // aiohttp's reason phrase is Python's
+    expect(up.head.startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")).toBe(true)
     expect(up.head).toContain('"code": "body_too_large"')
     expect(up.ms).toBeLessThan(2000)
   })
