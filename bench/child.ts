@@ -20,7 +20,7 @@ export const startChild = async (
   args: ReadonlyArray<string> = [],
   opts: { readonly nodeArgs?: ReadonlyArray<string>; readonly onLine?: (line: string) => void; readonly timeoutMs?: number } = {}
 ): Promise<Child> => {
-  const proc = execa("node", [...(opts.nodeArgs ?? []), "--import", "tsx", script, ...args], {
+  const proc = execa("node", [...(opts.nodeArgs ?? []), "--conditions=@hermetic/source", "--import", "tsx", script, ...args], {
     cwd: repoRoot,
     reject: false,
     stdin: "ignore",

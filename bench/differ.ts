@@ -38,7 +38,7 @@ export interface DifferResult {
 }
 
 const oracle = (args: ReadonlyArray<string>) =>
-  execa("node", ["--import", "tsx", "packages/diff/src/cli/main.ts", ...args], { cwd: repoRoot, reject: false, all: true, stdin: "ignore" })
+  execa("node", ["--conditions=@hermetic/source", "--import", "tsx", "packages/diff/src/cli/main.ts", ...args], { cwd: repoRoot, reject: false, all: true, stdin: "ignore" })
 
 const num = (re: RegExp, text: string): number | undefined => {
   const m = re.exec(text)

@@ -1,5 +1,4 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader (no build step).
-import { register } from "tsx/esm/api"
-register()
-await import("../src/cli/main.ts")
+// The oracle CLI, compiled to dist/ by `npm run build` (run by `npm ci` at the repo root).
+// From a checkout without a build: npm run oracle -- ... (runs the sources through tsx).
+await import("../dist/cli/main.js")

@@ -11,7 +11,7 @@ const main = new URL("../src/cli/main.ts", import.meta.url).pathname
 
 const oracle = async (...args: Array<string>): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--import", "tsx", main, ...args], { timeout: 60_000 })
+    const { stdout, stderr } = await run(process.execPath, ["--conditions=@hermetic/source", "--import", "tsx", main, ...args], { timeout: 60_000 })
     return { code: 0, stdout, stderr }
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string }

@@ -83,4 +83,25 @@ describe("the control-plane contract", () => {
       await fm.close()
     }
   })
+
+  it("refuses on the fake model, with a reason, a Script conditioned on what only the emulator sees; the emulator plays it", async () => {
+    const emu = await startEmulator({})
+    const fm = await startFakeModel()
+    try {
+      const script = { turns: [{ when: { operation: "runs.create", sessionId: "s" }, replies: [{ text: "x" }] }] }
+      const onEmulator = await poster(emu.url)("/script", script)
+      const onFakeModel = await poster(fm.url)("/script", script)
+      expect(onEmulator).toEqual({ status: 200, body: { appended: 1, pendingTurns: 1 } })
+      expect(onFakeModel.status).toBe(400)
+      expect(decodes(AdminError, onFakeModel.body).error.message).toMatch(/cannot see when\.operation, when\.sessionId/)
+      expect(() => fm.appendScript(script as never)).toThrow(/cannot see when\.operation/)
+      // what both can see is accepted by both
+      const seen = { turns: [{ when: { lastUserMessage: { contains: "x" }, model: "hermetic-fake-model" }, replies: [{ text: "x" }] }] }
+      expect((await poster(fm.url)("/script", seen)).body).toEqual({ appended: 1, pendingTurns: 1 })
+      expect((await poster(emu.url)("/script", seen)).body).toEqual({ appended: 1, pendingTurns: 2 })
+    } finally {
+      await fm.close()
+      await emu.close()
+    }
+  })
 })

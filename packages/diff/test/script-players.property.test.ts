@@ -1,13 +1,15 @@
 /**
  * Both Script players answer alike: random Scripts and random model-call sequences (turn
  * openings, tool-result and length continuations, Hermes' retries of a failed call, housekeeping
- * calls, holds released before and after the call, resets) are played by the emulator's Agent
+ * calls, holds released before and after the call, resets, turns matched by `when` on the last
+ * user message and the model) are played by the emulator's Agent
  * service (in process, its control plane through its fetch) and by the fake model over HTTP. Every
  * reply, every control-plane answer and the players' state after each step must be identical.
  */
 import { Agent, Emulator, layer } from "@hermetic/emulator"
 import { type FakeModel, startFakeModel } from "@hermetic/oracle-runner"
 import {
+  type Answer,
   type CallMessage,
   LENGTH_CONTINUATION_PROMPT,
   type Reply,
@@ -29,9 +31,25 @@ const replyArb: fc.Arbitrary<Reply> = fc.oneof(
   { weight: 2, arbitrary: fc.record({ error: fc.record({ status: fc.constantFrom(400, 422, 429, 500, 503), message: fc.constant("synthetic") }) }) }
 ).chain((reply) => fc.option(fc.constantFrom(...HOLDS), { nil: undefined, freq: 3 }).map((hold) => (hold === undefined ? reply : { ...reply, hold })))
 
-const scriptArb: fc.Arbitrary<Script> = fc.record({
-  turns: fc.array(fc.record({ replies: fc.array(replyArb, { minLength: 1, maxLength: 3 }) }), { minLength: 0, maxLength: 4 })
-})
+/** What both players can see of a call: the last user message and the model (issue 16's matched turns). */
+const whenArb = fc.record(
+  {
+    lastUserMessage: fc.oneof(
+      fc.constantFrom("hi", "again", "start").map((equals) => ({ equals })),
+      fc.constant({ contains: "ga" }),
+      fc.constant({ matches: "^H", flags: "i" })
+    ),
+    model: fc.constantFrom("m", "another-model")
+  },
+  { requiredKeys: [] }
+)
+
+const turnArb = fc.record(
+  { when: whenArb, replies: fc.array(replyArb, { minLength: 1, maxLength: 3 }) },
+  { requiredKeys: ["replies"] }
+)
+
+const scriptArb: fc.Arbitrary<Script> = fc.record({ turns: fc.array(turnArb, { minLength: 0, maxLength: 4 }) })
 
 type Command =
   | { readonly kind: "append"; readonly script: Script }
@@ -51,14 +69,19 @@ const commandArb: fc.Arbitrary<Command> = fc.oneof(
 /** What a model call is answered with, as a client of the model sees it. */
 type Seen = { readonly status: number; readonly text: string; readonly tools: ReadonlyArray<string>; readonly finish: string } | { readonly status: number; readonly error: string }
 
-const seenOfReply = (reply: Reply): Seen =>
+const seenOfAnswer = ({ reply, toolCallIds }: Answer): Seen =>
   reply.error !== undefined
     ? { status: reply.error.status, error: reply.error.message }
-    : { status: 200, text: replyText(reply), tools: (reply.toolCalls ?? []).map((t) => t.name), finish: replyFinishReason(reply) }
+    : { status: 200, text: replyText(reply), tools: (reply.toolCalls ?? []).map((t, i) => `${t.name}#${toolCallIds[i]}`), finish: replyFinishReason(reply) }
+
+interface WireToolCall {
+  readonly id: string
+  readonly function: { readonly name: string }
+}
 
 interface WireChoice {
-  readonly message?: { readonly content?: string | null; readonly tool_calls?: ReadonlyArray<{ readonly function: { readonly name: string } }> }
-  readonly delta?: { readonly content?: string; readonly tool_calls?: ReadonlyArray<{ readonly function: { readonly name: string } }> }
+  readonly message?: { readonly content?: string | null; readonly tool_calls?: ReadonlyArray<WireToolCall> }
+  readonly delta?: { readonly content?: string; readonly tool_calls?: ReadonlyArray<WireToolCall> }
   readonly finish_reason: string | null
 }
 
@@ -71,7 +94,7 @@ const seenOfHttp = async (res: Response): Promise<Seen> => {
     return {
       status: 200,
       text: choices.map((c) => c.delta?.content ?? "").join(""),
-      tools: choices.flatMap((c) => (c.delta?.tool_calls ?? []).map((t) => t.function.name)),
+      tools: choices.flatMap((c) => (c.delta?.tool_calls ?? []).map((t) => `${t.function.name}#${t.id}`)),
       finish: choices.map((c) => c.finish_reason).find((f) => f !== null) ?? ""
     }
   }
@@ -79,7 +102,7 @@ const seenOfHttp = async (res: Response): Promise<Seen> => {
   return {
     status: 200,
     text: choice?.message?.content ?? "",
-    tools: (choice?.message?.tool_calls ?? []).map((t) => t.function.name),
+    tools: (choice?.message?.tool_calls ?? []).map((t) => `${t.function.name}#${t.id}`),
     finish: choice?.finish_reason ?? ""
   }
 }
@@ -114,15 +137,15 @@ const emulatorPlayer = (namespace: string): Player => {
     call: async (messages) => {
       const p = await player()
       const answer = await run(p.answer({ messages, model: "m" }))
-      if (answer.hold === undefined) return { seen: seenOfReply(answer.reply) }
+      if (answer.hold === undefined) return { seen: seenOfAnswer(answer) }
       const waiter = emulatorRuntime.runFork(p.awaitHold(answer.hold))
       await sleep(0)
       // a hold released before the call was reached lets the reply go at once, as on the fake model
-      if (waiter.unsafePoll() !== null) return { seen: seenOfReply(answer.reply) }
+      if (waiter.unsafePoll() !== null) return { seen: seenOfAnswer(answer) }
       const release = await admin(`/holds/${answer.hold}/release`)
       const released = await run(Fiber.join(waiter))
       expect(released).toBe(true)
-      return { seen: seenOfReply(answer.reply), release }
+      return { seen: seenOfAnswer(answer), release }
     },
     state: async () => run((await player()).view)
   }

@@ -12,6 +12,7 @@
  * memory off, compression off and titles off, 0.19.0 made none of the housekeeping calls in our
  * runs; they stay recognised so that a config change cannot make them silently eat Script turns.
  */
+import type { AgentOperation } from "./Script.js"
 
 /** One message of a model call: only the role and content matter to the engine. */
 export interface CallMessage {
@@ -25,6 +26,10 @@ export interface ModelCall {
   readonly model?: string
   /** OpenAI `response_format`: Hermes asks for a JSON schema when it wants a session title. */
   readonly responseFormat?: unknown
+  /** The operation whose agent turn makes the call: only the emulator knows it. */
+  readonly operation?: AgentOperation
+  /** The Hermes session the turn runs under: only the emulator knows it. */
+  readonly sessionId?: string
 }
 
 export type Housekeeping =

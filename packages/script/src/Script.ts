@@ -8,7 +8,8 @@
  */
 import { Schema } from "effect"
 
-export const ScriptVersion = 1 as const
+/** The Script format's version: 2 added `when` on turns; version 1 Scripts read unchanged. */
+export const ScriptVersion = 2 as const
 
 export const Usage = Schema.Struct({
   prompt_tokens: Schema.Number,
@@ -61,13 +62,67 @@ export const Reply = Schema.Struct({
 })
 export type Reply = typeof Reply.Type
 
+/** A JavaScript regular expression source that compiles (with its flags). */
+const isRegExp = (source: string, flags = ""): boolean => {
+  try {
+    new RegExp(source, flags)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** How a text is matched: exactly, by substring, or by a JavaScript regular expression. */
+export const TextMatch = Schema.Union(
+  Schema.Struct({ equals: Schema.String }),
+  Schema.Struct({ contains: Schema.String }),
+  Schema.Struct({
+    matches: Schema.String,
+    /** RegExp flags, e.g. "i"; `g` and `y` make no sense for a test and are refused. */
+    flags: Schema.optional(Schema.String.pipe(Schema.pattern(/^[imsu]*$/)))
+  }).pipe(Schema.filter((m) => isRegExp(m.matches, m.flags) || `not a valid regular expression: /${m.matches}/${m.flags ?? ""}`))
+)
+export type TextMatch = typeof TextMatch.Type
+
+/**
+ * The operations that run the agent, by the emulator's route ids (`cron` for a job's firing):
+ * what `when.operation` names.
+ */
+export const AgentOperation = Schema.Literal(
+  "chat.completions",
+  "responses.create",
+  "runs.create",
+  "sessions.chat",
+  "sessions.chat.stream",
+  "cron"
+)
+export type AgentOperation = typeof AgentOperation.Type
+
+/**
+ * When a Turn applies: every field given must hold for the model call that would open it. A turn
+ * with `when` is taken, before the queue, by the first call it matches, and by no other.
+ */
+export const When = Schema.Struct({
+  /** The text of the last user message the model receives. */
+  lastUserMessage: Schema.optional(TextMatch),
+  /** The model the agent calls (its configured model, not the client's `model` field). */
+  model: Schema.optional(Schema.String),
+  /** The operation whose agent turn makes the call. Emulator only: the fake model cannot see it. */
+  operation: Schema.optional(AgentOperation),
+  /** The Hermes session the turn runs under. Emulator only: the fake model cannot see it. */
+  sessionId: Schema.optional(Schema.String)
+})
+export type When = typeof When.Type
+
 export const Turn = Schema.Struct({
+  /** Absent: the turn is the queue's, taken in order. Present: taken by the first call it matches. */
+  when: Schema.optional(When),
   replies: Schema.Array(Reply)
 })
 export type Turn = typeof Turn.Type
 
 export const Script = Schema.Struct({
-  version: Schema.optional(Schema.Literal(ScriptVersion)),
+  version: Schema.optional(Schema.Literal(1, ScriptVersion)),
   turns: Schema.Array(Turn)
 })
 export type Script = typeof Script.Type

@@ -4,7 +4,9 @@
  * per namespace, cannot play a Script differently.
  *
  * Turn boundaries: a main call that opens a turn (its last message is the user's, and not one of
- * Hermes' own "go on" prompts — see `classifyModelCall`) takes the next queued Script turn. A call
+ * Hermes' own "go on" prompts — see `classifyModelCall`) takes a Script turn: the first queued
+ * turn whose `when` it matches, else the first queued turn without `when`. A turn with `when` is
+ * never taken by a call it does not match; it keeps its place in the queue until one comes. A call
  * that continues a turn (a tool result, a length continuation) gets the current turn's next reply;
  * with no current turn (none opened yet, the last one found the queue empty, or a reset) it opens
  * the next queued turn, as the fake model behind the real 0.19.0 gateway always did. When the
@@ -17,7 +19,7 @@
  * be identical (a new run with the same input) opens the next Script turn, not the old error.
  */
 import { modelRetries } from "./RetryPolicy.js"
-import type { Reply, Script, Turn } from "./Script.js"
+import type { Reply, Script, Turn, When } from "./Script.js"
 
 export type ExhaustedWhy = "no-turn-queued" | "turn-has-no-reply-left"
 
@@ -32,6 +34,14 @@ export interface CursorCall {
   readonly opensTurn: boolean
   /** Identity of the request: an identical call right after an error is Hermes' retry of it. */
   readonly fingerprint: string
+  /** Whether a turn's `when` holds for this call. */
+  readonly matches: (when: When) => boolean
+}
+
+/** Index of the turn a call opening a turn takes: a matching conditional turn first, else the queue's next. */
+export const turnFor = (queue: ReadonlyArray<Turn>, matches: (when: When) => boolean): number => {
+  const matched = queue.findIndex((turn) => turn.when !== undefined && matches(turn.when))
+  return matched >= 0 ? matched : queue.findIndex((turn) => turn.when === undefined)
 }
 
 interface CurrentTurn {
@@ -91,8 +101,10 @@ export const pickReply = (state: CursorState, call: CursorCall): readonly [Pick,
   let skipped = 0
   if (call.opensTurn || next.current === null) {
     if (next.current !== null) skipped = next.current.replies.length - next.current.next
-    const [turn, ...rest] = next.queue
+    const at = turnFor(next.queue, call.matches)
+    const turn = next.queue[at]
     if (turn === undefined) return [{ kind: "exhausted", why: "no-turn-queued" }, { ...next, current: null }]
+    const rest = [...next.queue.slice(0, at), ...next.queue.slice(at + 1)]
     next = { ...next, queue: rest, turnsStarted: next.turnsStarted + 1, current: { turn: next.turnsStarted, replies: turn.replies, next: 0 } }
   }
   const current = next.current as CurrentTurn

@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest"
 import {
   appendScript,
   classifyModelCall,
+  type CursorCall,
   type CursorState,
   emptyCursor,
   LENGTH_CONTINUATION_PROMPT,
@@ -15,7 +16,7 @@ import {
 const user = (content: string) => ({ role: "user", content })
 const tool = { role: "tool", content: "r" }
 
-const run = (state: CursorState, calls: ReadonlyArray<{ opensTurn: boolean; fingerprint: string }>) => {
+const run = (state: CursorState, calls: ReadonlyArray<CursorCall>) => {
   const picks = []
   let s = state
   for (const call of calls) {
@@ -31,11 +32,11 @@ describe("Script cursor", () => {
 
   it("opens a turn per opening call, continues within it, and never steals the next turn", () => {
     const picks = run(appendScript(emptyCursor, script), [
-      { opensTurn: true, fingerprint: "1" },
-      { opensTurn: false, fingerprint: "2" },
-      { opensTurn: false, fingerprint: "3" },
-      { opensTurn: true, fingerprint: "4" },
-      { opensTurn: true, fingerprint: "5" }
+      { opensTurn: true, fingerprint: "1", matches: () => false },
+      { opensTurn: false, fingerprint: "2", matches: () => false },
+      { opensTurn: false, fingerprint: "3", matches: () => false },
+      { opensTurn: true, fingerprint: "4", matches: () => false },
+      { opensTurn: true, fingerprint: "5", matches: () => false }
     ])
     expect(picks).toEqual([
       { kind: "reply", turn: 0, index: 0, reply: { text: "a1" }, skipped: 0 },
@@ -47,13 +48,13 @@ describe("Script cursor", () => {
   })
 
   it("lets a continuation with no current turn open the next queued turn", () => {
-    const [pick] = run(appendScript(emptyCursor, script), [{ opensTurn: false, fingerprint: "x" }])
+    const [pick] = run(appendScript(emptyCursor, script), [{ opensTurn: false, fingerprint: "x", matches: () => false }])
     expect(pick).toEqual({ kind: "reply", turn: 0, index: 0, reply: { text: "a1" }, skipped: 0 })
   })
 
   it("keeps an error sticky for exactly the retries of its status, then opens the next turn", () => {
     const failing: Script = { turns: [{ replies: [{ error: { status: 503, message: "down" } }] }, { replies: [{ text: "next" }] }] }
-    const same = { opensTurn: true, fingerprint: "same" }
+    const same = { opensTurn: true, fingerprint: "same", matches: () => false }
     const kinds = run(appendScript(emptyCursor, failing), [same, same, same, same]).map((p) => p.kind)
     expect(kinds).toEqual(["reply", "sticky-error", "sticky-error", "reply"])
     const once: Script = { turns: [{ replies: [{ error: { status: 400, message: "bad" } }] }, { replies: [{ text: "next" }] }] }

@@ -2,6 +2,8 @@
  * The `oracle` CLI. Exit codes: 0 no divergence, 1 divergences, 2 the oracle could not run — a
  * pin that cannot be obtained, a launcher that failed, a cassette missing a request, a bad flag.
  */
+import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
+import { readFileSync } from "node:fs"
 import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { Cause, Effect, Exit, type Scope } from "effect"
@@ -60,18 +62,30 @@ const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Sc
     }
   })
 
-const main = async () => {
-  const exit = await Effect.runPromiseExit(Effect.scoped(program(process.argv.slice(2))))
-  if (Exit.isSuccess(exit)) {
-    process.exitCode = exit.value
-    return
-  }
-  const failure = Cause.squash(exit.cause)
+/** From src/cli or dist/cli alike, the package's manifest is two levels up. */
+const packageVersion = (): string =>
+  (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version
+
+/** The exit code of a run that failed: 2, never 0 or 1 — a comparison that did not happen is neither a pass nor a divergence. */
+const report = (failure: unknown): number => {
   const message = failure instanceof Error ? failure.message : String(failure)
   if (failure instanceof UsageError) process.stderr.write(`oracle: ${message}\nRun 'oracle --help' for usage.\n`)
   else process.stderr.write(`oracle: the oracle could not run:\n${message}\n`)
-  // never 0 or 1: a comparison that did not happen is neither a pass nor a divergence
-  process.exitCode = 2
+  return 2
 }
 
-await main()
+const argv = process.argv.slice(2)
+const main: Effect.Effect<number, unknown> =
+  argv[0] === "--version" || argv[0] === "-v"
+    ? Effect.sync(() => {
+      process.stdout.write(`oracle ${packageVersion()}\n`)
+      return 0
+    })
+    : Effect.scoped(program(argv)).pipe(
+      Effect.catchAllCause((cause) => (Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.sync(() => report(Cause.squash(cause)))))
+    )
+
+// @effect/platform-node's runtime: SIGINT/SIGTERM interrupt the comparison and its scope (gateways, emulators) closes.
+NodeRuntime.runMain(main, {
+  teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? Number(exit.value) : Cause.isInterruptedOnly(exit.cause) ? 130 : 2)
+})

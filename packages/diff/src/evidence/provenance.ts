@@ -9,6 +9,7 @@ import { readdir, readFile, stat } from "node:fs/promises"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
+import { defaultLockPath } from "@hermetic/oracle-runner"
 import type { JsonValue } from "../json/JsonValue.js"
 
 const run = promisify(execFile)
@@ -28,7 +29,7 @@ export const emulatorGitState = async (): Promise<{ commit: string; dirty: boole
 
 export const sourceLockEntry = async (pin: string): Promise<JsonValue | undefined> => {
   try {
-    const lock = JSON.parse(await readFile(join(repoRoot(), "source-lock.json"), "utf8")) as { pins?: Record<string, JsonValue> }
+    const lock = JSON.parse(await readFile(defaultLockPath(), "utf8")) as { pins?: Record<string, JsonValue> }
     return lock.pins?.[pin]
   } catch {
     return undefined

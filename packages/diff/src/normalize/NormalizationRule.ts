@@ -56,7 +56,7 @@ export const TIME_RELATIONS = rule({
   reason:
     "with a running clock the exact second differs on every run; each timestamp becomes <time:int|float> (the int/float type is still compared) and its relations are compared instead: created_at ≤ updated_at, per-object monotone, and clock jumps visible",
   /** Fields holding epoch seconds that the server reads from its clock. */
-  field: /^(created|created_at|updated_at|completed_at|started_at|finished_at|expires_at|cancelled_at|failed_at|last_active|last_updated|timestamp|ts|next_run_at|last_run_at)$/,
+  field: /^(created|created_at|updated_at|completed_at|started_at|finished_at|ended_at|expires_at|cancelled_at|failed_at|last_active|last_updated|timestamp|ts|next_run_at|last_run_at)$/,
   /** An ISO-8601 date-time string (cron jobs report next_run_at / last_run_at this way). */
   iso: /^\d{4}-\d{2}-\d{2}[T ]\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:?\d{2})?$/,
   /** Plausible epoch seconds (2001 … 5138): a number outside is left alone so a bogus value stays visible. */

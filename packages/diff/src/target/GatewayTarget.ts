@@ -9,6 +9,8 @@
  * same HERMES_HOME (the sessions database stays; runs kept in memory are gone).
  */
 import { acquireGateway, type GatewayHandle, type OracleError } from "@hermetic/oracle-runner"
+import { readFile, writeFile } from "node:fs/promises"
+import { join } from "node:path"
 import { Effect, type Scope } from "effect"
 import type { ClockCommand } from "../scenario/Scenario.js"
 import type { LiveDriver } from "./LiveDriver.js"
@@ -22,6 +24,8 @@ export interface GatewayTargetOptions {
   readonly launcher: GatewayLauncher
   /** A source checkout to install editable (pins not on PyPI, e.g. 0.21.0). */
   readonly source?: string
+  /** The tools profile: todo, a confined terminal and the approval guard (scenarios/tools/). */
+  readonly tools?: boolean
   readonly progress?: (line: string) => void
 }
 
@@ -47,6 +51,20 @@ const quiesce = async (gw: GatewayHandle, quietMs = 250, maxMs = 5_000) => {
   }
 }
 
+const pristineConfigs = new WeakMap<GatewayHandle, string>()
+
+/** Puts back config.yaml as the gateway started with it (read once, on first use). */
+const restorePristineConfig = async (gw: GatewayHandle) => {
+  const file = join(gw.hermesHome, "config.yaml")
+  const pristine = pristineConfigs.get(gw)
+  if (pristine !== undefined) await writeFile(file, pristine)
+}
+
+/** Remembers config.yaml before any scenario could change it. */
+export const rememberPristineConfig = async (gw: GatewayHandle) => {
+  pristineConfigs.set(gw, await readFile(join(gw.hermesHome, "config.yaml"), "utf8"))
+}
+
 export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
   const clock = async (command: ClockCommand) => {
     if (gw.clock === null) throw new Error("the gateway was started without libfaketime; clock steps need it")
@@ -68,6 +86,8 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
     restart: (crash) => (crash ? gw.crash() : gw.restart()),
     reset: async () => {
       gw.fakeModel.reset()
+      // a fresh HERMES_HOME config: Hermes writes "always" approvals into config.yaml
+      await restorePristineConfig(gw)
       await gw.restart()
     },
     begin: async () => {
@@ -86,9 +106,10 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
 export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ target: Target; gateway: GatewayHandle }, OracleError, Scope.Scope> =>
   Effect.gen(function*() {
     const gateway = yield* Effect.acquireRelease(
-      acquireGateway({ pin: options.pin, launcher: options.launcher, clock: {}, ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) }),
+      acquireGateway({ pin: options.pin, launcher: options.launcher, clock: {}, ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) }),
       (gw) => Effect.promise(() => gw.stop())
     )
+    yield* Effect.promise(() => rememberPristineConfig(gateway))
     const target = liveTarget(
       {
         kind: options.launcher === "process" ? "gateway-process" : "gateway-container",

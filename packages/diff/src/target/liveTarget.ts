@@ -47,18 +47,24 @@ export const buildRequest = (spec: HttpRequestSpec, driver: LiveDriver): { wire:
   }
 }
 
+/** The value at a dotted path of a JSON body (undefined where the path leads nowhere). */
+const fieldAt = (value: unknown, path: string): unknown =>
+  path.split(".").reduce<unknown>((v, key) => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined), value)
+
 const settledBy = (until: Until, exchange: Exchange): boolean => {
   const res = exchange.response
   if (res === undefined) return false
   if (until.httpStatus !== undefined && until.httpStatus.includes(res.status)) return true
   if (res.body.kind !== "json") return false
   let status: unknown
+  let parsed: ReturnType<typeof parseJsonPreservingNumbers>
   try {
-    const parsed = parseJsonPreservingNumbers(res.body.text)
+    parsed = parseJsonPreservingNumbers(res.body.text)
     status = isJsonObject(parsed) ? parsed["status"] : undefined
   } catch {
     return false
   }
+  if (until.field !== undefined && typeof fieldAt(parsed, until.field.path) === "string" && until.field.in.includes(fieldAt(parsed, until.field.path) as string)) return true
   if (typeof status !== "string") return false
   if (until.status !== undefined && until.status.includes(status)) return true
   return until.terminal === true && TERMINAL_RUN_STATUSES.includes(status)

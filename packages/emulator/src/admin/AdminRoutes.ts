@@ -84,6 +84,8 @@ export const restartNamespace = (namespace: string) =>
 export const resetNamespace = (namespace: string) =>
   Effect.gen(function*() {
     yield* restartNamespace(namespace)
+    // "always" approvals live in config.yaml upstream: a reset is a fresh HERMES_HOME
+    yield* Effect.flatMap(Gateways, (g) => Effect.sync(() => g.get(namespace).permanentApprovals.clear()))
     yield* clearNamespace(namespace)
     yield* Effect.flatMap(Agent, (a) => a.reset(namespace))
     yield* Effect.flatMap(EmuClock, (c) => c.reset(namespace))
@@ -121,7 +123,9 @@ export const handleAdmin = (
       case "POST /script": {
         const script = parseBody(Script, body)
         if (Either.isLeft(script)) return adminError(400, `invalid Script: ${script.left}`)
-        const appended: ScriptAppended = { appended: script.right.turns.length, pendingTurns: yield* player.append(script.right) }
+        const pending = yield* Effect.either(player.append(script.right))
+        if (Either.isLeft(pending)) return adminError(400, pending.left.message)
+        const appended: ScriptAppended = { appended: script.right.turns.length, pendingTurns: pending.right }
         return jsonResponse(appended)
       }
       case "POST /clock": {

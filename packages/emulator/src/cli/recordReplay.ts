@@ -1,10 +1,13 @@
 /**
  * `hermes-emulator record` and `hermes-emulator replay`: the CLI faces of record/Recorder.ts and
- * record/Replayer.ts. Both run until SIGINT/SIGTERM; the recorder writes what is in flight first.
+ * record/Replayer.ts. Both run until interrupted (SIGINT/SIGTERM through the Node runtime); the
+ * recorder writes what is in flight as its scope closes.
  */
-import { parseArgs } from "node:util"
+import { Effect } from "effect"
+import { parseArgs, type ParseArgsConfig } from "node:util"
 import { startRecorder } from "../record/Recorder.js"
 import { startReplayer } from "../record/Replayer.js"
+import { startFailed, UsageError } from "./CliErrors.js"
 
 export const RECORD_HELP = `Usage:
   hermes-emulator record --upstream URL --out DIR [--host HOST] [--port PORT]
@@ -17,52 +20,67 @@ export const RECORD_HELP = `Usage:
       recorded delays (1 as recorded, the default; 0 no waiting).
 `
 
-const fail = (message: string): never => {
-  process.stderr.write(`hermes-emulator: ${message}\n${RECORD_HELP}`)
-  process.exit(2)
-}
+const usage = (message: string) => new UsageError({ message, help: RECORD_HELP })
 
-const portOf = (value: string | undefined): number => {
-  if (value === undefined) return 8642
+const parse = <const O extends ParseArgsConfig>(config: O) =>
+  Effect.try({ try: () => parseArgs<O>(config), catch: (e) => usage(e instanceof Error ? e.message : String(e)) })
+
+const portOf = (value: string | undefined) => {
+  if (value === undefined) return Effect.succeed(8642)
   const port = Number(value)
-  return Number.isInteger(port) && port >= 0 && port <= 65535 ? port : fail(`invalid --port '${value}'`)
-}
-
-const untilSignal = (close: () => Promise<void>) => {
-  const stop = () => void close().then(() => process.exit(0), () => process.exit(1))
-  process.once("SIGINT", stop)
-  process.once("SIGTERM", stop)
+  return Number.isInteger(port) && port >= 0 && port <= 65535 ? Effect.succeed(port) : Effect.fail(usage(`invalid --port '${value}'`))
 }
 
 const log = (line: string) => void process.stderr.write(`${line}\n`)
 
-export const recordCommand = async (args: ReadonlyArray<string>) => {
-  const { values } = parseArgs({
-    args: [...args],
-    options: { upstream: { type: "string" }, out: { type: "string" }, host: { type: "string" }, port: { type: "string" }, help: { type: "boolean", short: "h" } }
+export const recordCommand = (args: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const { values, positionals } = yield* parse({
+      args: [...args],
+      strict: true,
+      allowPositionals: true,
+      options: { upstream: { type: "string" }, out: { type: "string" }, host: { type: "string" }, port: { type: "string" }, help: { type: "boolean", short: "h" } }
+    })
+    if (values.help === true) {
+      process.stdout.write(RECORD_HELP)
+      return 0
+    }
+    if (positionals.length > 0) return yield* usage(`record takes no arguments, got '${positionals.join(" ")}'`)
+    const upstream = values.upstream ?? (yield* usage("record needs --upstream URL (your Hermes gateway)"))
+    const out = values.out ?? (yield* usage("record needs --out DIR"))
+    const port = yield* portOf(values.port)
+    const recorder = yield* Effect.acquireRelease(
+      Effect.tryPromise({ try: () => startRecorder({ upstream, out, ...(values.host === undefined ? {} : { host: values.host }), port, log }), catch: startFailed }),
+      (r) => Effect.promise(() => r.close())
+    )
+    process.stdout.write(
+      `hermes-emulator: recording ${recorder.manifest.upstream} (Hermes ${recorder.manifest.hermesVersion ?? "version unknown"}) into ${out}; ` +
+        `point your application at ${recorder.url}\n`
+    )
+    return yield* Effect.never
   })
-  if (values.help === true) return void process.stdout.write(RECORD_HELP)
-  const upstream = values.upstream ?? fail("record needs --upstream URL (your Hermes gateway)")
-  const out = values.out ?? fail("record needs --out DIR")
-  const recorder = await startRecorder({ upstream, out, ...(values.host === undefined ? {} : { host: values.host }), port: portOf(values.port), log })
-  process.stdout.write(
-    `hermes-emulator: recording ${recorder.manifest.upstream} (Hermes ${recorder.manifest.hermesVersion ?? "version unknown"}) into ${out}; ` +
-      `point your application at ${recorder.url}\n`
-  )
-  untilSignal(recorder.close)
-}
 
-export const replayCommand = async (args: ReadonlyArray<string>) => {
-  const { values, positionals } = parseArgs({
-    args: [...args],
-    allowPositionals: true,
-    options: { host: { type: "string" }, port: { type: "string" }, speed: { type: "string" }, help: { type: "boolean", short: "h" } }
+export const replayCommand = (args: ReadonlyArray<string>) =>
+  Effect.gen(function*() {
+    const { values, positionals } = yield* parse({
+      args: [...args],
+      strict: true,
+      allowPositionals: true,
+      options: { host: { type: "string" }, port: { type: "string" }, speed: { type: "string" }, help: { type: "boolean", short: "h" } }
+    })
+    if (values.help === true) {
+      process.stdout.write(RECORD_HELP)
+      return 0
+    }
+    if (positionals.length !== 1) return yield* usage("replay needs exactly one recording DIR")
+    const dir = positionals[0] ?? ""
+    const speed = values.speed === undefined ? 1 : Number(values.speed)
+    if (!Number.isFinite(speed) || speed < 0) return yield* usage(`invalid --speed '${values.speed}'`)
+    const port = yield* portOf(values.port)
+    const replayer = yield* Effect.acquireRelease(
+      Effect.tryPromise({ try: () => startReplayer({ dir, ...(values.host === undefined ? {} : { host: values.host }), port, speed, log }), catch: startFailed }),
+      (r) => Effect.promise(() => r.close())
+    )
+    process.stdout.write(`hermes-emulator: replaying ${replayer.recording.exchanges.length} exchanges from ${dir} on ${replayer.url}\n`)
+    return yield* Effect.never
   })
-  if (values.help === true) return void process.stdout.write(RECORD_HELP)
-  const dir = positionals[0] ?? fail("replay needs the recording DIR")
-  const speed = values.speed === undefined ? 1 : Number(values.speed)
-  if (!Number.isFinite(speed) || speed < 0) fail(`invalid --speed '${values.speed}'`)
-  const replayer = await startReplayer({ dir, ...(values.host === undefined ? {} : { host: values.host }), port: portOf(values.port), speed, log })
-  process.stdout.write(`hermes-emulator: replaying ${replayer.recording.exchanges.length} exchanges from ${dir} on ${replayer.url}\n`)
-  untilSignal(replayer.close)
-}

@@ -100,7 +100,7 @@ const fire = (ns: string, job: Job) =>
     const stamp = fromEpochSeconds(started)
     const sessionId = `cron_${id}_${strftime(stamp, "%Y%m%d_%H%M%S")}`
     const prompt = typeof job["prompt"] === "string" ? job["prompt"] : pyStr(job["prompt"] ?? "")
-    const result = yield* playAgentTurn({ namespace: ns, userMessage: `${CRON_PREAMBLE_STANDIN}\n\n${prompt}`, history: [] })
+    const result = yield* playAgentTurn({ namespace: ns, operation: "cron", sessionId, userMessage: `${CRON_PREAMBLE_STANDIN}\n\n${prompt}`, history: [] })
     const finished = clock.now(ns)
     yield* recordPlayedTurn(ns, sessionId, { messages: result.messages, usage: result.usage }, finished, "cron")
     yield* writeTitle(ns, sessionId, `${pyStr(job["name"])} \u00b7 ${strftime(stamp, "%b %d %H:%M")}`)

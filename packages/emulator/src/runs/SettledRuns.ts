@@ -39,13 +39,13 @@ export const saveSettled = (namespace: string, runId: string, record: RunRecord)
           VALUES (${namespace}, ${runId}, ${String(record["status"])}, ${recordUpdatedAt(record)}, ${pyDumps(record)})`
   ).pipe(Effect.asVoid, Effect.orDie)
 
-/** The settled status, unless upstream's hourly sweep would have dropped it by `now`. */
-export const loadSettled = (namespace: string, runId: string, now: number) =>
+/** The settled status, unless the sweep at `sweptAt` (the last one) dropped it. */
+export const loadSettled = (namespace: string, runId: string, sweptAt: number) =>
   Effect.flatMap(
     SqlClient.SqlClient,
     (sql) =>
       sql<SettledRun>`SELECT status, body FROM settled_runs WHERE namespace = ${namespace} AND run_id = ${runId}
-        AND NOT (status IN ('completed', 'failed', 'cancelled') AND updated_at < ${now - RUN_STATUS_TTL_SECONDS})`
+        AND NOT (status IN ('completed', 'failed', 'cancelled') AND updated_at < ${sweptAt - RUN_STATUS_TTL_SECONDS})`
   ).pipe(Effect.map((rows) => rows[0]), Effect.orDie)
 
 export const decodeSettled = (run: SettledRun): RunRecord => {

@@ -105,7 +105,14 @@ export const makeJournal = (options: JournalOptions = {}): JournalShape => {
   const observerFor = (entry: MutableEntry, bound: number, now: () => number): ModelCallObserver => (messages) => {
     const json = modelMessagesJson(messages)
     const truncated = encoder.encode(json).byteLength > bound
-    const call: ModelCall = { at: now(), messages: truncated ? [] : (redact.json(JSON.parse(json)) as ReadonlyArray<unknown>), truncated }
+    let kept: ReadonlyArray<unknown> = []
+    try {
+      if (!truncated) kept = redact.json(JSON.parse(json)) as ReadonlyArray<unknown>
+    } catch {
+      // Python's json.dumps writes NaN/Infinity, which JSON cannot hold: keep the text instead
+      kept = [redact.text(json)]
+    }
+    const call: ModelCall = { at: now(), messages: kept, truncated }
     entry.modelCalls = [...entry.modelCalls, call]
   }
   const snapshot = (e: MutableEntry): JournalEntry => ({ ...e })

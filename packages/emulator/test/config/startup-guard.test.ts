@@ -24,7 +24,7 @@ describe("start-up guard (Hermes 0.19.0's rules)", () => {
     await expect(startEmulator({ apiKey: "abc" })).rejects.toThrow(/shorter than 16/)
   })
 
-  it("the CLI exits 2 with the reason", async () => {
+  it("the CLI exits 1 (the server could not start) with the reason", async () => {
     const run = (args: ReadonlyArray<string>) =>
       new Promise<{ code: number; stderr: string }>((resolve) => {
         execFile(process.execPath, ["--import", "tsx", "packages/emulator/src/cli/main.ts", "serve", "--port", "0", ...args], { env: { PATH: process.env["PATH"] ?? "" } }, (err, _out, stderr) =>
@@ -32,10 +32,10 @@ describe("start-up guard (Hermes 0.19.0's rules)", () => {
         )
       })
     const open = await run(["--host", "0.0.0.0"])
-    expect(open.code).toBe(2)
+    expect(open.code).toBe(1)
     expect(open.stderr).toContain("no API key is set")
     const short = await run(["--api-key", "abc"])
-    expect(short.code).toBe(2)
+    expect(short.code).toBe(1)
     expect(short.stderr).toContain("shorter than 16")
   }, 30_000)
 })

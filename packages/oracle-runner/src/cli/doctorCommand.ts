@@ -14,7 +14,7 @@ import { readSourceLock, defaultLockPath, type Pin } from "../lock/SourceLock.js
 import { verifyFiles } from "../lock/verifyFiles.js"
 import { cachedVenv, fetchPypiWheel } from "../venv/HermesVenv.js"
 import { inRange, listPythons } from "../venv/findPython.js"
-import { checkKnown, flagString, type Args } from "./args.js"
+import type { Values } from "./args.js"
 import { applyFixes } from "./doctorFix.js"
 
 const out = (line: string) => process.stdout.write(`${line}\n`)
@@ -32,11 +32,10 @@ const archiveReachable = async (url: string): Promise<string | null> => {
   }
 }
 
-export const doctorCommand = async (args: Args): Promise<number> => {
-  checkKnown(args, ["source", "fix"])
-  const source = flagString(args, "source")
+export const doctorCommand = async (flags: Values<"doctor">): Promise<number> => {
+  const source = flags.source
   const { lock } = await readSourceLock()
-  if (args.flags.get("fix") === true) {
+  if (flags.fix === true) {
     // fix first, then report on the machine as it now is
     for (const fix of await applyFixes(lock, (line) => out(`fix       ${line}`))) out(`fix       ${fix.what}: ${fix.outcome} — ${fix.detail}`)
   }

@@ -6,7 +6,7 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { type AnswerSource, contentText, type Reply } from "@hermetic/script"
+import { type Answer, type AnswerSource, contentText } from "@hermetic/script"
 import { Effect, Either, Stream } from "effect"
 import { type ChatRequest, decodeChatRequest, modelCallOf } from "./ChatRequest.js"
 import type { FakeModelState } from "./FakeModelState.js"
@@ -39,7 +39,8 @@ const replyRef = (source: AnswerSource): ReplyRef => {
 
 const json = (body: unknown, status: number) => HttpServerResponse.unsafeJson(body, { status })
 
-const replyResponse = (state: FakeModelState, req: ChatRequest, entry: OpenEntry, reply: Reply, seq: number) => {
+const replyResponse = (state: FakeModelState, req: ChatRequest, entry: OpenEntry, answer: Answer, seq: number) => {
+  const reply = answer.reply
   if (reply.error !== undefined) {
     entry.status = reply.error.status
     entry.outcome = "sent"
@@ -49,10 +50,10 @@ const replyResponse = (state: FakeModelState, req: ChatRequest, entry: OpenEntry
   entry.status = 200
   if (req.stream !== true) {
     entry.outcome = "sent"
-    return json(completionBody(reply, env, seq), 200)
+    return json(completionBody(reply, env, answer.toolCallIds), 200)
   }
   const delay = state.settings.chunkDelayMs
-  const frames = Stream.fromIterable(streamPayloads(reply, env, seq, req.stream_options?.include_usage === true)).pipe(
+  const frames = Stream.fromIterable(streamPayloads(reply, env, answer.toolCallIds, req.stream_options?.include_usage === true)).pipe(
     Stream.map((payload) => `data: ${payload}\n\n`),
     delay > 0 ? Stream.tap(() => Effect.sleep(delay)) : (s) => s,
     Stream.onDone(() => Effect.sync(() => void (entry.outcome = "sent"))),
@@ -108,6 +109,6 @@ export const chatCompletions = (state: FakeModelState) =>
         return yield* Effect.never
       }
     }
-    return replyResponse(state, body, entry, answer.reply, seq)
+    return replyResponse(state, body, entry, answer, seq)
   })
 

@@ -58,7 +58,9 @@ export const controlPlane = (state: FakeModelState) => {
         case "/script": {
           const script = yield* decodeBody(Script)
           if (Either.isLeft(script)) return refuse(400, `invalid Script: ${script.left}`)
-          const appended: ScriptAppended = { appended: script.right.turns.length, pendingTurns: yield* player.append(script.right) }
+          const pending = yield* Effect.either(player.append(script.right))
+          if (Either.isLeft(pending)) return refuse(400, pending.left.message)
+          const appended: ScriptAppended = { appended: script.right.turns.length, pendingTurns: pending.right }
           return ok(appended)
         }
         case "/clock": {

@@ -12,7 +12,7 @@
 import type { ServeError } from "@effect/platform/HttpServerError"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
 import { EXHAUSTED_REPLY_TEXT, type Script } from "@hermetic/script"
-import { Context, Effect, Layer, ManagedRuntime, type Scope } from "effect"
+import { Context, Effect, Either, Layer, ManagedRuntime, type Scope } from "effect"
 import { createServer, type Server } from "node:http"
 import { makeFakeModelApp } from "./FakeModelApp.js"
 import { makeFakeModelState } from "./FakeModelState.js"
@@ -37,6 +37,7 @@ export type FakeModel = {
   readonly baseUrl: string
   readonly port: number
   readonly model: string
+  /** Appends a Script's turns; throws when it conditions on what the fake model cannot see (`when.operation`, `when.sessionId`). */
   appendScript(script: Script): number
   release(hold: string): number
   reset(): void
@@ -90,7 +91,11 @@ export const scopedFakeModel = (options: FakeModelOptions = {}): Effect.Effect<O
       baseUrl: `${url}/v1`,
       port,
       model: state.settings.model,
-      appendScript: (script) => Effect.runSync(state.player.append(script)),
+      appendScript: (script) => {
+        const pending = Effect.runSync(Effect.either(state.player.append(script)))
+        if (Either.isLeft(pending)) throw new Error(pending.left.message)
+        return pending.right
+      },
       release: (hold) => Effect.runSync(state.player.release(hold)),
       reset: () => Effect.runSync(state.reset),
       journal: () => state.journal.list(),

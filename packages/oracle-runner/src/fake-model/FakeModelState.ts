@@ -3,7 +3,7 @@
  * engine the emulator plays too), the journal, the call counter, and the gateway controls the
  * oracle runner attaches. The routes read and change it; nothing else does.
  */
-import { makeScriptPlayer, type ScriptPlayer } from "@hermetic/script"
+import { makeScriptPlayer, MODEL_CALL_WHEN_FIELDS, type ScriptPlayer } from "@hermetic/script"
 import { Effect } from "effect"
 import type { GatewayControls } from "./GatewayControls.js"
 import { Journal } from "./Journal.js"
@@ -28,7 +28,8 @@ export interface FakeModelState {
 }
 
 export const makeFakeModelState = (settings: FakeModelSettings): FakeModelState => {
-  const player = makeScriptPlayer()
+  // the fake model sees what Hermes sends the model: messages and model name, not operation or session
+  const player = makeScriptPlayer({ sees: MODEL_CALL_WHEN_FIELDS, name: "the fake model" })
   const journal = new Journal()
   let callSeq = 0
   let gateway: GatewayControls = {}

@@ -1,10 +1,9 @@
 /** OpenAI chat-completions wire shapes the fake model sends: SSE chunks, a whole completion, an error. */
-import { replyChunks, replyFinishReason, replyText, type Reply, type ToolCall, toolArguments, type Usage } from "@hermetic/script"
+import { replyChunks, replyFinishReason, replyText, type Reply, toolArguments, type Usage } from "@hermetic/script"
 
 /** Usage reported when a Script reply gives none: zero, so nothing looks like a real model's numbers. */
 export const DEFAULT_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0 }
 
-const toolCallId = (tc: ToolCall, callSeq: number, i: number): string => tc.id ?? `call_hermetic_${callSeq}_${i}`
 
 
 const usageOf = (reply: Reply) => {
@@ -18,7 +17,8 @@ type Envelope = { readonly id: string; readonly created: number; readonly model:
 export const streamPayloads = (
   reply: Reply,
   env: Envelope,
-  callSeq: number,
+  /** The reply's tool call ids (the Script player names them). */
+  toolCallIds: ReadonlyArray<string>,
   includeUsage: boolean
 ): ReadonlyArray<string> => {
   const chunk = (delta: Record<string, unknown>, finish: string | null) =>
@@ -36,7 +36,7 @@ export const streamPayloads = (
     out.push(
       chunk(
         {
-          tool_calls: [{ index: i, id: toolCallId(tc, callSeq, i), type: "function", function: { name: tc.name, arguments: toolArguments(tc) } }]
+          tool_calls: [{ index: i, id: toolCallIds[i] ?? tc.id, type: "function", function: { name: tc.name, arguments: toolArguments(tc) } }]
         },
         null
       )
@@ -50,9 +50,9 @@ export const streamPayloads = (
   return out
 }
 
-export const completionBody = (reply: Reply, env: Envelope, callSeq: number): Record<string, unknown> => {
+export const completionBody = (reply: Reply, env: Envelope, toolCallIds: ReadonlyArray<string>): Record<string, unknown> => {
   const toolCalls = (reply.toolCalls ?? []).map((tc, i) => ({
-    id: toolCallId(tc, callSeq, i),
+    id: toolCallIds[i] ?? tc.id,
     type: "function",
     function: { name: tc.name, arguments: toolArguments(tc) }
   }))

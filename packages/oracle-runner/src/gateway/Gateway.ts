@@ -28,6 +28,8 @@ export type GatewayOptions = {
   /** Put the gateway under libfaketime; `start` is the initial epoch seconds (default: real now). */
   readonly clock?: { readonly start?: number }
   readonly determinism?: Determinism
+  /** The tools profile (todo, a confined terminal, the approval guard): see toolsProfile.ts. */
+  readonly tools?: boolean
   readonly readyTimeoutMs?: number
   readonly keepTemp?: boolean
   readonly progress?: Progress
@@ -94,7 +96,8 @@ export const startGateway = async (options: GatewayOptions = {}): Promise<Gatewa
       fakeModelBaseUrl: fakeModel.baseUrl,
       fakeModelId: fakeModel.model,
       port,
-      ...(options.determinism ? { determinism: options.determinism } : {})
+      ...(options.determinism ? { determinism: options.determinism } : {}),
+      ...(options.tools === true ? { tools: true } : {})
     })
     if (!options.keepTemp) cleanups.push(() => rm(home.root, { recursive: true, force: true }))
     const clock = faketimeLib ? new FakeClock(join(home.root, "faketime.rc")) : null

@@ -7,6 +7,7 @@ import { randomBytes } from "node:crypto"
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { ALL_OPTIONAL_TOOLSETS, toolsProfile } from "./toolsProfile.js"
 
 export type HermesHome = {
   /** Temp root holding everything below; removed on cleanup. */
@@ -36,6 +37,11 @@ export type HermesHomeOptions = {
   readonly determinism?: Determinism
   /** The model's context window told to Hermes; Hermes refuses below 64,000. */
   readonly contextLength?: number
+  /**
+   * Enable the harmless, deterministic tools profile (`toolsProfile.ts`): the todo tool and a
+   * terminal confined to the scratch work dir, with Hermes' approval guard in manual mode.
+   */
+  readonly tools?: boolean
 }
 
 /** ≥16 random characters, not a placeholder: what the API server's startup guard requires. */
@@ -59,12 +65,14 @@ export const configFor = (o: HermesHomeOptions, workDir: string): Record<string,
     terminal: { cwd: workDir }
   }
   if (o.determinism === "upstream-defaults") return { model, ...offline }
+  const tools = o.tools === true ? toolsProfile(workDir) : undefined
   return {
     model,
     ...offline,
-    platform_toolsets: { api_server: [] },
+    ...(tools?.config ?? {}),
+    platform_toolsets: { api_server: tools?.toolsets ?? [] },
     agent: {
-      disabled_toolsets: ["memory", "skills", "delegation", "terminal", "file", "web", "browser", "code_execution", "cronjob", "session_search", "todo"],
+      disabled_toolsets: ALL_OPTIONAL_TOOLSETS.filter((t) => !(tools?.toolsets ?? []).includes(t)),
       environment_probe: false,
       coding_context: "off",
       max_turns: 20

@@ -4,6 +4,7 @@
  * files do not match these digests.
  */
 import { Schema } from "effect"
+import { existsSync } from "node:fs"
 import { readFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
@@ -68,7 +69,11 @@ export type SourceLock = typeof SourceLock.Type
 /** The repo root: three levels above this file (packages/oracle-runner/src/lock). */
 export const repoRoot = (): string => join(dirname(fileURLToPath(import.meta.url)), "..", "..", "..", "..")
 
-export const defaultLockPath = (): string => join(repoRoot(), "source-lock.json")
+/** The package's own copy (put there by `npm pack`, see package.json's prepack) when installed; the repo's otherwise. */
+export const defaultLockPath = (): string => {
+  const packaged = join(dirname(fileURLToPath(import.meta.url)), "..", "..", "source-lock.json")
+  return existsSync(packaged) ? packaged : join(repoRoot(), "source-lock.json")
+}
 
 export const decodeSourceLock = Schema.decodeUnknownSync(SourceLock)
 

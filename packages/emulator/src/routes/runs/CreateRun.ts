@@ -16,8 +16,8 @@ import { runTask } from "../../runs/RunExecutor.js"
 import { findByKey, insertReservation, ownerScope, pruneExpired, runFingerprint } from "../../runs/RunLedger.js"
 import { lookupRun } from "../../runs/RunLookup.js"
 import type { AgentMessage } from "../../agent/AgentMessages.js"
-import { hasRunAgentTurn, markAgentTurn } from "../../discovery/AgentWarmth.js"
-import { enabledToolNames } from "../../discovery/ToolsetCatalog.js"
+import { markAgentTurn } from "../../discovery/AgentWarmth.js"
+import { agentToolNames } from "../../discovery/ToolsetCatalog.js"
 import { getStoredResponse, sqlKey, type StoredResponse } from "../../responses/ResponseStore.js"
 import { type RunRecord, setRunStatus } from "../../runs/RunRecord.js"
 import { Ids, runId as newRunId } from "../../services/Ids.js"
@@ -153,7 +153,7 @@ const startRun = (
       now: ctx.now,
       userMessage: runUserMessage(body),
       history: runHistory(body, chained),
-      enabledTools: enabledToolNames(ctx.config.enabledToolsets, hasRunAgentTurn(gw))
+      enabledTools: agentToolNames(ctx.config.enabledToolsets)
     }
     live.fiber = yield* runTask(spec, live, pyStr(record["session_id"])).pipe(Effect.forkDaemon)
   })
