@@ -33,13 +33,15 @@ describe("auth", () => {
   })
 
   it("the route table's gate: every bearer route answers 401 without the key, public ones answer", async () => {
-    const c = await open()
+    const c = await open({ hermesVersion: "0.19.0" })
     const routes = routesFor(features("0.19.0"))
-    expect(routes.filter((r) => r.auth === "public").map((r) => r.id)).toEqual(["health", "health.v1"])
+    expect(routes.filter((r) => r.auth === "public").map((r) => r.id)).toEqual(["health", "health.v1", "platforms.events"])
     for (const route of routes) {
       const path = route.path.replace(/\{\w+\}/g, "x")
       const r = await c.request(route.method, path, route.method === "GET" || route.method === "DELETE" ? { auth: "none" } : { auth: "none", body: "{}" })
-      expect([route.id, r.status]).toEqual([route.id, route.auth === "bearer" ? 401 : 200])
+      const text = await r.text()
+      // a public route never gives the bearer gate's answer (platform events check their own signature)
+      expect([route.id, r.status === 401 && text.includes("Invalid API key")]).toEqual([route.id, route.auth === "bearer"])
     }
   })
 
