@@ -292,6 +292,7 @@ const main = async () => {
     const result = { at: new Date().toISOString(), quick, keyedSubmits: keyed, killUnderLoad: kill, sseSubscribers: sse, slowClients: slow, bigUploads: up }
     writeFileSync(join(out, "reliability.json"), `${JSON.stringify(result, null, 2)}\n`)
     const md = render(result)
+    writeFileSync(join(out, "reliability.md"), `${md.trimEnd()}\n`)
     const reportPath = join(out, "REPORT.md")
     let text = ""
     try {
