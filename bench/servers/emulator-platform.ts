@@ -3,7 +3,7 @@
  * NodeHttpServer) instead of its lean node:http adapter, in its cheapest setup (no request logger,
  * no tracing spans): the measurement behind the choice of the emulator's socket adapter (issue 11.2,
  * see the emulator README). The app hands each request to the emulator exactly as the adapter
- * does (`answer`), and writes bytes answers with their status and headers; event streams are
+ * does (`respond`), and writes bytes answers with their status and headers; event streams are
  * outside this measurement. File-backed state, one settled run to poll.
  * Prints `LISTENING <port> <controlPort> <runId>`.
  */
@@ -35,8 +35,7 @@ const app = Effect.gen(function*() {
     body,
     aborted: NEVER
   }
-  const answered = emu.answer(req)
-  const out = answered instanceof Promise ? yield* Effect.promise(() => answered) : answered
+  const out = yield* Effect.promise(() => emu.respond(req))
   if (out.body._tag !== "bytes") return HttpServerResponse.empty({ status: 500 })
   return HttpServerResponse.uint8Array(out.body.bytes, { status: out.status, headers: Object.fromEntries(out.headers) })
 })

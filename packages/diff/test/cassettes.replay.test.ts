@@ -3,6 +3,7 @@
  * against the emulator on the cassette's pin, offline: no socket, no gateway. A difference that is
  * neither registered (packages/diff/divergence-register.json, with its reason) nor noise learned
  * from the cassette's two recorded runs fails the test, listed with its path and both values.
+ * A cassette recorded on the tools profile replays against an emulator with the same toolsets.
  */
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
@@ -13,6 +14,7 @@ import { compareScenario } from "../src/compare/compareScenario.js"
 import { isPinName } from "../src/coverage/emulatorRoutes.js"
 import { type DivergenceRegister, loadRegister } from "../src/diff/DivergenceRegister.js"
 import { LearnedNoise } from "../src/noise/LearnedNoise.js"
+import { emulatorOptionsFor, GATEWAY_PROFILES, type GatewayProfile, profileOf } from "../src/profile/GatewayProfile.js"
 import { cassetteTarget } from "../src/target/CassetteTarget.js"
 import { emulatorInProcessTarget } from "../src/target/EmulatorTargets.js"
 import type { Target } from "../src/target/Target.js"
@@ -24,12 +26,16 @@ const pins = readdirSync(fixturesDir(), { withFileTypes: true })
 let scope: Scope.CloseableScope
 let register: DivergenceRegister
 const emulators = new Map<string, Target>()
+const emulatorKey = (pin: string, profile: GatewayProfile) => `${pin}/${profile}`
 beforeAll(async () => {
   scope = Effect.runSync(Scope.make())
   register = await loadRegister()
   for (const pin of pins) {
     if (!isPinName(pin)) continue
-    emulators.set(pin, await Effect.runPromise(Scope.extend(emulatorInProcessTarget({ pin }), scope)))
+    for (const profile of GATEWAY_PROFILES) {
+      const target = emulatorInProcessTarget({ pin, emulatorOptions: emulatorOptionsFor(profile) })
+      emulators.set(emulatorKey(pin, profile), await Effect.runPromise(Scope.extend(target, scope)))
+    }
   }
 })
 afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
@@ -47,7 +53,7 @@ describe("committed cassettes replay against the emulator", () => {
       const second = cassette.runs[1]
       const noise = new LearnedNoise()
       const comparison = await Effect.runPromise(
-        compareScenario(cassetteTarget(cassette, file), emulators.get(pin) as Target, cassette.scenario, { register, pin, noise }, file, second !== undefined ? cassetteTarget(cassette, file, second) : undefined)
+        compareScenario(cassetteTarget(cassette, file), emulators.get(emulatorKey(pin, profileOf(cassette.scenario))) as Target, cassette.scenario, { register, pin, noise }, file, second !== undefined ? cassetteTarget(cassette, file, second) : undefined)
       )
       const e = comparison.evidence
       expect(e.error).toBeUndefined()

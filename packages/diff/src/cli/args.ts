@@ -3,6 +3,8 @@ import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { defaultLockPath } from "@hermetic/oracle-runner"
 import { isPinName } from "../coverage/emulatorRoutes.js"
+import { repoRoot } from "../evidence/provenance.js"
+import { GATEWAY_PROFILES, type GatewayProfile, isGatewayProfile } from "../profile/GatewayProfile.js"
 import { UsageError } from "./CliError.js"
 
 export type ParsedArgs = ReturnType<typeof parseArgs<{ options: typeof OPTIONS; allowPositionals: true; strict: true }>>
@@ -16,7 +18,9 @@ export const OPTIONS = {
   out: { type: "string" },
   register: { type: "string" },
   source: { type: "string" },
+  profile: { type: "string" },
   "no-noise": { type: "boolean" },
+  "no-shrink": { type: "boolean" },
   workers: { type: "string" },
   shard: { type: "string" },
   base: { type: "string" },
@@ -45,6 +49,13 @@ export const pinOf = (args: ParsedArgs): "0.19.0" | "0.21.0" => {
   const pin = args.values.pin ?? defaultPin()
   if (!isPinName(pin)) throw new UsageError({ message: `--pin ${pin}: the emulator has profiles for 0.19.0 and 0.21.0 only` })
   return pin
+}
+
+/** The gateway profile both sides run (`--profile`, default strict). */
+export const profileOf = (args: ParsedArgs): GatewayProfile => {
+  const profile = args.values.profile ?? "strict"
+  if (!isGatewayProfile(profile)) throw new UsageError({ message: `--profile is ${GATEWAY_PROFILES.join(" or ")}, not ${profile}` })
+  return profile
 }
 
 export const intFlag = (args: ParsedArgs, name: "runs" | "seed" | "workers", fallback: number): number => {

@@ -15,7 +15,7 @@ import { generateScenarios } from "../generate/generateScenarios.js"
 import { searchCounterexample } from "../generate/searchCounterexample.js"
 import { LearnedNoise } from "../noise/LearnedNoise.js"
 import type { Target } from "../target/Target.js"
-import { intFlag, type ParsedArgs, pinOf } from "./args.js"
+import { intFlag, type ParsedArgs, pinOf, profileOf } from "./args.js"
 import { UsageError } from "./CliError.js"
 import { loadCassettes, loadScenarioFiles } from "./loadInputs.js"
 import { progress } from "./progress.js"
@@ -23,7 +23,7 @@ import { provenanceFor } from "./provenanceFor.js"
 import { startWorkers } from "./startWorkers.js"
 import { summaryTable } from "./summaryTable.js"
 
-/** The evidence's description of a cassette comparison: every scenario has its own cassette target. */
+/** The evidence's description of a cassette comparison: every scenario has its own cassette target. Named after the whole set, so shards describe it alike. */
 const cassettesAsOne = (inputs: ReadonlyArray<ScenarioInput>, pin: string): Target => {
   const first = inputs[0]?.reference as Target
   return { ...first, info: { ...first.info, description: `${inputs.length} cassettes under fixtures/${pin}/ (recorded from the real ${pin} gateway)` } }
@@ -32,6 +32,7 @@ const cassettesAsOne = (inputs: ReadonlyArray<ScenarioInput>, pin: string): Targ
 export const compareCommand = (args: ParsedArgs) =>
   Effect.gen(function*() {
     const pin = pinOf(args)
+    const profile = profileOf(args)
     const kind = args.values.target ?? "process"
     if (kind !== "process" && kind !== "container" && kind !== "cassette") throw new UsageError({ message: `--target is process, container or cassette, not ${kind}` })
     const runs = intFlag(args, "runs", 0)
@@ -47,23 +48,23 @@ export const compareCommand = (args: ParsedArgs) =>
     // the whole set (files, then generated from the seed), numbered, then this machine's shard of it
     let loaded: Array<ScenarioInput>
     if (kind === "cassette") {
-      loaded = [...(yield* loadCassettes(pin, files))]
+      loaded = [...(yield* loadCassettes(pin, files, profile))]
       if (runs > 0) progress("--runs is ignored with --target cassette: generated scenarios were never recorded")
     } else {
-      loaded = [...(yield* loadScenarioFiles(files)), ...generateScenarios({ seed, count: runs, pin }).map((scenario) => ({ scenario }))]
+      loaded = [...(yield* loadScenarioFiles(files, profile)), ...generateScenarios({ seed, count: runs, pin, profile }).map((scenario) => ({ scenario }))]
     }
     const set = scenarioSet(loaded)
     const inputs = shardOf(set, shard)
     const shardText = shard === undefined ? "" : ` (shard ${shard.index}/${shard.count} of ${set.length})`
 
-    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(inputs.length > 0 ? inputs : set, pin) : kind, workerCount, args.values.source)
+    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(set, pin) : kind, workerCount, args.values.source, profile)
     const learn = !args.values["no-noise"]
     const noiseMethod = !learn
       ? "not learned (--no-noise)"
       : kind === "cassette"
         ? "from the two runs recorded in each cassette (where a cassette has two)"
         : "each scenario played twice on the real gateway; what differed between the two runs is noise"
-    progress(`comparing ${inputs.length} scenarios${shardText} on pin ${pin}: ${kind} vs emulator in process, ${workerCount} worker(s)` + (runs > 0 && kind !== "cassette" ? `; ${runs} generated with seed ${seed} (again: --seed ${seed} --runs ${runs})` : ""))
+    progress(`comparing ${inputs.length} scenarios${shardText} on pin ${pin} (${profile} profile): ${kind} vs emulator in process, ${workerCount} worker(s)` + (runs > 0 && kind !== "cassette" ? `; ${runs} generated with seed ${seed} (again: --seed ${seed} --runs ${runs})` : ""))
     const t0 = Date.now()
     const noise = learn ? new LearnedNoise() : undefined
     const provenance = yield* provenanceFor(pin, kind, kind !== "cassette", runs, runs > 0 ? seed : undefined)
@@ -82,11 +83,11 @@ export const compareCommand = (args: ParsedArgs) =>
     // the first divergent generated scenario is shrunk from its seed and path to a minimal counterexample
     const failed = comparisons.find((c) => c.evidence.verdict === "divergent" && c.evidence.origin !== undefined && c.evidence.file === undefined)
     const path = failed !== undefined ? (failed.evidence.origin as { path?: unknown }).path : undefined
-    if (failed !== undefined && typeof path === "string" && kind !== "cassette") {
+    if (failed !== undefined && typeof path === "string" && kind !== "cassette" && args.values["no-shrink"] !== true) {
       progress(`shrinking ${failed.evidence.name} (seed ${seed}, path ${path})…`)
       const settings = { register, pin, ...(noise !== undefined ? { noise } : {}) }
       const search = yield* Effect.promise(() =>
-        searchCounterexample({ pin, seed, numRuns: 1, path, out, compare: (scenario) => Effect.runPromise(compareScenario(main.reference, main.candidate, scenario, settings)) })
+        searchCounterexample({ pin, profile, seed, numRuns: 1, path, out, compare: (scenario) => Effect.runPromise(compareScenario(main.reference, main.candidate, scenario, settings)) })
       )
       if (search.failure !== undefined) {
         progress(`counterexample (seed ${seed}, path ${search.failure.path}, ${search.failure.shrinks} shrinks): ${search.failure.file ?? ""}`)

@@ -4,16 +4,19 @@ import { cassetteFiles, fixturesDir, readCassette } from "../cassette/cassetteFi
 import type { ScenarioInput } from "../compare/compareAll.js"
 import { builtinScenarioDir, readScenarioFile, scenarioFilesIn } from "../scenario/ScenarioFile.js"
 import { cassetteTarget } from "../target/CassetteTarget.js"
+import { type GatewayProfile, profileOf, scenarioSubdir } from "../profile/GatewayProfile.js"
 import { UsageError } from "./CliError.js"
 
-export const loadScenarioFiles = (files: ReadonlyArray<string>) =>
+/** The named files, or the profile's built-in scenarios; only those written for the profile. */
+export const loadScenarioFiles = (files: ReadonlyArray<string>, profile: GatewayProfile = "strict") =>
   Effect.gen(function*() {
-    const list = files.length > 0 ? files : yield* Effect.promise(() => scenarioFilesIn(builtinScenarioDir()))
-    return yield* Effect.forEach(list, (file) => Effect.map(readScenarioFile(file), (scenario): ScenarioInput => ({ scenario, file })))
+    const list = files.length > 0 ? files : yield* Effect.promise(() => scenarioFilesIn(`${builtinScenarioDir()}${scenarioSubdir(profile)}`))
+    const all = yield* Effect.forEach(list, (file) => Effect.map(readScenarioFile(file), (scenario): ScenarioInput => ({ scenario, file })))
+    return all.filter((i) => profileOf(i.scenario) === profile)
   })
 
 /** Each cassette becomes a scenario input with its own reference (and its second run for noise). */
-export const loadCassettes = (pin: string, files: ReadonlyArray<string>) =>
+export const loadCassettes = (pin: string, files: ReadonlyArray<string>, profile: GatewayProfile = "strict") =>
   Effect.gen(function*() {
     const list = files.length > 0 ? files : yield* Effect.promise(() => cassetteFiles(fixturesDir(), pin))
     if (list.length === 0) {
@@ -21,7 +24,7 @@ export const loadCassettes = (pin: string, files: ReadonlyArray<string>) =>
         message: `no cassettes for pin ${pin} under fixtures/${pin}/ — record them with \`oracle record --pin ${pin}\` on a machine that can start that gateway`
       })
     }
-    return yield* Effect.forEach(list, (file) =>
+    const inputs = yield* Effect.forEach(list, (file) =>
       Effect.gen(function*() {
         const cassette = yield* readCassette(file)
         if (cassette.pin !== pin) return yield* new UsageError({ message: `${file} was recorded against ${cassette.pin}, not ${pin}` })
@@ -34,4 +37,5 @@ export const loadCassettes = (pin: string, files: ReadonlyArray<string>) =>
         } satisfies ScenarioInput
       })
     )
+    return inputs.filter((i) => profileOf(i.scenario) === profile)
   })

@@ -3,7 +3,7 @@ import { Effect } from "effect"
 import { fixturesDir, writeCassette } from "../cassette/cassetteFiles.js"
 import { recordCassette } from "../cassette/recordCassette.js"
 import { emulatorGitState, installedVersions, sourceLockEntry } from "../evidence/provenance.js"
-import { intFlag, type ParsedArgs, pinOf } from "./args.js"
+import { intFlag, type ParsedArgs, pinOf, profileOf } from "./args.js"
 import { UsageError } from "./CliError.js"
 import { loadScenarioFiles } from "./loadInputs.js"
 import { progress } from "./progress.js"
@@ -12,15 +12,16 @@ import { realReference } from "./referenceTarget.js"
 export const recordCommand = (args: ParsedArgs) =>
   Effect.gen(function*() {
     const pin = pinOf(args)
+    const profile = profileOf(args)
     const kind = args.values.target ?? "process"
     if (kind !== "process" && kind !== "container") throw new UsageError({ message: `record needs the real gateway: --target process or container, not ${kind}` })
     const runs = intFlag(args, "runs", 2)
     if (runs !== 1 && runs !== 2) throw new UsageError({ message: "--runs is 1 or 2 for record" })
     const out = args.values.out ?? fixturesDir()
-    const inputs = yield* loadScenarioFiles(args.values.scenario ?? [])
+    const inputs = yield* loadScenarioFiles(args.values.scenario ?? [], profile)
     const applicable = inputs.filter((i) => i.scenario.pins === undefined || i.scenario.pins.includes(pin))
     progress(`starting the real ${pin} gateway (${kind} launcher)…`)
-    const target = yield* realReference(pin, kind, args.values.source)
+    const target = yield* realReference(pin, kind, { source: args.values.source, profile })
     const git = yield* Effect.promise(() => emulatorGitState())
     const installed = yield* Effect.promise(() => installedVersions(pin))
     const lock = yield* Effect.promise(() => sourceLockEntry(pin))

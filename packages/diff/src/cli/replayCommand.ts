@@ -15,7 +15,8 @@ import { Scenario } from "../scenario/Scenario.js"
 import { cassetteTarget } from "../target/CassetteTarget.js"
 import { emulatorHttpTarget, emulatorInProcessTarget } from "../target/EmulatorTargets.js"
 import type { Target } from "../target/Target.js"
-import { type ParsedArgs, pinOf } from "./args.js"
+import { emulatorOptionsFor, profileOf as gatewayProfileOf } from "../profile/GatewayProfile.js"
+import { type ParsedArgs, pinOf, profileOf } from "./args.js"
 import { UsageError } from "./CliError.js"
 import { progress } from "./progress.js"
 import { provenanceFor } from "./provenanceFor.js"
@@ -39,8 +40,11 @@ export const replayCommand = (args: ParsedArgs) =>
     const loaded = yield* loadFile(file)
     const pin = args.values.pin !== undefined ? pinOf(args) : ((loaded.cassette?.pin ?? pinOf(args)) as "0.19.0" | "0.21.0")
     const kind = args.values.target ?? "inprocess"
+    // the scenario says which gateway it needs; --profile overrides
+    const profile = args.values.profile !== undefined ? profileOf(args) : gatewayProfileOf(loaded.scenario)
+    const emulatorOptions = emulatorOptionsFor(profile)
     if (kind === "inprocess" || kind === "http") {
-      const target = kind === "http" ? yield* emulatorHttpTarget({ pin }) : yield* emulatorInProcessTarget({ pin })
+      const target = kind === "http" ? yield* emulatorHttpTarget({ pin, emulatorOptions }) : yield* emulatorInProcessTarget({ pin, emulatorOptions })
       const run = yield* runScenario(target, loaded.scenario)
       const normalized = normalizeRun(run, loaded.scenario, { clock: "running" })
       process.stdout.write(`${JSON.stringify(normalized.steps, null, 2)}\n`)
@@ -55,10 +59,10 @@ export const replayCommand = (args: ParsedArgs) =>
       input = { scenario: loaded.scenario, file, reference, ...(second !== undefined ? { secondReference: cassetteTarget(loaded.cassette, file, second) } : {}) }
     } else if (kind === "process" || kind === "container") {
       progress(`starting the real ${pin} gateway (${kind} launcher)…`)
-      reference = yield* realReference(pin, kind, args.values.source)
+      reference = yield* realReference(pin, kind, { source: args.values.source, profile })
       input = { scenario: loaded.scenario, file }
     } else throw new UsageError({ message: `--target is inprocess, http, process, container or cassette, not ${kind}` })
-    const candidate = yield* emulatorInProcessTarget({ pin })
+    const candidate = yield* emulatorInProcessTarget({ pin, emulatorOptions })
     const { evidence } = yield* compareAll({
       reference,
       candidate,

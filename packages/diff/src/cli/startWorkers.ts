@@ -5,24 +5,25 @@
  */
 import { Effect } from "effect"
 import type { Worker } from "../compare/compareAll.js"
+import { emulatorOptionsFor, type GatewayProfile } from "../profile/GatewayProfile.js"
 import { emulatorInProcessTarget } from "../target/EmulatorTargets.js"
 import type { GatewayLauncher } from "../target/GatewayTarget.js"
 import type { Target } from "../target/Target.js"
 import { progress } from "./progress.js"
 import { realReference } from "./referenceTarget.js"
 
-export const startWorkers = (pin: "0.19.0" | "0.21.0", reference: GatewayLauncher | Target, count: number, source?: string) =>
+export const startWorkers = (pin: "0.19.0" | "0.21.0", reference: GatewayLauncher | Target, count: number, source?: string, profile: GatewayProfile = "strict") =>
   Effect.gen(function*() {
-    const candidate = () => emulatorInProcessTarget({ pin })
+    const candidate = () => emulatorInProcessTarget({ pin, emulatorOptions: emulatorOptionsFor(profile) })
     if (typeof reference !== "string") {
       return (yield* Effect.forEach(Array.from({ length: count }), () => Effect.map(candidate(), (c): Worker => ({ reference, candidate: c })))) as [Worker, ...Array<Worker>]
     }
-    progress(`starting ${count} real ${pin} gateway(s) (${reference} launcher)…`)
+    progress(`starting ${count} real ${pin} gateway(s) (${reference} launcher, ${profile} profile)…`)
     const label = (n: number) => (count > 1 ? `gateway ${n}` : "gateway")
-    const first = yield* realReference(pin, reference, source, label(1))
+    const first = yield* realReference(pin, reference, { source, label: label(1), profile })
     const rest = yield* Effect.forEach(
       Array.from({ length: count - 1 }, (_, k) => k + 2),
-      (n) => realReference(pin, reference, source, label(n)),
+      (n) => realReference(pin, reference, { source, label: label(n), profile }),
       { concurrency: "unbounded" }
     )
     return (yield* Effect.forEach([first, ...rest], (r) => Effect.map(candidate(), (c): Worker => ({ reference: r, candidate: c })))) as [Worker, ...Array<Worker>]

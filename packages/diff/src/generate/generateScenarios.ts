@@ -6,7 +6,7 @@ import { buildScenario, commandsArbitrary, type GeneratorOptions } from "./scena
 export const generateScenarios = (options: GeneratorOptions & { readonly seed: number; readonly count: number }): Array<Scenario> =>
   fc
     .sample(commandsArbitrary(options), { seed: options.seed, numRuns: options.count * 2 })
-    .map((commands, i) => buildScenario(commands, options.pin, `generated seed ${options.seed} #${i + 1}`, { seed: options.seed, path: String(i) }))
+    .map((commands, i) => buildScenario(commands, options.pin, `(#${i + 1})`, { seed: options.seed, path: String(i) }, options.profile))
     // an empty command list says nothing; the sample is twice as large so N remain
     .filter((s) => s.steps.length > 0)
     .slice(0, options.count)

@@ -5,6 +5,7 @@
  */
 import * as fc from "fast-check"
 import { features, isPinName, routesFor } from "../coverage/emulatorRoutes.js"
+import type { GatewayProfile } from "../profile/GatewayProfile.js"
 import type { Scenario } from "../scenario/Scenario.js"
 import { type GenModel, initialModel, ScenarioBuilder } from "./GenModel.js"
 import { type GenCommand } from "./operations/Operation.js"
@@ -13,6 +14,8 @@ import { OPERATION_COMMANDS } from "./operations/index.js"
 export interface GeneratorOptions {
   readonly pin: string
   readonly maxCommands?: number
+  /** The gateway profile the scenarios are played on (default strict): its operations, its `profile`. */
+  readonly profile?: GatewayProfile
 }
 
 const pinFeatures = (pin: string) => {
@@ -20,15 +23,15 @@ const pinFeatures = (pin: string) => {
   return features(pin)
 }
 
-/** The operations whose routes the emulator has on this pin. */
-export const activeOperations = (pin: string) => {
+/** The operations whose routes the emulator has on this pin, generated for this profile. */
+export const activeOperations = (pin: string, profile: GatewayProfile = "strict") => {
   const routes = new Set(routesFor(pinFeatures(pin)).map((r: { readonly id: string }) => r.id))
-  return OPERATION_COMMANDS.filter((op) => op.requiresRoutes.every((id) => routes.has(id)))
+  return OPERATION_COMMANDS.filter((op) => op.requiresRoutes.every((id) => routes.has(id)) && (op.profiles ?? [profile]).includes(profile))
 }
 
 export const commandsArbitrary = (options: GeneratorOptions): fc.Arbitrary<Iterable<GenCommand>> =>
   fc.commands(
-    activeOperations(options.pin).flatMap((op) => [...op.commands(options.pin)]),
+    activeOperations(options.pin, options.profile).flatMap((op) => [...op.commands(options.pin)]),
     { maxCommands: options.maxCommands ?? 8 }
   )
 
@@ -43,19 +46,28 @@ const cleanUp = (model: GenModel, builder: ScenarioBuilder) => {
   }
 }
 
-export const buildScenario = (commands: Iterable<GenCommand>, pin: string, name: string, origin: Scenario["origin"]): Scenario => {
+/** A generated scenario is named for the operations it chains (`suffix` keeps names apart). */
+export const chainName = (path: ReadonlyArray<string>, suffix: string): string =>
+  `${path.length === 0 ? "(no operation)" : path.join(" → ")}${suffix === "" ? "" : ` ${suffix}`}`
+
+const finish = (builder: ScenarioBuilder, suffix: string, origin: Scenario["origin"], profile: GatewayProfile) => {
+  const scenario = builder.build(chainName(builder.path, suffix), { ...origin, generator: `commands: ${builder.path.join(", ") || "(none)"}` })
+  return profile === "strict" ? scenario : { ...scenario, profile }
+}
+
+export const buildScenario = (commands: Iterable<GenCommand>, pin: string, suffix: string, origin: Scenario["origin"], profile: GatewayProfile = "strict"): Scenario => {
   const builder = new ScenarioBuilder()
   const model = initialModel(pin, pinFeatures(pin)) as GenModel
   fc.modelRun(() => ({ model, real: builder }), commands)
   cleanUp(model, builder)
-  return builder.build(name, { ...origin, generator: `commands: ${builder.path.join(", ") || "(none)"}` })
+  return finish(builder, suffix, origin, profile)
 }
 
 /**
  * The same, for a plain list, also returning the commands whose precondition held (the ones that
  * made steps): what the post-shrink minimization removes commands from.
  */
-export const buildFromList = (commands: ReadonlyArray<GenCommand>, pin: string, name: string, origin: Scenario["origin"]) => {
+export const buildFromList = (commands: ReadonlyArray<GenCommand>, pin: string, suffix: string, origin: Scenario["origin"], profile: GatewayProfile = "strict") => {
   const builder = new ScenarioBuilder()
   const model = initialModel(pin, pinFeatures(pin))
   const executed: Array<GenCommand> = []
@@ -65,5 +77,5 @@ export const buildFromList = (commands: ReadonlyArray<GenCommand>, pin: string, 
     executed.push(c)
   }
   cleanUp(model, builder)
-  return { scenario: builder.build(name, { ...origin, generator: `commands: ${builder.path.join(", ") || "(none)"}` }), executed }
+  return { scenario: finish(builder, suffix, origin, profile), executed }
 }

@@ -46,11 +46,10 @@ export const searchCounterexample = async (options: SearchOptions): Promise<Sear
   let evaluations = 0
   const details = await fc.check(
     fc.asyncProperty(commandsArbitrary(options), async (commands) => {
-      const { scenario: built, executed } = buildFromList([...commands], options.pin, "generated", { seed: options.seed })
       // an empty scenario says nothing; fast-check draws another instead of counting it
-      fc.pre(built.steps.length > 0)
+      fc.pre(buildFromList([...commands], options.pin, "", { seed: options.seed }, options.profile).scenario.steps.length > 0)
       evaluations++
-      const scenario: Scenario = { ...built, name: `generated seed ${options.seed} #${evaluations}` }
+      const { scenario, executed } = buildFromList([...commands], options.pin, `(#${evaluations})`, { seed: options.seed }, options.profile)
       const comparison = await options.compare(scenario)
       if (failing === undefined) {
         compared.push(comparison)
@@ -71,7 +70,7 @@ export const searchCounterexample = async (options: SearchOptions): Promise<Sear
   let removed = 0
   for (let i = best.commands.length - 1; i >= 0; i--) {
     const fewer = best.commands.filter((_, k) => k !== i)
-    const { scenario, executed } = buildFromList(fewer, options.pin, `generated seed ${options.seed}`, { seed: options.seed })
+    const { scenario, executed } = buildFromList(fewer, options.pin, "(shrunk)", { seed: options.seed }, options.profile)
     if (scenario.steps.length === 0) continue
     const comparison = await options.compare(scenario)
     if (divergent(comparison)) {
@@ -84,7 +83,7 @@ export const searchCounterexample = async (options: SearchOptions): Promise<Sear
   failing = best
   const scenario: Scenario = {
     ...failing.scenario,
-    name: `counterexample seed ${options.seed} path ${path}`,
+    name: `counterexample: ${failing.scenario.name}`,
     origin: { ...failing.scenario.origin, seed: options.seed, path }
   }
   let file: string | undefined

@@ -40,6 +40,8 @@ export const Until = Schema.Struct({
   status: Schema.optional(Schema.Array(Schema.String)),
   /** Settle when the body's `status` is terminal (completed, failed, cancelled, interrupted, …). */
   terminal: Schema.optional(Schema.Boolean),
+  /** Settle when the JSON body's field at this dotted path (e.g. "job.last_status") is one of `in`. */
+  field: Schema.optional(Schema.Struct({ path: Schema.String, in: Schema.Array(Schema.String) })),
   /** Settle when the HTTP status is one of these (e.g. [404] after an expiry sweep). */
   httpStatus: Schema.optional(Schema.Array(Schema.Number)),
   /** Give up after this long (default 10 s); an unsettled step is recorded as such and compared. */
@@ -88,6 +90,8 @@ export const Scenario = Schema.Struct({
   description: Schema.optional(Schema.String),
   /** Pins this scenario applies to (all when absent): a 0.21.0-only feature says so here. */
   pins: Schema.optional(Schema.Array(Schema.String)),
+  /** The gateway profile it needs (profile/GatewayProfile.ts): "strict" when absent, or "tools". */
+  profile: Schema.optional(Schema.Literal("strict", "tools")),
   /** Where a generated scenario came from (seed, path), so it can be reproduced. */
   origin: Schema.optional(Schema.Struct({ seed: Schema.optional(Schema.Number), path: Schema.optional(Schema.String), generator: Schema.optional(Schema.String) })),
   steps: Schema.Array(Step)

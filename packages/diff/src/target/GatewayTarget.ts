@@ -8,8 +8,10 @@
  * frozen; `freeze` is refused), and `reset` restarts the gateway with a fresh fake model but the
  * same HERMES_HOME (the sessions database stays; runs kept in memory are gone).
  */
-import { acquireGateway, type GatewayHandle, type OracleError } from "@hermetic/oracle-runner"
-import { Effect, type Scope } from "effect"
+import { type GatewayHandle, type OracleError, RealGateway, RealGatewayLayer } from "@hermetic/oracle-runner"
+import { readFile, writeFile } from "node:fs/promises"
+import { join } from "node:path"
+import { Context, Effect, Layer, type Scope } from "effect"
 import type { ClockCommand } from "../scenario/Scenario.js"
 import type { LiveDriver } from "./LiveDriver.js"
 import { liveTarget } from "./liveTarget.js"
@@ -22,6 +24,8 @@ export interface GatewayTargetOptions {
   readonly launcher: GatewayLauncher
   /** A source checkout to install editable (pins not on PyPI, e.g. 0.21.0). */
   readonly source?: string
+  /** The tools profile: todo, a confined terminal and the approval guard (scenarios/tools/). */
+  readonly tools?: boolean
   readonly progress?: (line: string) => void
 }
 
@@ -47,6 +51,26 @@ const quiesce = async (gw: GatewayHandle, quietMs = 250, maxMs = 5_000) => {
   }
 }
 
+/** `until` and SSE read deadlines on the real gateway: ×3 unless HERMETIC_DEADLINE_SCALE says otherwise. */
+const gatewayDeadlineScale = (): number => {
+  const n = Number(process.env["HERMETIC_DEADLINE_SCALE"] ?? "3")
+  return Number.isFinite(n) && n >= 1 ? n : 3
+}
+
+const pristineConfigs = new WeakMap<GatewayHandle, string>()
+
+/** Puts back config.yaml as the gateway started with it (read once, on first use). */
+const restorePristineConfig = async (gw: GatewayHandle) => {
+  const file = join(gw.hermesHome, "config.yaml")
+  const pristine = pristineConfigs.get(gw)
+  if (pristine !== undefined) await writeFile(file, pristine)
+}
+
+/** Remembers config.yaml before any scenario could change it. */
+export const rememberPristineConfig = async (gw: GatewayHandle) => {
+  pristineConfigs.set(gw, await readFile(join(gw.hermesHome, "config.yaml"), "utf8"))
+}
+
 export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
   const clock = async (command: ClockCommand) => {
     if (gw.clock === null) throw new Error("the gateway was started without libfaketime; clock steps need it")
@@ -68,6 +92,8 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
     restart: (crash) => (crash ? gw.crash() : gw.restart()),
     reset: async () => {
       gw.fakeModel.reset()
+      // a fresh HERMES_HOME config: Hermes writes "always" approvals into config.yaml
+      await restorePristineConfig(gw)
       await gw.restart()
     },
     begin: async () => {
@@ -78,17 +104,22 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
       for (const hold of holds) gw.release(hold)
     },
     pollIntervalMs: 50,
-    sseDeadlineMs: 15_000
+    // a shared 2-core machine under load made runs that settle in under a second take over 10 s,
+    // and a cold gateway's first streamed Responses turn more than the 15 s a stream may take
+    deadlineScale: gatewayDeadlineScale(),
+    sseDeadlineMs: 15_000 * gatewayDeadlineScale()
   }
 }
 
 /** Starts the gateway (verified against source-lock.json) for the scope; typed OracleErrors when it cannot. */
 export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ target: Target; gateway: GatewayHandle }, OracleError, Scope.Scope> =>
   Effect.gen(function*() {
-    const gateway = yield* Effect.acquireRelease(
-      acquireGateway({ pin: options.pin, launcher: options.launcher, clock: {}, ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) }),
-      (gw) => Effect.promise(() => gw.stop())
+    // the oracle runner's gateway as a service: built in this scope, stopped when it closes
+    const context = yield* Layer.build(
+      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, clock: {}, ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
     )
+    const gateway = Context.get(context, RealGateway)
+    yield* Effect.promise(() => rememberPristineConfig(gateway))
     const target = liveTarget(
       {
         kind: options.launcher === "process" ? "gateway-process" : "gateway-container",

@@ -47,18 +47,24 @@ export const buildRequest = (spec: HttpRequestSpec, driver: LiveDriver): { wire:
   }
 }
 
+/** The value at a dotted path of a JSON body (undefined where the path leads nowhere). */
+const fieldAt = (value: unknown, path: string): unknown =>
+  path.split(".").reduce<unknown>((v, key) => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>)[key] : undefined), value)
+
 const settledBy = (until: Until, exchange: Exchange): boolean => {
   const res = exchange.response
   if (res === undefined) return false
   if (until.httpStatus !== undefined && until.httpStatus.includes(res.status)) return true
   if (res.body.kind !== "json") return false
   let status: unknown
+  let parsed: ReturnType<typeof parseJsonPreservingNumbers>
   try {
-    const parsed = parseJsonPreservingNumbers(res.body.text)
+    parsed = parseJsonPreservingNumbers(res.body.text)
     status = isJsonObject(parsed) ? parsed["status"] : undefined
   } catch {
     return false
   }
+  if (until.field !== undefined && typeof fieldAt(parsed, until.field.path) === "string" && until.field.in.includes(fieldAt(parsed, until.field.path) as string)) return true
   if (typeof status !== "string") return false
   if (until.status !== undefined && until.status.includes(status)) return true
   return until.terminal === true && TERMINAL_RUN_STATUSES.includes(status)
@@ -83,7 +89,7 @@ export const liveTarget = (info: TargetInfo, driver: LiveDriver): Target => {
   }
 
   const sendUntil = async (spec: HttpRequestSpec, until: Until): Promise<StepOutcome> => {
-    const deadline = Date.now() + (until.deadlineMs ?? DEFAULT_UNTIL_DEADLINE_MS)
+    const deadline = Date.now() + (until.deadlineMs ?? DEFAULT_UNTIL_DEADLINE_MS) * (driver.deadlineScale ?? 1)
     let attempts = 0
     for (;;) {
       const exchange = await send(spec)
@@ -99,7 +105,7 @@ export const liveTarget = (info: TargetInfo, driver: LiveDriver): Target => {
     if ("script" in step) return attempt("script", () => driver.script(step.script)).pipe(Effect.as(none))
     if ("release" in step) return attempt(`release ${step.release}`, () => driver.release(step.release)).pipe(Effect.as(none))
     if ("awaitHold" in step) {
-      const deadline = Date.now() + (step.deadlineMs ?? DEFAULT_UNTIL_DEADLINE_MS)
+      const deadline = Date.now() + (step.deadlineMs ?? DEFAULT_UNTIL_DEADLINE_MS) * (driver.deadlineScale ?? 1)
       return attempt(`await hold ${step.awaitHold}`, async () => {
         for (let attempts = 1; ; attempts++) {
           if (await driver.isHeld(step.awaitHold)) return { exchanges: [], attempts, settled: true }

@@ -73,3 +73,19 @@ export const completedPayload = (call: { readonly id: string; readonly name: str
   toolCallId: call.id,
   status: "completed"
 })
+
+/** The arguments a tool was called with, as the progress callback gets them (a dict; {} when unparsable). */
+export const parsedToolArguments = (argumentsJson: string): Record<string, unknown> => {
+  try {
+    const v: unknown = JSON.parse(argumentsJson)
+    return isDict(v) ? v : {}
+  } catch {
+    return {}
+  }
+}
+
+/** `build_tool_preview` for run and session events: the label, or null when the tool has nothing to show. */
+export const toolPreview = (call: { readonly name: string; readonly arguments: string }): string | null => {
+  const label = toolLabel(call.name, call.arguments)
+  return label === call.name ? null : label
+}

@@ -59,6 +59,13 @@ export const TOOLSET_CATALOG: ReadonlyArray<ToolsetInfo> = [
 export const HERMES_DEFAULT_ENABLED_TOOLSETS: ReadonlyArray<string> = ["web", "browser", "terminal", "file", "code_execution", "vision", "image_gen", "skills", "todo", "memory", "session_search", "delegation", "cronjob"]
 
 
+/**
+ * The tools an agent of the api_server platform has: what a scripted tool call may name. Lazily
+ * registered tools (close_terminal, read_terminal) show up in /v1/toolsets once the process is
+ * warm but are not offered to the agent (observed live: "Available tools: process, terminal, todo").
+ */
+export const agentToolNames = (enabledToolsets: ReadonlyArray<string>): ReadonlySet<string> => enabledToolNames(enabledToolsets, false)
+
 /** Every tool the enabled toolsets expand to (lazily registered ones once the process is warm). */
 export const enabledToolNames = (enabledToolsets: ReadonlyArray<string>, warm: boolean): ReadonlySet<string> => {
   const on = new Set(enabledToolsets)

@@ -14,9 +14,16 @@
  * normalization: concatenate adjacent response.output_text.delta events of the same item and
  * renumber sequence_number before comparing; the joined text, the other events and their order
  * are compared exactly.
+ *
+ * Tools (observed live with the tools profile): each started tool opens a function_call item
+ * (arguments re-serialized by json.dumps); its completion closes it and adds and closes a
+ * function_call_output item with the result as one input_text part. Items take output indexes in
+ * the order they open (the message item at its first text), and response.completed lists the
+ * tool items before the message.
  */
+import { agentToolNames } from "../discovery/ToolsetCatalog.js"
 import { Data, Deferred, Duration, Effect, Either, Fiber, Option, Queue, Stream } from "effect"
-import { type AgentTurnResult, type AgentUsage, playAgentTurn } from "../agent/AgentLoop.js"
+import { type AgentTurnResult, type AgentUsage, type ExecutedToolCall, playAgentTurn } from "../agent/AgentLoop.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
 import type { EmuResponse } from "../http/Exchange.js"
 import { sseResponse } from "../http/Exchange.js"
@@ -47,9 +54,21 @@ export interface StreamSpec {
 type AgentSignal =
   | { readonly _tag: "delta"; readonly text: string }
   | { readonly _tag: "pause" }
+  | { readonly _tag: "toolStart"; readonly call: ExecutedToolCall }
+  | { readonly _tag: "toolDone"; readonly call: ExecutedToolCall }
   | { readonly _tag: "done"; readonly result: AgentTurnResult }
 
 const ZERO_USAGE: AgentUsage = { input_tokens: 0, output_tokens: 0, total_tokens: 0 }
+
+/** `json.dumps` of the parsed arguments when they are an object, else the text as it came. */
+const reserializedArguments = (json: string): string => {
+  try {
+    const parsed: unknown = JSON.parse(json)
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? pyDumps(parsed) : json
+  } catch {
+    return json
+  }
+}
 
 /** A write to a client that has gone away (upstream: ConnectionResetError from response.write). */
 class ClientGone extends Data.TaggedError("ClientGone") {}
@@ -76,10 +95,13 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
       sessionId: spec.sessionId,
       userMessage: spec.userMessage,
       history: spec.history,
+      enabledTools: agentToolNames(ctx.config.enabledToolsets),
       interrupt,
       callbacks: {
         onDelta: (text) => Queue.offer(signals, { _tag: "delta", text }),
-        onPause: () => Queue.offer(signals, { _tag: "pause" })
+        onPause: () => Queue.offer(signals, { _tag: "pause" }),
+        onToolStart: (call) => Queue.offer(signals, { _tag: "toolStart", call }),
+        onToolComplete: (call) => Queue.offer(signals, { _tag: "toolDone", call })
       }
     }).pipe(
       Effect.tap((result) => recordPlayedTurn(ctx.namespace, spec.sessionId, result, ctx.now())),
@@ -94,7 +116,11 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
     let terminalPersisted = false
     const textParts: Array<string> = []
     let messageOpened = false
-    const messageIndex = 0
+    let messageIndex = 0
+    let outputIndex = 0
+    /** Tool items as response.completed lists them (before the message). */
+    const toolItems: Array<Record<string, unknown>> = []
+    const openTools = new Map<string, { readonly item: Record<string, unknown>; readonly index: number }>()
     let usage: AgentUsage = ZERO_USAGE
     let clientGone = false
     let writesSinceGone = 0
@@ -134,15 +160,46 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
     const openMessage = Effect.suspend(() => {
       if (messageOpened) return Effect.void
       messageOpened = true
+      messageIndex = outputIndex++
       return write("response.output_item.added", {
         output_index: messageIndex,
         item: { id: messageId, type: "message", status: "in_progress", role: "assistant", content: [] }
       })
     })
+    /** `_emit_tool_started`: a function_call item opens. */
+    const toolStarted = (call: ExecutedToolCall) =>
+      Effect.suspend(() => {
+        const item = {
+          id: `fc_${ids.hex(24)}`,
+          type: "function_call",
+          status: "in_progress",
+          name: call.name,
+          call_id: call.id,
+          arguments: reserializedArguments(call.arguments)
+        }
+        const index = outputIndex++
+        openTools.set(call.id, { item, index })
+        toolItems.push({ type: "function_call", name: item.name, arguments: item.arguments, call_id: item.call_id })
+        return write("response.output_item.added", { output_index: index, item })
+      })
+    /** `_emit_tool_completed`: the function_call closes, its output item opens and closes. */
+    const toolCompleted = (call: ExecutedToolCall) =>
+      Effect.gen(function*() {
+        const open = openTools.get(call.id)
+        if (open === undefined) return
+        openTools.delete(call.id)
+        yield* write("response.output_item.done", { output_index: open.index, item: { ...open.item, status: "completed" } })
+        const output = [{ type: "input_text", text: call.result ?? "" }]
+        const item = { id: `fco_${ids.hex(24)}`, type: "function_call_output", call_id: call.id, output, status: "completed" }
+        const index = outputIndex++
+        toolItems.push({ type: "function_call_output", call_id: call.id, output })
+        yield* write("response.output_item.added", { output_index: index, item })
+        yield* write("response.output_item.done", { output_index: index, item })
+      })
     const emitDelta = (text: string) =>
       openMessage.pipe(
         Effect.zipRight(Effect.sync(() => textParts.push(text))),
-        Effect.zipRight(
+        Effect.zipRight(Effect.suspend(() =>
           write("response.output_text.delta", {
             item_id: messageId,
             output_index: messageIndex,
@@ -150,7 +207,7 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
             delta: text,
             logprobs: []
           })
-        )
+        ))
       )
 
     /** `_persist_incomplete_if_needed`: what a vanished client leaves in the store. */
@@ -185,6 +242,8 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
         const signal = next.value
         if (signal._tag === "delta") buffer.push(signal.text)
         else if (signal._tag === "pause") yield* flush
+        else if (signal._tag === "toolStart") yield* flush.pipe(Effect.zipRight(toolStarted(signal.call)))
+        else if (signal._tag === "toolDone") yield* flush.pipe(Effect.zipRight(toolCompleted(signal.call)))
         else result = signal.result
       }
       yield* flush
@@ -213,7 +272,7 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
           }
         })
       }
-      const output = [messageItem(finalText !== "" ? finalText : agentError ?? "")]
+      const output = [...toolItems, messageItem(finalText !== "" ? finalText : agentError ?? "")]
       if (agentError !== undefined) {
         const failed = {
           ...envelope("failed"),

@@ -31,6 +31,9 @@ import { patchSessionRoute } from "./sessions/PatchSession.js"
 import { sessionMessagesRoute } from "./sessions/SessionMessages.js"
 import { sessionChatRoute } from "./sessions/SessionChat.js"
 import { sessionChatStreamRoute } from "./sessions/SessionChatStream.js"
+import { sessionModelLockRoute } from "./sessions/SessionModelLock.js"
+import { platformEvents } from "./platforms/PlatformEvents.js"
+import { browserControlDisabled } from "./platforms/BrowserControlDisabled.js"
 import { approveRun } from "./runs/ApproveRun.js"
 import { createRun } from "./runs/CreateRun.js"
 import { getRun } from "./runs/GetRun.js"
@@ -51,6 +54,9 @@ export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "sessions.fork", method: "POST", path: "/api/sessions/{session_id}/fork", auth: "bearer", handler: forkSessionRoute },
   { id: "sessions.chat", method: "POST", path: "/api/sessions/{session_id}/chat", auth: "bearer", handler: sessionChatRoute },
   { id: "sessions.chat.stream", method: "POST", path: "/api/sessions/{session_id}/chat/stream", auth: "bearer", handler: sessionChatStreamRoute },
+  ...(features.sessionModelLock
+    ? [{ id: "sessions.model", method: "POST", path: "/api/sessions/{session_id}/model", auth: "bearer", handler: sessionModelLockRoute } satisfies Route]
+    : []),
   { id: "models.list", method: "GET", path: "/v1/models", auth: "bearer", handler: listModels },
   ...(features.modelOptionsRoute
     ? [{ id: "model.options", method: "GET", path: "/api/model/options", auth: "bearer", handler: modelOptions } satisfies Route]
@@ -61,6 +67,17 @@ export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "responses.create", method: "POST", path: "/v1/responses", auth: "bearer", handler: createResponse },
   { id: "responses.get", method: "GET", path: "/v1/responses/{response_id}", auth: "bearer", handler: getResponse },
   { id: "responses.delete", method: "DELETE", path: "/v1/responses/{response_id}", auth: "bearer", handler: deleteResponse },
+  // no API key: each platform adapter verifies its own event requests
+  { id: "platforms.events", method: "POST", path: "/api/platforms/{platform}/events", auth: "public", handler: platformEvents },
+  ...(features.browserExtensionControl
+    ? ([
+      // disabled by default: the 404 comes before any credential check (0.21.0 reference notes)
+      { id: "browser_control.register", method: "POST", path: "/v1/browser-control/register", auth: "public", handler: browserControlDisabled },
+      { id: "browser_control.ws", method: "GET", path: "/v1/browser-control/ws", auth: "public", handler: browserControlDisabled },
+      { id: "artifacts.upload", method: "POST", path: "/v1/artifacts/upload", auth: "public", handler: browserControlDisabled },
+      { id: "artifacts.download", method: "GET", path: "/v1/artifacts/download/{artifact_id}", auth: "public", handler: browserControlDisabled }
+    ] satisfies ReadonlyArray<Route>)
+    : []),
   { id: "jobs.list", method: "GET", path: "/api/jobs", auth: "bearer", handler: listJobsRoute },
   { id: "jobs.create", method: "POST", path: "/api/jobs", auth: "bearer", handler: createJobRoute },
   { id: "jobs.get", method: "GET", path: "/api/jobs/{job_id}", auth: "bearer", handler: getJobRoute },

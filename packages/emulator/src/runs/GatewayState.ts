@@ -42,10 +42,16 @@ export class GatewayState {
   pendingAgentRequests = 0
   inflightAgentRuns = 0
   draining = false
-  /** Emulated time of the last full sweep of run statuses and buffers. */
-  lastSweepAt = Number.NEGATIVE_INFINITY
+  /** Approval-guard decisions "session" (per approval session) and "always" (kept across restarts, as config.yaml keeps them). */
+  readonly sessionApprovals = new Map<string, Set<string>>()
+  readonly permanentApprovals = new Set<string>()
+  /** Emulated time of the last sweep of run statuses and buffers (the process start before the first). */
+  lastSweepAt: number
   /** `owner` identifies this emulated process in the ledger (a boot id plus the restart count). */
-  constructor(readonly startedAt: number, readonly generation: number, readonly owner: string) {}
+  constructor(readonly startedAt: number, readonly generation: number, readonly owner: string) {
+    // upstream's sweeper first wakes 60 s after the process started
+    this.lastSweepAt = startedAt
+  }
 
   activeAgentWorkCount(): number {
     return this.pendingAgentRequests + this.inflightAgentRuns + this.liveRuns.size
@@ -104,6 +110,7 @@ export const makeGateways = (now: (namespace: string) => number): GatewaysShape 
       Effect.gen(function*() {
         const old = get(ns)
         const next = new GatewayState(now(ns), old.generation + 1, `${bootId}:${old.generation + 1}`)
+        for (const key of old.permanentApprovals) next.permanentApprovals.add(key)
         states.set(ns, next)
         yield* stop(old)
         return next

@@ -7,11 +7,13 @@
  * approval guard stops a tool — then settles the run as completed, failed or cancelled, in
  * upstream's order: a stop wins over the result.
  */
-import { type Context, Deferred, Effect, Queue } from "effect"
+import { type Context, Deferred, Duration, Effect, Queue } from "effect"
 import { markAgentTurn } from "../discovery/AgentWarmth.js"
 import { type AgentTurnResult, type ExecutedToolCall, playAgentTurn } from "../agent/AgentLoop.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
-import { toolLabel } from "../chat/ToolProgress.js"
+import type { DangerousMatch } from "../agent/tools/DangerousCommands.js"
+import type { ApprovalChoice } from "../agent/tools/ToolCalls.js"
+import { toolPreview } from "../chat/ToolProgress.js"
 import type { Agent } from "../services/Agent.js"
 import type { Storage } from "../services/Storage.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
@@ -57,11 +59,6 @@ const REASONING_TAGS = /<\/?(?:REASONING_SCRATCHPAD|think|reasoning)>/g
 export const reasoningText = (content: string): string =>
   [...pyStrip(pyStrip(content).replace(REASONING_TAGS, ""))].slice(0, 500).join("")
 
-/** `build_tool_preview`, or null when the tool has nothing to show. */
-const toolPreview = (call: ExecutedToolCall): string | null => {
-  const label = toolLabel(call.name, call.arguments)
-  return label === call.name ? null : label
-}
 
 const commandOf = (call: ExecutedToolCall): string => {
   if (call.approval?.command !== undefined) return call.approval.command
@@ -78,14 +75,16 @@ const commandOf = (call: ExecutedToolCall): string => {
  * waiting_for_approval, and the agent blocks until POST .../approval answers it (or a stop). The
  * event carries the approval core's fields, then the run's event fields and the choices.
  */
-const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall) =>
+/** approvals.timeout (Hermes' default, and the tools profile's): silence is a denial after this. */
+const APPROVAL_TIMEOUT = Duration.seconds(60)
+
+const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall, match: DangerousMatch) =>
   Effect.gen(function*() {
-    const patternKey = call.approval?.patternKey ?? "dangerous_command"
     const request = {
       command: commandOf(call),
-      pattern_key: patternKey,
-      pattern_keys: [patternKey],
-      description: call.approval?.description ?? "dangerous command",
+      pattern_key: match.patternKey,
+      pattern_keys: [match.patternKey],
+      description: match.description,
       allow_permanent: true
     }
     const answer = yield* Deferred.make<string>()
@@ -96,9 +95,11 @@ const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall) =>
       ...runEvent("approval.request", spec.runId, spec.now()),
       choices: ["once", "session", "always", "deny"]
     })
+    // 0.19.0's wait does not see a stop (observed live: the run stays "stopping" and the request
+    // can still be answered); only the answer or the approval timeout ends it
     return yield* Effect.raceFirst(
-      Deferred.await(answer).pipe(Effect.map((choice) => choice !== "deny")),
-      Deferred.await(live.interrupt).pipe(Effect.as(false))
+      Deferred.await(answer).pipe(Effect.map((choice) => choice as ApprovalChoice)),
+      Effect.sleep(APPROVAL_TIMEOUT).pipe(Effect.as("timeout" as const))
     )
   })
 
@@ -118,6 +119,7 @@ const playTurn = (
     history: spec.history,
     interrupt: live.interrupt,
     enabledTools: spec.enabledTools,
+    approvalSession: spec.runId,
     callbacks: {
       onDelta: (chunk) =>
         spec.gateway.runStreams.has(spec.runId)
@@ -133,7 +135,7 @@ const playTurn = (
         withStorage(
           pushProgress(spec, runEvent("tool.started", spec.runId, spec.now(), { tool: call.name, preview: toolPreview(call) }))
         ),
-      onToolApproval: (call) => withStorage(awaitApproval(spec, live, call)),
+      onToolApproval: (call, match) => withStorage(awaitApproval(spec, live, call, match)),
       onToolComplete: (call) =>
         withStorage(pushProgress(
           spec,

@@ -11,7 +11,7 @@ import type { RouteContext } from "../http/Route.js"
 import { decodeStatus, INTERRUPTED_ERROR, isTerminal, ledger } from "./RunLedger.js"
 import type { RunRecord } from "./RunRecord.js"
 import { decodeSettled, loadSettled, type SettledRun, sweepSettled } from "./SettledRuns.js"
-import { expireForAccess } from "./Sweep.js"
+import { sweepIfDue } from "./Sweep.js"
 import { PyFloat } from "../python/index.js"
 
 export type FoundRun =
@@ -26,10 +26,11 @@ const ABSENT: FoundRun = { _tag: "absent" }
 export const findRun = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun, never, SqlClient.SqlClient> => {
   const gw = ctx.gateway
   const now = ctx.now()
-  const sweepDue = expireForAccess(gw, runId, now)
+  const sweepDue = sweepIfDue(gw, now)
   const live = gw.runStatuses.get(runId)
   if (live !== undefined) return Exit.succeed({ _tag: "live", record: live })
-  const settled = mapNow(loadSettled(ctx.storage, ctx.namespace, runId, now), (run): FoundRun =>
+  // settled statuses are gone only once a sweep dropped them: the last sweep's time decides
+  const settled = mapNow(loadSettled(ctx.storage, ctx.namespace, runId, gw.lastSweepAt), (run): FoundRun =>
     run === undefined ? ABSENT : { _tag: "settled", run })
   const found = sweepDue ? Effect.zipRight(sweepSettled(ctx.namespace, now), settled) : settled
   if (!ctx.features.runsIdempotencyLedger) return found

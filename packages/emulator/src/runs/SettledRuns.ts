@@ -41,9 +41,9 @@ export const saveSettledNow = (storage: StorageShape, namespace: string, runId: 
 const LOAD_SETTLED = `SELECT status, body FROM settled_runs WHERE namespace = ? AND run_id = ?
   AND NOT (status IN ('completed', 'failed', 'cancelled') AND updated_at < ?)`
 
-/** The settled status, unless upstream's hourly sweep would have dropped it by `now`. */
-export const loadSettled = (storage: StorageShape, namespace: string, runId: string, now: number): Effect.Effect<SettledRun | undefined> =>
-  storage.use(() => storage.statement(LOAD_SETTLED).get(namespace, runId, now - RUN_STATUS_TTL_SECONDS) as SettledRun | undefined)
+/** The settled status, unless the sweep at `sweptAt` (the last one) dropped it. */
+export const loadSettled = (storage: StorageShape, namespace: string, runId: string, sweptAt: number): Effect.Effect<SettledRun | undefined> =>
+  storage.use(() => storage.statement(LOAD_SETTLED).get(namespace, runId, sweptAt - RUN_STATUS_TTL_SECONDS) as SettledRun | undefined)
 
 export const decodeSettled = (run: SettledRun): RunRecord => {
   const parsed = pyJsonLoads(run.body)

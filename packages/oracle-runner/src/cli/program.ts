@@ -71,6 +71,8 @@ ${GATEWAY_OPTIONS}
   --faketime[=EPOCH|ISO]     run the gateway under libfaketime (from that instant; default now)
   --determinism strict|upstream-defaults
                              strict (default): no tools, memory, titles, compression, review
+  --tools                    the tools profile: todo, a terminal confined to the scratch dir, the
+                             approval guard in manual mode (strict otherwise)
 
 ${EXIT_CODES}
 `,

@@ -44,6 +44,7 @@ export const upCommand = (flags: Values<"up">) =>
         ...(flags.source ? { source: flags.source } : {}),
         ...(faketime ? { clock: faketime } : {}),
         determinism,
+        ...(flags.tools === true ? { tools: true } : {}),
         ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}),
         ...(flags["keep-temp"] === true ? { keepTemp: true } : {})
       },

@@ -7,6 +7,9 @@ import { randomBytes } from "node:crypto"
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { FileSystem, Path } from "@effect/platform"
+import { Effect, type Scope } from "effect"
+import { ALL_OPTIONAL_TOOLSETS, toolsProfile } from "./toolsProfile.js"
 
 export type HermesHome = {
   /** Temp root holding everything below; removed on cleanup. */
@@ -36,6 +39,11 @@ export type HermesHomeOptions = {
   readonly determinism?: Determinism
   /** The model's context window told to Hermes; Hermes refuses below 64,000. */
   readonly contextLength?: number
+  /**
+   * Enable the harmless, deterministic tools profile (`toolsProfile.ts`): the todo tool and a
+   * terminal confined to the scratch work dir, with Hermes' approval guard in manual mode.
+   */
+  readonly tools?: boolean
 }
 
 /** ≥16 random characters, not a placeholder: what the API server's startup guard requires. */
@@ -59,12 +67,14 @@ export const configFor = (o: HermesHomeOptions, workDir: string): Record<string,
     terminal: { cwd: workDir }
   }
   if (o.determinism === "upstream-defaults") return { model, ...offline }
+  const tools = o.tools === true ? toolsProfile(workDir) : undefined
   return {
     model,
     ...offline,
-    platform_toolsets: { api_server: [] },
+    ...(tools?.config ?? {}),
+    platform_toolsets: { api_server: tools?.toolsets ?? [] },
     agent: {
-      disabled_toolsets: ["memory", "skills", "delegation", "terminal", "file", "web", "browser", "code_execution", "cronjob", "session_search", "todo"],
+      disabled_toolsets: ALL_OPTIONAL_TOOLSETS.filter((t) => !(tools?.toolsets ?? []).includes(t)),
       environment_probe: false,
       coding_context: "off",
       max_turns: 20
@@ -92,3 +102,28 @@ export const createHermesHome = async (o: HermesHomeOptions): Promise<HermesHome
   )
   return { root, hermesHome, home, workDir, logFile: join(root, "gateway.log"), apiKey, port: o.port }
 }
+
+const writeHome = (fs: FileSystem.FileSystem, path: Path.Path, root: string, o: HermesHomeOptions) =>
+  Effect.gen(function*() {
+    const hermesHome = path.join(root, "hermes-home")
+    const home = path.join(root, "home")
+    const workDir = path.join(root, "work")
+    for (const d of [hermesHome, home, workDir]) yield* fs.makeDirectory(d, { recursive: true })
+    const apiKey = newApiKey()
+    // JSON is valid YAML, so config.yaml needs no YAML writer.
+    yield* fs.writeFileString(path.join(hermesHome, "config.yaml"), JSON.stringify(configFor(o, workDir), null, 2) + "\n")
+    yield* fs.writeFileString(path.join(hermesHome, ".env"), [`API_SERVER_KEY=${apiKey}`, "API_SERVER_HOST=127.0.0.1", `API_SERVER_PORT=${o.port}`, ""].join("\n"))
+    return { root, hermesHome, home, workDir, logFile: path.join(root, "gateway.log"), apiKey, port: o.port } satisfies HermesHome
+  })
+
+/**
+ * The same HERMES_HOME as a scoped resource through platform's FileSystem and Path: its temp root
+ * is removed when the scope closes, unless `keep` (then it stays for debugging).
+ */
+export const scopedHermesHome = (o: HermesHomeOptions & { readonly keep?: boolean }): Effect.Effect<HermesHome, never, Scope.Scope | FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const root = o.keep === true ? yield* fs.makeTempDirectory({ prefix: "hermetic-gw-" }) : yield* fs.makeTempDirectoryScoped({ prefix: "hermetic-gw-" })
+    return yield* writeHome(fs, path, root, o)
+  }).pipe(Effect.orDie)

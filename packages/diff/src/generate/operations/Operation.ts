@@ -4,6 +4,7 @@
  * operations/index.ts; it is generated only where the emulator's route table has its routes.
  */
 import type * as fc from "fast-check"
+import type { GatewayProfile } from "../../profile/GatewayProfile.js"
 import type { GenModel, ScenarioBuilder } from "../GenModel.js"
 
 export type GenCommand = fc.Command<GenModel, ScenarioBuilder>
@@ -12,6 +13,8 @@ export interface OperationCommands {
   readonly id: string
   /** Emulator route ids that must exist on the pin for these commands to be generated. */
   readonly requiresRoutes: ReadonlyArray<string>
+  /** Gateway profiles it is generated for (every profile when absent). */
+  readonly profiles?: ReadonlyArray<GatewayProfile>
   readonly commands: (pin: string) => ReadonlyArray<fc.Arbitrary<GenCommand>>
 }
 

@@ -8,6 +8,7 @@ import type { OperationCommands } from "./Operation.js"
 import { responsesOperation } from "./responses.js"
 import { runsOperation } from "./runs.js"
 import { sessionsOperation } from "./sessions.js"
+import { toolsOperation } from "./tools.js"
 
 export const OPERATION_COMMANDS: ReadonlyArray<OperationCommands> = [
   healthOperation,
@@ -17,5 +18,6 @@ export const OPERATION_COMMANDS: ReadonlyArray<OperationCommands> = [
   responsesOperation,
   sessionsOperation,
   jobsOperation,
+  toolsOperation,
   controlOperation
 ]

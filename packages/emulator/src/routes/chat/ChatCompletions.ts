@@ -18,8 +18,8 @@ import { errorHeaderValue, finishReasonOf, hermesBlock, usageBody } from "../../
 import { deriveChatSessionId, parseSessionIdHeader } from "../../chat/ChatSessionId.js"
 import { chatStreamFrames, type StreamItem } from "../../chat/ChatStream.js"
 import { completedPayload, isInternalTool, runningPayload } from "../../chat/ToolProgress.js"
-import { hasRunAgentTurn, markAgentTurn } from "../../discovery/AgentWarmth.js"
-import { enabledToolNames } from "../../discovery/ToolsetCatalog.js"
+import { markAgentTurn } from "../../discovery/AgentWarmth.js"
+import { agentToolNames } from "../../discovery/ToolsetCatalog.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import { type EmuResponse, jsonResponse, sseResponse } from "../../http/Exchange.js"
 import { corsHeadersFor } from "../../http/Middleware.js"
@@ -69,7 +69,7 @@ const runTurn = (
 ) =>
   Effect.suspend(() => {
     release()
-    const enabledTools = enabledToolNames(ctx.config.enabledToolsets, hasRunAgentTurn(ctx.gateway))
+    const enabledTools = agentToolNames(ctx.config.enabledToolsets)
     markAgentTurn(ctx.gateway)
     return ctx.gateway.agentTurnInFlight(playAgentTurn({
       namespace: ctx.namespace,

@@ -6,6 +6,7 @@
  * A non-streamed request with an Idempotency-Key reuses the agent outcome of an identical request
  * from the last 300 s, under a fresh response id.
  */
+import { agentToolNames } from "../../discovery/ToolsetCatalog.js"
 import { Effect, Either } from "effect"
 import { type AgentTurnResult, playAgentTurn } from "../../agent/AgentLoop.js"
 import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
@@ -32,7 +33,7 @@ const runTurn = (ctx: RouteContext, request: ResponseRequest, release: () => voi
   Effect.suspend(() => {
     release()
     return ctx.gateway.agentTurnInFlight(
-      playAgentTurn({ namespace: ctx.namespace, operation: "responses.create", sessionId, userMessage: request.userMessage, history: request.history }).pipe(
+      playAgentTurn({ namespace: ctx.namespace, operation: "responses.create", sessionId, userMessage: request.userMessage, history: request.history, enabledTools: agentToolNames(ctx.config.enabledToolsets) }).pipe(
         // the agent writes its turn to state.db under the response's session
         Effect.tap((result) => recordPlayedTurn(ctx.namespace, sessionId, result, ctx.now()))
       )

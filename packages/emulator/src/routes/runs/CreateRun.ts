@@ -6,8 +6,7 @@
  * identical submissions start exactly one run.
  */
 import { Effect, Either } from "effect"
-import { hasRunAgentTurn } from "../../discovery/AgentWarmth.js"
-import { enabledToolNames } from "../../discovery/ToolsetCatalog.js"
+import { agentToolNames } from "../../discovery/ToolsetCatalog.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
@@ -111,7 +110,7 @@ const startNew = (ctx: RouteContext, runId: string, record: RunRecord, request: 
       now: ctx.now,
       userMessage: request.userMessage,
       history: runHistory(request, chained),
-      enabledTools: enabledToolNames(ctx.config.enabledToolsets, hasRunAgentTurn(ctx.gateway))
+      enabledTools: agentToolNames(ctx.config.enabledToolsets)
     },
     record,
     request.idempotencyKey !== "",

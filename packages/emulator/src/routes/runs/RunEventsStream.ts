@@ -10,7 +10,7 @@ import { sseResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
 import type { GatewayState, RunStream } from "../../runs/GatewayState.js"
 import { KEEPALIVE_FRAME, STREAM_CLOSED_FRAME, dataFrame } from "../../runs/RunEvents.js"
-import { expireForAccess } from "../../runs/Sweep.js"
+import { sweepIfDue } from "../../runs/Sweep.js"
 
 const KEEPALIVE_AFTER = Duration.seconds(30)
 
@@ -46,7 +46,7 @@ export const runEvents: Handler = (ctx) =>
     const gw = ctx.gateway
     let stream: RunStream | undefined
     for (let attempt = 0; attempt < 20; attempt++) {
-      expireForAccess(gw, runId, ctx.now())
+      sweepIfDue(gw, ctx.now())
       stream = gw.runStreams.get(runId)
       if (stream !== undefined) break
       yield* Effect.sleep(Duration.millis(50))

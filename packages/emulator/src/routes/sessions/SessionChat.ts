@@ -3,6 +3,7 @@
  * Script. A model error is not an HTTP error: upstream answers 200 with Hermes' summary of it as
  * the assistant's content and zero usage, and only the user's message is written to the session.
  */
+import { agentToolNames } from "../../discovery/ToolsetCatalog.js"
 import { Effect } from "effect"
 import { playAgentTurn } from "../../agent/AgentLoop.js"
 import { JSON_CONTENT_TYPE } from "../../http/Exchange.js"
@@ -20,7 +21,7 @@ export const sessionChatRoute: Handler = (ctx) =>
       if (parsed._tag === "rejected") return parsed.response
       const { sessionId, sessionKey, userMessage } = parsed.request
       release()
-      const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({ namespace: ctx.namespace, operation: "sessions.chat", sessionId, userMessage, history: [] }))
+      const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({ namespace: ctx.namespace, operation: "sessions.chat", sessionId, userMessage, history: [], enabledTools: agentToolNames(ctx.config.enabledToolsets) }))
       const turn = turnMessages(result.messages, 0)
       yield* recordAgentTurn(ctx.namespace, { sessionId, messages: turn, calls: answeredCalls(turn, result.usage), now: ctx.now() })
       const headers: Array<readonly [string, string]> = [["X-Hermes-Session-Id", sessionId]]

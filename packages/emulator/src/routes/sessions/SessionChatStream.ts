@@ -9,6 +9,8 @@
  * assistant's content, as on …/chat. The turn runs on even when the client goes away, as upstream's
  * executor thread does, so the session is written either way.
  */
+import { parsedToolArguments, toolPreview } from "../../chat/ToolProgress.js"
+import { agentToolNames } from "../../discovery/ToolsetCatalog.js"
 import { Duration, Effect, Option, Queue, Stream } from "effect"
 import { playAgentTurn } from "../../agent/AgentLoop.js"
 import type { EmuResponse } from "../../http/Exchange.js"
@@ -57,6 +59,7 @@ export const sessionChatStreamRoute: Handler = (ctx) =>
           sessionId,
           userMessage,
           history: [],
+          enabledTools: agentToolNames(ctx.config.enabledToolsets),
           callbacks: {
             onDelta: (delta) =>
               delta === ""
@@ -72,7 +75,11 @@ export const sessionChatStreamRoute: Handler = (ctx) =>
                 return preview === ""
                   ? Effect.void
                   : emit("tool.progress", { message_id: messageId, tool_name: "_thinking", delta: preview })
-              })
+              }),
+            // the agent's tool_progress_callback: started with the preview and the parsed arguments, completed bare
+            onToolStart: (call) =>
+              emit("tool.started", { message_id: messageId, tool_name: call.name, preview: toolPreview(call), args: parsedToolArguments(call.arguments) }),
+            onToolComplete: (call) => emit("tool.completed", { message_id: messageId, tool_name: call.name, preview: null, args: null })
           }
         }))
         const own = turnMessages(result.messages, 0)

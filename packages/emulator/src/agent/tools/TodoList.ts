@@ -1,0 +1,126 @@
+/**
+ * The `todo` tool as Hermes 0.19.0 runs it: one in-memory list per agent (so per agent turn on the
+ * API server, where every request builds a fresh agent), written whole or merged by id, and every
+ * call answers the full list with a summary of counts. Behaviour read from the pinned source and
+ * matched live (scenarios/tools/).
+ */
+import { pyDumps, pyStr, pyStrip } from "../../python/index.js"
+
+const STATUSES = ["pending", "in_progress", "completed", "cancelled"] as const
+const MAX_CONTENT = 4000
+const MAX_ITEMS = 256
+const TRUNCATED = "… [truncated]"
+
+export interface TodoItem {
+  id: string
+  content: string
+  status: string
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
+
+const capContent = (content: string): string => {
+  const chars = [...content]
+  return chars.length > MAX_CONTENT ? chars.slice(0, MAX_CONTENT - [...TRUNCATED].length).join("") + TRUNCATED : content
+}
+
+const text = (v: unknown, fallback: string): string => (v === undefined ? fallback : pyStr(v))
+
+const validStatus = (v: string): boolean => (STATUSES as ReadonlyArray<string>).includes(v)
+
+/** A written item, cleaned: an id ("?" when blank), a description, a known status. */
+const normalizeItem = (item: unknown): TodoItem => {
+  if (!isRecord(item)) return { id: "?", content: "(invalid item)", status: "pending" }
+  const id = pyStrip(text(item["id"], "")) || "?"
+  const raw = pyStrip(text(item["content"], ""))
+  const status = pyStrip(text(item["status"], "pending")).toLowerCase()
+  return { id, content: raw === "" ? "(no description)" : capContent(raw), status: validStatus(status) ? status : "pending" }
+}
+
+/** Duplicate ids collapse to their last occurrence, at that occurrence's position. */
+const lastOccurrences = (todos: ReadonlyArray<unknown>): Array<unknown> => {
+  const last = new Map<string, number>()
+  todos.forEach((item, i) => last.set(isRecord(item) ? pyStrip(text(item["id"], "")) || "?" : `\u0000invalid${i}`, i))
+  return [...last.values()].sort((a, b) => a - b).map((i) => todos[i])
+}
+
+const truthy = (v: unknown): boolean =>
+  v !== undefined && v !== null && v !== false && v !== 0 && v !== "" && !(Array.isArray(v) && v.length === 0) && !(isRecord(v) && Object.keys(v).length === 0)
+
+export class TodoList {
+  private items: Array<TodoItem> = []
+
+  write(todos: ReadonlyArray<unknown>, merge: boolean): void {
+    if (!merge) {
+      this.items = lastOccurrences(todos).map(normalizeItem)
+    } else {
+      const byId = new Map(this.items.map((i) => [i.id, i]))
+      for (const t of lastOccurrences(todos)) {
+        if (!isRecord(t)) continue
+        const id = pyStrip(text(t["id"], ""))
+        if (id === "") continue
+        const existing = byId.get(id)
+        if (existing !== undefined) {
+          if (truthy(t["content"])) existing.content = capContent(pyStrip(pyStr(t["content"])))
+          if (truthy(t["status"])) {
+            const status = pyStrip(pyStr(t["status"])).toLowerCase()
+            if (validStatus(status)) existing.status = status
+          }
+        } else {
+          const item = normalizeItem(t)
+          byId.set(item.id, item)
+          this.items.push(item)
+        }
+      }
+      const seen = new Set<string>()
+      this.items = this.items.flatMap((item) => {
+        const current = byId.get(item.id) ?? item
+        if (seen.has(current.id)) return []
+        seen.add(current.id)
+        return [current]
+      })
+    }
+    if (this.items.length > MAX_ITEMS) this.items = this.items.slice(0, MAX_ITEMS)
+  }
+
+  /** The tool's JSON answer: the whole list and how many items are in each status. */
+  answer(): string {
+    const count = (s: string) => this.items.filter((i) => i.status === s).length
+    return pyDumps(
+      {
+        todos: this.items.map((i) => ({ id: i.id, content: i.content, status: i.status })),
+        summary: {
+          total: this.items.length,
+          pending: count("pending"),
+          in_progress: count("in_progress"),
+          completed: count("completed"),
+          cancelled: count("cancelled")
+        }
+      },
+      false
+    )
+  }
+}
+
+/** `{"error": ...}`: the shape of a tool's refusal. */
+export const toolError = (message: string): string => pyDumps({ error: message }, false)
+
+/** One call of the todo tool against the agent's list. */
+export const callTodo = (list: TodoList, args: Record<string, unknown>): string => {
+  let todos = args["todos"]
+  if (todos !== undefined && todos !== null) {
+    if (typeof todos === "string") {
+      try {
+        todos = JSON.parse(todos) as unknown
+      } catch {
+        return toolError("todos must be a list of objects, got unparseable string")
+      }
+    }
+    if (!Array.isArray(todos)) return toolError(`todos must be a list, got ${pyTypeName(todos)}`)
+    list.write(todos, truthy(args["merge"]))
+  }
+  return list.answer()
+}
+
+const pyTypeName = (v: unknown): string =>
+  v === null ? "NoneType" : typeof v === "boolean" ? "bool" : typeof v === "number" ? (Number.isInteger(v) ? "int" : "float") : typeof v === "string" ? "str" : Array.isArray(v) ? "list" : "dict"

@@ -1,0 +1,129 @@
+/**
+ * What an enabled tool answers the model, as the tools profile's real gateway does: `todo` for
+ * real (TodoList), `terminal` for the `echo` commands it emulates (TerminalCommand), behind
+ * Hermes' approval guard (DangerousCommands):
+ *
+ * - a flagged command already approved for this approval session, or approved "always" on this
+ *   gateway, runs without asking (and without an approval note);
+ * - on /v1/runs (a notify callback is registered) the run waits for POST .../approval: approved →
+ *   runs with the approval note; denied, timed out or stopped → a "blocked" result;
+ * - elsewhere (chat, responses, session chat: no one to ask) → a "pending_approval" result and
+ *   nothing runs.
+ *
+ * Other enabled tools answer a fixed marker: the emulator has no behaviour for them.
+ */
+import { Effect } from "effect"
+import type { ToolApproval } from "@hermetic/script"
+import { pyDumps, pyStr } from "../../python/index.js"
+import { detectDangerousCommand, type DangerousMatch } from "./DangerousCommands.js"
+import { runTerminalCommand, terminalResult } from "./TerminalCommand.js"
+import { callTodo, type TodoList } from "./TodoList.js"
+
+/** The user's answer to an approval request, or "timeout" when none came in time. */
+export type ApprovalChoice = "once" | "session" | "always" | "deny" | "timeout"
+
+/** Approvals Hermes remembers: per approval session (a run's id) and, for "always", gateway-wide. */
+export interface ApprovalMemory {
+  readonly sessionApprovals: Map<string, Set<string>>
+  readonly permanentApprovals: Set<string>
+}
+
+export interface ToolCallContext {
+  readonly todo: TodoList
+  readonly memory: ApprovalMemory
+  /** The approval session (the run id on /v1/runs); absent where no one can be asked. */
+  readonly approvalSession?: string
+  /** Asks the user (runs only); absent → the pending_approval answer. */
+  readonly ask?: (match: DangerousMatch) => Effect.Effect<ApprovalChoice>
+}
+
+/** What an enabled tool without emulated behaviour returns to the model. */
+export const EMULATED_TOOL_RESULT = '{"success": true, "emulated": true}'
+
+export interface ToolOutcome {
+  readonly content: string
+  /** False when the guard kept the tool from running (denied, pending): tool.completed's `error`. */
+  readonly ran: boolean
+  /** The guard's match, when it stopped to ask. */
+  readonly asked?: DangerousMatch
+}
+
+const parseArgs = (json: string): Record<string, unknown> => {
+  try {
+    const v: unknown = JSON.parse(json)
+    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
+  } catch {
+    return {}
+  }
+}
+
+const refusal = (reason: string, addendum: string) =>
+  `BLOCKED: Command ${reason}. The user has NOT consented to this action. Do NOT retry this command, do NOT rephrase it, and do NOT attempt the same outcome via a different command. Stop the current workflow and wait for the user to respond before taking any further destructive or irreversible action.${addendum}`
+
+const blocked = (message: string): string => pyDumps({ output: "", exit_code: -1, error: message, status: "blocked" }, false)
+
+const pending = (command: string, match: DangerousMatch): string =>
+  pyDumps(
+    {
+      output: "",
+      exit_code: -1,
+      error: "",
+      status: "pending_approval",
+      approval_pending: true,
+      command,
+      description: match.description,
+      pattern_key: match.patternKey,
+      smart_denied: false,
+      allow_permanent: true
+    },
+    false
+  )
+
+/** A Script's explicit approval marker wins; otherwise the guard's own detection on the command. */
+const dangerOf = (command: string, marker: ToolApproval | undefined): DangerousMatch | undefined =>
+  marker !== undefined
+    ? { patternKey: marker.patternKey ?? "dangerous_command", description: marker.description ?? "dangerous command" }
+    : detectDangerousCommand(command)
+
+const isApproved = (memory: ApprovalMemory, session: string | undefined, key: string): boolean =>
+  memory.permanentApprovals.has(key) || (session !== undefined && (memory.sessionApprovals.get(session)?.has(key) ?? false))
+
+const remember = (memory: ApprovalMemory, session: string | undefined, key: string, choice: ApprovalChoice) => {
+  if (choice !== "session" && choice !== "always") return
+  if (session !== undefined) {
+    const keys = memory.sessionApprovals.get(session) ?? new Set<string>()
+    keys.add(key)
+    memory.sessionApprovals.set(session, keys)
+  }
+  if (choice === "always") memory.permanentApprovals.add(key)
+}
+
+const terminal = (args: Record<string, unknown>, marker: ToolApproval | undefined, ctx: ToolCallContext) =>
+  Effect.gen(function*() {
+    const command = marker?.command ?? pyStr(args["command"] ?? "")
+    const match = dangerOf(command, marker)
+    if (match === undefined || isApproved(ctx.memory, ctx.approvalSession, match.patternKey)) {
+      return { content: terminalResult(runTerminalCommand(command)), ran: true } satisfies ToolOutcome
+    }
+    if (ctx.ask === undefined) return { content: pending(command, match), ran: false } satisfies ToolOutcome
+    const choice = yield* ctx.ask(match)
+    if (choice === "deny") return { content: blocked(refusal("denied by user", "")), ran: false, asked: match } satisfies ToolOutcome
+    if (choice === "timeout") {
+      return { content: blocked(refusal("timed out without user response", " Silence is not consent.")), ran: false, asked: match } satisfies ToolOutcome
+    }
+    remember(ctx.memory, ctx.approvalSession, match.patternKey, choice)
+    const note = `Command required approval (${match.description}) and was approved by the user.`
+    return { content: terminalResult(runTerminalCommand(command), note), ran: true, asked: match } satisfies ToolOutcome
+  })
+
+export const callTool = (
+  name: string,
+  argumentsJson: string,
+  marker: ToolApproval | undefined,
+  ctx: ToolCallContext
+): Effect.Effect<ToolOutcome> => {
+  const args = parseArgs(argumentsJson)
+  if (name === "terminal" || marker !== undefined) return terminal(args, marker, ctx)
+  if (name === "todo") return Effect.succeed({ content: callTodo(ctx.todo, args), ran: true })
+  return Effect.succeed({ content: EMULATED_TOOL_RESULT, ran: true })
+}
