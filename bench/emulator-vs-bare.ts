@@ -17,12 +17,19 @@ export const SPECS: ReadonlyArray<LoadSpec> = [
   { name: "POST /v1/runs (Idempotency-Key)", method: "POST", path: () => "/v1/runs", body: JSON.stringify({ input: "hi" }), uniqueKey: true }
 ]
 
+type Side = { readonly rps: Spread; readonly p50: Spread; readonly p99: Spread; readonly cpu: Spread }
+
 export interface SideBySide {
   readonly name: string
-  readonly emulator: { readonly rps: Spread; readonly p50: Spread; readonly p99: Spread; readonly cpu: Spread }
-  readonly bare: { readonly rps: Spread; readonly p50: Spread; readonly p99: Spread; readonly cpu: Spread }
+  readonly emulator: Side
+  readonly bare: Side
   readonly throughputRatio: number
   readonly cpuRatio: number
+  /**
+   * The same emulator served through @effect/platform-node (bench/servers/emulator-platform.ts): the
+   * measurement behind the socket adapter's choice; `throughputShare` is its req/s ÷ the lean adapter's.
+   */
+  readonly platform?: Side & { readonly throughputShare: number }
 }
 
 const summarize = (rs: ReadonlyArray<LoadResult>) => ({
@@ -35,14 +42,17 @@ const summarize = (rs: ReadonlyArray<LoadResult>) => ({
 export const emulatorVsBare = async (opts: { rounds: number; seconds: number; warmupSeconds: number; log: (s: string) => void }) => {
   const emulator = await startChild("bench/servers/emulator.ts")
   const bare = await startChild("bench/servers/bare.ts")
+  const platform = await startChild("bench/servers/emulator-platform.ts")
   const results: Array<SideBySide> = []
   try {
     for (const spec of SPECS) {
       const emu: Array<LoadResult> = []
       const ref: Array<LoadResult> = []
+      const plat: Array<LoadResult> = []
       for (let round = 0; round < opts.rounds; round++) {
         // alternate the order so neither side always runs on a warmer machine
-        const order = round % 2 === 0 ? ([["emulator", emulator, emu], ["bare", bare, ref]] as const) : ([["bare", bare, ref], ["emulator", emulator, emu]] as const)
+        const sides = [["emulator", emulator, emu], ["bare", bare, ref], ["platform-node", platform, plat]] as const
+        const order = round % 2 === 0 ? sides : [...sides].reverse()
         for (const [label, server, sink] of order) {
           await runLoad(spec, targetOf(server), opts.warmupSeconds) // warm-up
           const r = await runLoad(spec, targetOf(server), opts.seconds)
@@ -53,11 +63,20 @@ export const emulatorVsBare = async (opts: { rounds: number; seconds: number; wa
       }
       const e = summarize(emu)
       const b = summarize(ref)
-      results.push({ name: spec.name, emulator: e, bare: b, throughputRatio: b.rps.median / e.rps.median, cpuRatio: e.cpu.median / b.cpu.median })
+      const p = summarize(plat)
+      results.push({
+        name: spec.name,
+        emulator: e,
+        bare: b,
+        throughputRatio: b.rps.median / e.rps.median,
+        cpuRatio: e.cpu.median / b.cpu.median,
+        platform: { ...p, throughputShare: p.rps.median / e.rps.median }
+      })
     }
   } finally {
     await emulator.stop()
     await bare.stop()
+    await platform.stop()
   }
   return results
 }
@@ -71,6 +90,20 @@ export const renderEmulatorVsBare = (rows: ReadonlyArray<SideBySide>): string =>
     lines.push(
       `| ${r.name} | ${fmtSpread(r.emulator.rps)} | ${fmtSpread(r.bare.rps)} | ${fmt(r.emulator.p50.median, 2)} / ${fmt(r.emulator.p99.median, 2)} | ${fmt(r.bare.p50.median, 2)} / ${fmt(r.bare.p99.median, 2)} | ${fmtSpread(r.emulator.cpu)} | ${fmtSpread(r.bare.cpu)} | **${fmt(r.throughputRatio, 2)}×** | **${fmt(r.cpuRatio, 2)}×** |`
     )
+  }
+  const withPlatform = rows.filter((r) => r.platform !== undefined)
+  if (withPlatform.length > 0) {
+    lines.push(
+      "",
+      "The emulator's socket through @effect/platform-node (NodeHttpServer, logger and tracing off) instead of its lean node:http adapter, same runs:",
+      "",
+      "| operation | platform-node req/s | lean adapter req/s | platform-node CPU µs/req | lean adapter CPU µs/req | platform-node ÷ lean throughput |",
+      "| --- | --- | --- | --- | --- | --- |"
+    )
+    for (const r of withPlatform) {
+      const p = r.platform as NonNullable<SideBySide["platform"]>
+      lines.push(`| ${r.name} | ${fmtSpread(p.rps)} | ${fmtSpread(r.emulator.rps)} | ${fmtSpread(p.cpu)} | ${fmtSpread(r.emulator.cpu)} | **${fmt(p.throughputShare * 100)} %** |`)
+    }
   }
   return lines.join("\n")
 }

@@ -8,11 +8,12 @@ import type { DifferResult } from "./differ.js"
 import { renderEmulatorVsBare, type SideBySide } from "./emulator-vs-bare.js"
 import type { EmulatorVsGateway, OpSide } from "./emulator-vs-gateway.js"
 import type { ScaleResult } from "./scale.js"
+import type { SuitesResult } from "./suites.js"
 import { fmt, fmtAuto, type Spread } from "./stats.js"
 
 export const SCHEMA_VERSION = 2
 
-export type SectionName = "gateway" | "bare" | "scale" | "differ"
+export type SectionName = "gateway" | "bare" | "scale" | "differ" | "suites"
 
 export interface Machine {
   readonly cpus: number
@@ -46,13 +47,17 @@ export interface BenchFile {
   readonly emulatorVsBare?: ReadonlyArray<SideBySide>
   readonly scale?: ScaleResult
   readonly differ?: DifferResult
+  readonly suites?: SuitesResult
 }
 
-export const SECTION_KEYS: Record<SectionName, "emulatorVsGateway" | "emulatorVsBare" | "scale" | "differ"> = {
+export type SectionKey = "emulatorVsGateway" | "emulatorVsBare" | "scale" | "differ" | "suites"
+
+export const SECTION_KEYS: Record<SectionName, SectionKey> = {
   gateway: "emulatorVsGateway",
   bare: "emulatorVsBare",
   scale: "scale",
-  differ: "differ"
+  differ: "differ",
+  suites: "suites"
 }
 
 /** The previous file's sections, to keep those this run does not measure. */
@@ -147,12 +152,12 @@ export const renderScale = (s: ScaleResult): string => {
   const lines = [
     `Emulator ${s.pin}, file storage, N settled keyed runs. Seeding: ${s.seeding}`,
     "",
-    "| runs stored | seed s | RSS MiB (heap; empty process) | GET within the hour (settled status): req/s · p50 / p99 ms | first GET after the 1 h jump (full sweep) ms | RSS after sweep MiB | GET, status from the ledger: req/s · p50 / p99 ms | keyed POST: req/s · p50 ms |",
+    "| runs stored | seed s | RSS MiB of the bundled CLI (empty process) | GET within the hour (settled status): req/s · p50 / p99 ms | first GET after the 1 h jump (full sweep) ms | RSS after sweep MiB | GET, status from the ledger: req/s · p50 / p99 ms | keyed POST: req/s · p50 ms |",
     "| --- | --- | --- | --- | --- | --- | --- | --- |"
   ]
   for (const p of s.points) {
     lines.push(
-      `| ${p.runs.toLocaleString("en-US")} | ${fmt(p.seedSeconds, 1)} | ${fmt(p.rssMiB)} (${fmt(p.heapUsedMiB)}; ${fmt(p.rssEmptyMiB)}) | ${ms(p.getInMemory.rps)} · ${ms(p.getInMemory.p50Ms)} / ${ms(p.getInMemory.p99Ms)} | ${fmt(p.sweepingGetMs, 1)} | ${fmt(p.rssAfterSweepMiB)} | ${ms(p.getFromLedger.rps)} · ${ms(p.getFromLedger.p50Ms)} / ${ms(p.getFromLedger.p99Ms)} | ${fmt(p.keyedPost.rps)} · ${fmt(p.keyedPost.p50Ms, 2)} |`
+      `| ${p.runs.toLocaleString("en-US")} | ${fmt(p.seedSeconds, 1)} | ${fmt(p.rssMiB)} (${fmt(p.rssEmptyMiB)}) | ${ms(p.getInMemory.rps)} · ${ms(p.getInMemory.p50Ms)} / ${ms(p.getInMemory.p99Ms)} | ${fmt(p.sweepingGetMs, 1)} | ${fmt(p.rssAfterSweepMiB)} | ${ms(p.getFromLedger.rps)} · ${ms(p.getFromLedger.p50Ms)} / ${ms(p.getFromLedger.p99Ms)} | ${fmt(p.keyedPost.rps)} · ${fmt(p.keyedPost.p50Ms, 2)} |`
     )
   }
   lines.push(
@@ -171,7 +176,7 @@ export const renderScale = (s: ScaleResult): string => {
     lines.splice(
       lines.findIndex((l) => l.startsWith("- RSS")) + 1,
       0,
-      `- RSS grew ${fmt(last.rssMiB - first.rssMiB)} MiB from ${first.runs.toLocaleString("en-US")} to ${last.runs.toLocaleString("en-US")} runs; the empty emulator process (this bench loads it through tsx) already holds ${fmt(first.rssEmptyMiB)}–${fmt(last.rssEmptyMiB)} MiB, with ${fmt(first.heapUsedMiB)} MiB of JS heap.`
+      `- RSS grew ${fmt(last.rssMiB - first.rssMiB)} MiB from ${first.runs.toLocaleString("en-US")} to ${last.runs.toLocaleString("en-US")} runs; the empty emulator process (the bundled CLI) already holds ${fmt(first.rssEmptyMiB)}–${fmt(last.rssEmptyMiB)} MiB.`
     )
   }
   for (const p of s.sweep) lines.push(`| ${p.expired.toLocaleString("en-US")} | ${ms(p.statusSweepMs)} | ${ms(p.ledgerPruneMs)} |`)
@@ -202,6 +207,35 @@ export const renderDiffer = (d: DifferResult): string => {
   return lines.join("\n")
 }
 
+const within = (value: number, target: number) => `target ≤ ${target} — ${verdict(value <= target)}`
+
+export const renderSuites = (r: SuitesResult): string => {
+  const perTest = (s: Spread) => fmt((s.median / r.tests) * 1000, 3)
+  const c = r.coldStart
+  const cold =
+    c === undefined
+      ? []
+      : [
+        `| cold start of the bundled CLI (\`node packages/emulator/dist/hermes-emulator.mjs serve\`, ${fmt(c.bundleBytes / 1024)} KiB) to the first 200 of /health | ${ms(c.cliWallMs)} ms | ${ms(c.cliCpuMs)} ms | ${within(c.cliWallMs.median, 120)} ms |`,
+        `| of which the CLI's own start (layers built, listening; its "ready in") | ${ms(c.cliOwnStartMs)} ms | | |`,
+        `| the same for an empty node:http server (node's own start on this machine at that time) | ${ms(c.emptyNodeWallMs)} ms | ${ms(c.emptyNodeCpuMs)} ms | — |`
+      ]
+  return [
+    `A test here scripts one reply in its own namespace, asks one chat completion and checks its text (bench/suiteTest.ts).`,
+    "",
+    "| what | wall | CPU | target |",
+    "| --- | --- | --- | --- |",
+    ...cold,
+    `| Emulator.layer start in process (services, storage opened and migrated, app) | ${ms(r.layerStartMs)} ms | | ${within(r.layerStartMs.median, 20)} ms |`,
+    `| namespace reset after a test (POST /__admin/reset, in process) | ${ms(r.resetMs.wall)} ms | ${ms(r.resetMs.cpu)} ms | ${within(r.resetMs.wall.median, 0.2)} ms |`,
+    `| a fresh namespace's first request (a Script upload, in process) | ${ms(r.freshNamespaceMs.wall)} ms | ${ms(r.freshNamespaceMs.cpu)} ms | ${within(r.freshNamespaceMs.wall.median, 0.2)} ms |`,
+    `| ${r.tests.toLocaleString("en-US")} isolated tests in process (Layer + fetch) | ${ms(r.inProcessSeconds.wall)} s (${perTest(r.inProcessSeconds.wall)} ms/test) | ${ms(r.inProcessSeconds.cpu)} s | ${within(r.inProcessSeconds.wall.median, (0.4 * r.tests) / 1000)} s |`,
+    `| the same over HTTP (emulator in its own process, keep-alive fetch) | ${ms(r.overHttpSeconds.wall)} s (${perTest(r.overHttpSeconds.wall)} ms/test) | | measured |`,
+    `| vitest: ${r.parallel.files} files × ${r.parallel.testsPerFile} tests, ${r.parallel.workers} workers, one emulator (globalSetup) shared through namespaces | ${ms(r.parallel.withEmulatorSeconds)} s | | measured |`,
+    `| the same files with tests that do nothing (vitest's own share) | ${ms(r.parallel.vitestAloneSeconds)} s | | — |`
+  ].join("\n")
+}
+
 export const renderMarkdown = (f: BenchFile): string => {
   const m = f.machine
   const out = [
@@ -224,6 +258,7 @@ export const renderMarkdown = (f: BenchFile): string => {
     )
   }
   if (f.scale !== undefined) out.push("### Scale", "", metaLine(f.sectionMeta.scale) + renderScale(f.scale), "")
+  if (f.suites !== undefined) out.push("### What test suites feel", "", metaLine(f.sectionMeta.suites) + renderSuites(f.suites), "")
   if (f.differ !== undefined) out.push("### The differ", "", metaLine(f.sectionMeta.differ) + renderDiffer(f.differ), "")
   else out.push("### The differ", "", "**TODO — not measured** in this file (run `npm run bench -- --only differ`).", "")
   return out.join("\n")

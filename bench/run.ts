@@ -19,11 +19,14 @@ import {
   renderScale,
   SCHEMA_VERSION,
   SECTION_KEYS,
+  type SectionKey,
+  renderSuites,
   type SectionMeta,
   type SectionName,
   writeReportSection
 } from "./report.js"
 import { latencyFlatness, scale } from "./scale.js"
+import { suites } from "./suites.js"
 
 const HELP = `npm run bench -- [options]
 
@@ -36,8 +39,11 @@ Measures, on this machine, side by side, and prints ratios:
   bare     the emulator vs a bare node:http + better-sqlite3 server doing the same SQL work (target: within 2×)
   scale    GET /v1/runs/{id} latency and RSS with 1k, 100k, 1M stored runs (file storage), keyed POST,
            and the retention sweep's cost against the number of expired runs
-           (targets: latency flat within 20 %, RSS ≤ 200 MB at 1M)
+           on the bundled CLI (targets: latency flat within 20 %, RSS ≤ 150 MiB at 1M)
   differ   scenarios/s of the differ against the emulator in process; time to replay all committed cassettes
+  suites   what test suites feel: the Layer's start, a namespace reset, 1,000 isolated tests (a Script reply + one
+           chat completion each) in process and over HTTP, and vitest files sharing one emulator through namespaces
+           (targets: start ≤ 20 ms, reset ≤ 0.2 ms, 1,000 tests in process ≤ 0.4 s)
 
 Options:
   --only SECTION[,SECTION]  run only these sections (repeatable); the others are kept from the previous
@@ -55,7 +61,7 @@ Progress goes to stderr, the tables to stdout. Nothing binds beyond 127.0.0.1. T
 not tests: nothing in npm test asserts a duration.
 `
 
-const SECTIONS: ReadonlyArray<SectionName> = ["gateway", "bare", "scale", "differ"]
+const SECTIONS: ReadonlyArray<SectionName> = ["gateway", "bare", "scale", "differ", "suites"]
 
 const { values } = parseArgs({
   options: {
@@ -112,7 +118,7 @@ log(`sections: ${selected.join(", ")}; ${rounds} round(s)${quick ? "; --quick" :
 const outFile = `${outDir}/bench.json`
 const previous = readPrevious(outFile)
 const meta: Partial<Record<SectionName, SectionMeta>> = { ...(previous.sectionMeta ?? {}) }
-const results: { -readonly [K in "emulatorVsGateway" | "emulatorVsBare" | "scale" | "differ"]?: BenchFile[K] } = {}
+const results: { -readonly [K in SectionKey]?: BenchFile[K] } = {}
 for (const s of SECTIONS) {
   const key = SECTION_KEYS[s]
   if (!selected.includes(s) && previous[key] !== undefined) Object.assign(results, { [key]: previous[key] })
@@ -193,6 +199,12 @@ if (selected.includes("scale")) {
 if (selected.includes("differ")) {
   await guarded("differ", () =>
     measure("differ", 0, () => differ({ rounds, scenarios: quick ? 20 : 200, pin: PIN, log }), renderDiffer, "The differ")
+  )
+}
+
+if (selected.includes("suites")) {
+  await guarded("suites", () =>
+    measure("suites", 0, () => suites({ rounds, tests: quick ? 200 : 1000, log }), renderSuites, "What test suites feel")
   )
 }
 

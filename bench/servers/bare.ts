@@ -13,7 +13,7 @@
  * - Every POST then records the agent turn in state.db the way the emulator's recordAgentTurn
  *   does for a one-reply turn, in one transaction: session upsert (system prompt included), one
  *   block of message ids (bump + read), one two-row message insert, one counter update — 5 statements.
- * Same tables and indexes (the emulator's own DDL), same WAL journal. Prints
+ * Same tables and indexes (the emulator's own DDL), same WAL journal and synchronous=NORMAL. Prints
  * `LISTENING <port> <controlPort> <runId>`.
  */
 import Database from "better-sqlite3"
@@ -23,8 +23,7 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { SCHEMA } from "../../packages/emulator/src/services/Storage.js"
-import { SESSION_TABLES } from "../../packages/emulator/src/sessions/SessionTables.js"
+import { STORAGE_SCHEMA } from "../../packages/emulator/src/StorageSchema.js"
 import { startControl } from "./control.js"
 
 const KEY = "bench-key-0123456789abcdef"
@@ -32,7 +31,8 @@ const NS = "default"
 const REPLY = "[hermetic: the script has no reply for this model call]"
 const db = new Database(join(mkdtempSync(join(tmpdir(), "hermetic-bare-")), "bare.db"))
 db.pragma("journal_mode = WAL")
-for (const ddl of [...SCHEMA, ...SESSION_TABLES]) db.exec(ddl)
+db.pragma("synchronous = NORMAL")
+for (const ddl of STORAGE_SCHEMA.statements) db.exec(ddl)
 
 const prune = db.prepare(`DELETE FROM run_ledger WHERE namespace = ? AND updated_at < ? AND status IN ('completed','failed','cancelled','interrupted')`)
 const lookup = db.prepare(`SELECT scope, idempotency_key, fingerprint, run_id, status_json, status, owner, updated_at FROM run_ledger WHERE namespace = ? AND scope = ? AND idempotency_key = ?`)

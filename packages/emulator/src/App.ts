@@ -3,7 +3,7 @@
  * Hermes' middleware chain and route table for the pinned release. Both the socket server and the
  * in-process fetch handler call this.
  */
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
 import { handleAdmin, isAdminPath } from "./admin/AdminRoutes.js"
 import { EmulatorConfig } from "./config/EmulatorConfig.js"
 import { aiohttpMethodNotAllowed, aiohttpNotFound, internalServerError, plainErrorResponse } from "./http/Envelopes.js"
@@ -19,6 +19,8 @@ import { routesFor } from "./routes/RouteTable.js"
 import { EmuClock } from "./services/Clock.js"
 import { type FaultRule, Faults } from "./services/Faults.js"
 import { Journal } from "./services/Journal.js"
+import { Storage } from "./services/Storage.js"
+import { flatMapNow, isDone, mapNow } from "./http/Immediate.js"
 import { CurrentModelCallObserver } from "./journal/ModelCalls.js"
 import { features as featuresOf } from "./version/Pins.js"
 
@@ -55,6 +57,7 @@ export const makeApp = Effect.gen(function*() {
   const gateways = yield* Gateways
   const faults = yield* Faults
   const journal = yield* Journal
+  const storage = yield* Storage
   const features = featuresOf(config.pin)
   const router = new Router<Route["handler"]>(routesFor(features))
 
@@ -99,6 +102,7 @@ export const makeApp = Effect.gen(function*() {
       gateway: gateways.get(namespace),
       features,
       config,
+      storage,
       now: () => clock.now(namespace)
     })
     const disconnect = fault?.disconnectAfterFrames
@@ -106,20 +110,21 @@ export const makeApp = Effect.gen(function*() {
     const gate = match.route.auth === "bearer" ? bearerGate(config, features, req) : undefined
     const handled: Effect.Effect<EmuResponse, HandlerCrash, AppServices> =
       gate === undefined || gate._tag === "allowed"
-        ? Effect.flatMap(withBody(req, body), (full) => match.route.handler(ctx(full)))
+        ? flatMapNow(withBody(req, body), (full) => match.route.handler(ctx(full)))
         : gate._tag === "denied"
         ? Effect.succeed(gate.response)
         : Effect.fail(new HandlerCrash({ reason: gate.reason }))
-    return handled.pipe(
-      Effect.map((res): Answer => {
-        // security_headers_middleware, then cors_middleware adds its headers
-        const out = addCorsHeaders(config, req, addSecurityHeaders(res))
-        return disconnect !== undefined && out.body._tag === "sse"
-          ? [{ ...out, body: { ...out.body, disconnectAfter: disconnect } }, routeId]
-          : [out, routeId]
-      }),
-      Effect.catchTag("HandlerCrash", () => answer(internalServerError(), routeId))
-    )
+    const finish = (res: EmuResponse): Answer => {
+      // security_headers_middleware, then cors_middleware adds its headers
+      const out = addCorsHeaders(config, req, addSecurityHeaders(res))
+      return disconnect !== undefined && out.body._tag === "sse"
+        ? [{ ...out, body: { ...out.body, disconnectAfter: disconnect } }, routeId]
+        : [out, routeId]
+    }
+    // an answer ready at once stays an Exit: no fiber runs for it (http/Immediate.ts)
+    return isDone(handled)
+      ? Exit.succeed(finish(handled.value))
+      : handled.pipe(Effect.map(finish), Effect.catchTag("HandlerCrash", () => answer(internalServerError(), routeId)))
   }
 
   /** What the journal says about a fault that fired: its kind, never its body. */
@@ -148,7 +153,7 @@ export const makeApp = Effect.gen(function*() {
     const answered = fault?.latencyMs === undefined
       ? afterFault(req, body, namespace, match, fault)
       : Effect.zipRight(Effect.sleep(fault.latencyMs), afterFault(req, body, namespace, match, fault))
-    return Effect.map(answered, (a) => [a, faultLabel(fault)] as const)
+    return mapNow(answered, (a) => [a, faultLabel(fault)] as const)
   }
 
   const serve: StreamingAppHandler = (req, body) => {
@@ -164,7 +169,7 @@ export const makeApp = Effect.gen(function*() {
       : dispatch(req, journaled, namespace)
     // agent turns started by this request (also forked ones) report their model calls to its entry
     const observed = entry.observer === undefined ? answered : Effect.locally(answered, CurrentModelCallObserver, entry.observer)
-    return Effect.map(observed, ([[response, routeId], fault]) => {
+    return mapNow(observed, ([[response, routeId], fault]) => {
       journal.close(entry.id, {
         operation: routeId,
         status: response.status,

@@ -20,6 +20,8 @@ import { Ids, IdsRandom, IdsSeeded } from "./services/Ids.js"
 import { JournalLive } from "./services/Journal.js"
 import { JobTickerLive } from "./jobs/JobTickerLive.js"
 import { StorageLive } from "./services/Storage.js"
+import { STORAGE_SCHEMA } from "./StorageSchema.js"
+import { isDone } from "./http/Immediate.js"
 import { readSnapshotFile } from "./snapshot/NamespaceSnapshot.js"
 import { NodeFileSystem } from "@effect/platform-node"
 
@@ -59,7 +61,7 @@ export const servicesLayer = (options: EmulatorOptions = {}, overrides: LayerOve
     AgentLive,
     FaultsLive,
     JournalLive({ ...options.journal, secrets: [config.apiKey, config.adminKey] }),
-    StorageLive(config.sqliteFilename)
+    StorageLive(config.sqliteFilename, STORAGE_SCHEMA)
   )
   // the job ticker plays agent turns, which mark the gateway process warm: it needs Gateways
   return Layer.provideMerge(JobTickerLive, Layer.provideMerge(gateways, base))
@@ -70,8 +72,11 @@ const emulatorFromServices = Effect.gen(function*() {
   const runtime = yield* Effect.runtime<AppServices>()
   const handle = (req: EmuRequest) => Effect.provide(app.handle(req), runtime.context)
   const run = Runtime.runPromise(runtime)
-  const respond = (req: EmuRequest) => run(app.handle(req))
-  const respondStreaming = (head: EmuRequestHead, body: BodyReader) => run(app.serve(head, body))
+  // an answer ready at once (most are) is handed back without running a fiber
+  const runNow = (answered: Effect.Effect<EmuResponse, never, AppServices>) =>
+    isDone(answered) ? Promise.resolve(answered.value) : run(answered)
+  const respond = (req: EmuRequest) => runNow(app.handle(req))
+  const respondStreaming = (head: EmuRequestHead, body: BodyReader) => runNow(app.serve(head, body))
   return {
     config: app.config,
     handle,

@@ -103,10 +103,13 @@ const writeResponse = async <R>(res: http.ServerResponse, out: EmuResponse, runt
     case "drop":
       res.socket?.destroy()
       return
-    case "bytes":
-      res.writeHead(out.status, reasonPhrase(out.status), [...headers, "Content-Length", String(out.body.bytes.byteLength)])
-      res.end(out.body.bytes)
+    case "bytes": {
+      const bytes = out.body.bytes
+      res.writeHead(out.status, reasonPhrase(out.status), [...headers, "Content-Length", String(bytes.byteLength)])
+      // as a latin1 string (byte for byte) Node sends head and body in one write instead of a writev
+      res.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"), "latin1")
       return
+    }
     case "sse": {
       res.writeHead(out.status, reasonPhrase(out.status), headers)
       res.flushHeaders()

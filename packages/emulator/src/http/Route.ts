@@ -11,11 +11,12 @@ import type { EmuClock } from "../services/Clock.js"
 import type { Faults } from "../services/Faults.js"
 import type { Ids } from "../services/Ids.js"
 import type { Journal } from "../services/Journal.js"
+import type { Storage, StorageShape } from "../services/Storage.js"
 import type { Features } from "../version/Pins.js"
 import type { EmuRequest, EmuResponse } from "./Exchange.js"
 import type { RouteDef } from "./Router.js"
 
-export type AppServices = EmulatorConfig | EmuClock | Ids | Agent | Faults | Journal | Gateways | SqlClient.SqlClient
+export type AppServices = EmulatorConfig | EmuClock | Ids | Agent | Faults | Journal | Gateways | SqlClient.SqlClient | Storage
 
 export class HandlerCrash extends Data.TaggedError("HandlerCrash")<{ readonly reason: string }> {}
 
@@ -26,6 +27,8 @@ export interface RouteContext {
   readonly gateway: GatewayState
   readonly features: Features
   readonly config: EmulatorConfigShape
+  /** The durable state's connection (its lean, synchronous door). */
+  readonly storage: StorageShape
   /** time.time() of this namespace's clock. */
   readonly now: () => number
 }

@@ -12,6 +12,24 @@ import { Effect, Either } from "effect"
 import type { AgentMessage } from "../agent/AgentMessages.js"
 import { pyDumps, PyFloat, PyInt, pyJsonLoads, toHandlerValue } from "../python/index.js"
 
+/** Upstream's response_store.db: LRU by accessed_at, access_seq breaks ties; named conversations. */
+export const RESPONSE_STORE_SCHEMA: ReadonlyArray<string> = [
+  `CREATE TABLE IF NOT EXISTS stored_responses (
+     namespace TEXT NOT NULL,
+     response_id TEXT NOT NULL,
+     data TEXT NOT NULL,
+     accessed_at REAL NOT NULL,
+     access_seq INTEGER NOT NULL,
+     PRIMARY KEY (namespace, response_id)
+   )`,
+  `CREATE TABLE IF NOT EXISTS response_conversations (
+     namespace TEXT NOT NULL,
+     name TEXT NOT NULL,
+     response_id TEXT NOT NULL,
+     PRIMARY KEY (namespace, name)
+   )`
+]
+
 export interface StoredResponse {
   readonly response: Record<string, unknown>
   readonly conversation_history: Array<AgentMessage>

@@ -8,17 +8,18 @@
  * upstream's order: a stop wins over the result.
  */
 import { type Context, Deferred, Duration, Effect, Queue } from "effect"
-import type { SqlClient } from "@effect/sql"
+import { markAgentTurn } from "../discovery/AgentWarmth.js"
 import { type AgentTurnResult, type ExecutedToolCall, playAgentTurn } from "../agent/AgentLoop.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
 import type { DangerousMatch } from "../agent/tools/DangerousCommands.js"
 import type { ApprovalChoice } from "../agent/tools/ToolCalls.js"
 import { toolPreview } from "../chat/ToolProgress.js"
 import type { Agent } from "../services/Agent.js"
+import type { Storage } from "../services/Storage.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
 import type { Gateways, GatewayState, LiveRun } from "./GatewayState.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
-import type { RunStatus } from "./RunRecord.js"
+import type { RunRecord, RunStatus } from "./RunRecord.js"
 import { writeRunStatus } from "./RunStatusWriter.js"
 import { PyFloat, pyStr, pyStrip } from "../python/index.js"
 
@@ -105,11 +106,11 @@ const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall, mat
 const playTurn = (
   spec: RunSpec,
   live: LiveRun,
-  storage: Context.Context<SqlClient.SqlClient>,
+  storage: Context.Context<Storage>,
   sessionId: string
 ): Effect.Effect<AgentTurnResult, never, Agent | Gateways> => {
   // the agent loop's callbacks need no services; status writes reach the ledger through `storage`
-  const withStorage = <A>(effect: Effect.Effect<A, never, SqlClient.SqlClient>) => Effect.provide(effect, storage)
+  const withStorage = <A>(effect: Effect.Effect<A, never, Storage>) => Effect.provide(effect, storage)
   return playAgentTurn({
     namespace: spec.namespace,
     operation: "runs.create",
@@ -161,7 +162,7 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
       return
     }
     live.agentStarted = true
-    const storage = yield* Effect.context<SqlClient.SqlClient>()
+    const storage = yield* Effect.context<Storage>()
     const result = yield* playTurn(spec, live, storage, sessionId)
     yield* recordPlayedTurn(spec.namespace, sessionId, result, spec.now())
     if (live.stopping) {
@@ -199,3 +200,28 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
       })
     )
   )
+
+/**
+ * A new run enters the process' memory (status, event buffer, live run; keyed runs are tracked
+ * for the ledger) and its background task starts.
+ */
+export const startRun = (spec: RunSpec, record: RunRecord, keyed: boolean, sessionId: string) =>
+  Effect.gen(function*() {
+    const gw = spec.gateway
+    const queue = yield* Queue.unbounded<RunEvent | null>()
+    gw.runStreams.set(spec.runId, { queue, createdAt: spec.now() })
+    gw.runStatuses.set(spec.runId, record)
+    if (keyed) gw.keyedRuns.set(spec.runId, "queued")
+    markAgentTurn(gw)
+    const live: LiveRun = {
+      runId: spec.runId,
+      interrupt: yield* Deferred.make<void>(),
+      fiber: undefined,
+      agentStarted: false,
+      stopping: false,
+      approvals: [],
+      steers: []
+    }
+    gw.liveRuns.set(spec.runId, live)
+    live.fiber = yield* runTask(spec, live, sessionId).pipe(Effect.forkDaemon)
+  })

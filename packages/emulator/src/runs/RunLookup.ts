@@ -5,9 +5,10 @@
  * A hydrated unsettled run whose owner process is gone becomes `interrupted` (persisted).
  */
 import type { SqlClient } from "@effect/sql"
-import { Effect } from "effect"
+import { Effect, Exit } from "effect"
+import { flatMapNow, mapNow } from "../http/Immediate.js"
 import type { RouteContext } from "../http/Route.js"
-import { decodeStatus, findByRun, INTERRUPTED_ERROR, isTerminal, persistStatus } from "./RunLedger.js"
+import { decodeStatus, INTERRUPTED_ERROR, isTerminal, ledger } from "./RunLedger.js"
 import type { RunRecord } from "./RunRecord.js"
 import { decodeSettled, loadSettled, type SettledRun, sweepSettled } from "./SettledRuns.js"
 import { sweepIfDue } from "./Sweep.js"
@@ -27,25 +28,26 @@ export const findRun = (ctx: RouteContext, runId: string): Effect.Effect<FoundRu
   const now = ctx.now()
   const sweepDue = sweepIfDue(gw, now)
   const live = gw.runStatuses.get(runId)
-  if (live !== undefined) return Effect.succeed({ _tag: "live", record: live })
+  if (live !== undefined) return Exit.succeed({ _tag: "live", record: live })
   // settled statuses are gone only once a sweep dropped them: the last sweep's time decides
-  const settled = Effect.map(loadSettled(ctx.namespace, runId, gw.lastSweepAt), (run): FoundRun =>
+  const settled = mapNow(loadSettled(ctx.storage, ctx.namespace, runId, gw.lastSweepAt), (run): FoundRun =>
     run === undefined ? ABSENT : { _tag: "settled", run })
   const found = sweepDue ? Effect.zipRight(sweepSettled(ctx.namespace, now), settled) : settled
   if (!ctx.features.runsIdempotencyLedger) return found
-  return Effect.flatMap(found, (f): Effect.Effect<FoundRun, never, SqlClient.SqlClient> =>
-    f._tag === "absent" ? hydrate(ctx, runId) : Effect.succeed(f))
+  return flatMapNow(found, (f): Effect.Effect<FoundRun, never, SqlClient.SqlClient> =>
+    f._tag === "absent" ? hydrate(ctx, runId) : Exit.succeed(f))
 }
 
 /** The run's status as a record, wherever it is. */
 export const lookupRun = (ctx: RouteContext, runId: string): Effect.Effect<RunRecord | undefined, never, SqlClient.SqlClient> =>
-  Effect.map(findRun(ctx, runId), (f) =>
+  mapNow(findRun(ctx, runId), (f) =>
     f._tag === "live" ? f.record : f._tag === "settled" ? decodeSettled(f.run) : undefined)
 
-const hydrate = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun, never, SqlClient.SqlClient> =>
-  Effect.gen(function*() {
+const hydrate = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun> =>
+  ctx.storage.use((): FoundRun => {
     const gw = ctx.gateway
-    const row = yield* findByRun(ctx.namespace, runId)
+    const runs = ledger(ctx.storage, ctx.namespace)
+    const row = runs.findByRun(runId)
     if (row === undefined) return ABSENT
     const record: RunRecord = decodeStatus(row.status_json)
     if (!isTerminal(row.status) && row.owner !== gw.owner) {
@@ -54,8 +56,8 @@ const hydrate = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun, neve
       record["error"] = INTERRUPTED_ERROR
       record["last_event"] = "run.interrupted"
       record["updated_at"] = new PyFloat(now)
-      yield* persistStatus(ctx.namespace, runId, record, now)
+      runs.persistStatus(runId, record, now)
     }
     // upstream re-hydrates from the ledger on every access once its memory dropped the run
-    return { _tag: "live", record } satisfies FoundRun
-  }).pipe(Effect.orDie)
+    return { _tag: "live", record }
+  })

@@ -6,9 +6,10 @@
  */
 import { Effect } from "effect"
 import type { GatewayState } from "./GatewayState.js"
-import { isTerminal, PERSISTED_FIELDS, persistStatus } from "./RunLedger.js"
+import { Storage } from "../services/Storage.js"
+import { isTerminal, ledger, PERSISTED_FIELDS } from "./RunLedger.js"
 import { type RunRecord, type RunStatus, setRunStatus } from "./RunRecord.js"
-import { saveSettled } from "./SettledRuns.js"
+import { saveSettledNow } from "./SettledRuns.js"
 
 export const writeRunStatus = (
   gw: GatewayState,
@@ -24,12 +25,18 @@ export const writeRunStatus = (
     const due = persisted !== undefined &&
       (persisted !== status || isTerminal(status) || PERSISTED_FIELDS.some((f) => f in fields))
     if (due) gw.keyedRuns.set(runId, status)
-    const ledger = due ? persistStatus(namespace, runId, record, now).pipe(Effect.asVoid, Effect.orDie) : Effect.void
-    // a settled status leaves live memory for the settled-runs table (still "process memory")
-    const settle = isTerminal(status)
-      ? saveSettled(namespace, runId, record).pipe(Effect.zipRight(Effect.sync(() => settleInMemory(gw, runId, record))))
-      : Effect.void
-    return Effect.zipRight(ledger, settle)
+    const terminal = isTerminal(status)
+    if (!due && !terminal) return Effect.void
+    return Effect.flatMap(Storage, (storage) =>
+      // one commit for the ledger row and the settled status
+      storage.transaction(() => {
+        if (due) ledger(storage, namespace).persistStatus(runId, record, now)
+        // a settled status leaves live memory for the settled-runs table (still "process memory")
+        if (terminal) {
+          saveSettledNow(storage, namespace, runId, record)
+          settleInMemory(gw, runId, record)
+        }
+      }))
   })
 
 const settleInMemory = (gw: GatewayState, runId: string, record: RunRecord): void => {

@@ -9,6 +9,7 @@ import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { type RunRecord, recordUpdatedAt, SWEPT_STATUSES } from "./RunRecord.js"
 import { RUN_STATUS_TTL_SECONDS } from "./Sweep.js"
+import { Storage, type StorageShape } from "../services/Storage.js"
 import { pyDumps, pyJsonLoads, toHandlerValue } from "../python/index.js"
 
 export const SETTLED_RUNS_SCHEMA: ReadonlyArray<string> = [
@@ -31,22 +32,18 @@ export interface SettledRun {
   readonly body: string
 }
 
-export const saveSettled = (namespace: string, runId: string, record: RunRecord) =>
-  Effect.flatMap(
-    SqlClient.SqlClient,
-    (sql) =>
-      sql`INSERT OR REPLACE INTO settled_runs (namespace, run_id, status, updated_at, body)
-          VALUES (${namespace}, ${runId}, ${String(record["status"])}, ${recordUpdatedAt(record)}, ${pyDumps(record)})`
-  ).pipe(Effect.asVoid, Effect.orDie)
+const SAVE_SETTLED = `INSERT OR REPLACE INTO settled_runs (namespace, run_id, status, updated_at, body) VALUES (?, ?, ?, ?, ?)`
+
+/** Stores a settled status; run inside `storage.use`. */
+export const saveSettledNow = (storage: StorageShape, namespace: string, runId: string, record: RunRecord): void =>
+  void storage.statement(SAVE_SETTLED).run(namespace, runId, String(record["status"]), recordUpdatedAt(record), pyDumps(record))
+
+const LOAD_SETTLED = `SELECT status, body FROM settled_runs WHERE namespace = ? AND run_id = ?
+  AND NOT (status IN ('completed', 'failed', 'cancelled') AND updated_at < ?)`
 
 /** The settled status, unless the sweep at `sweptAt` (the last one) dropped it. */
-export const loadSettled = (namespace: string, runId: string, sweptAt: number) =>
-  Effect.flatMap(
-    SqlClient.SqlClient,
-    (sql) =>
-      sql<SettledRun>`SELECT status, body FROM settled_runs WHERE namespace = ${namespace} AND run_id = ${runId}
-        AND NOT (status IN ('completed', 'failed', 'cancelled') AND updated_at < ${sweptAt - RUN_STATUS_TTL_SECONDS})`
-  ).pipe(Effect.map((rows) => rows[0]), Effect.orDie)
+export const loadSettled = (storage: StorageShape, namespace: string, runId: string, sweptAt: number): Effect.Effect<SettledRun | undefined> =>
+  storage.use(() => storage.statement(LOAD_SETTLED).get(namespace, runId, sweptAt - RUN_STATUS_TTL_SECONDS) as SettledRun | undefined)
 
 export const decodeSettled = (run: SettledRun): RunRecord => {
   const parsed = pyJsonLoads(run.body)
@@ -77,10 +74,8 @@ export const sweepSettledBatches = (namespace: string, now: number) =>
 
 /** A restart: the namespace's process memory is gone. */
 export const clearSettled = (namespace: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM settled_runs WHERE namespace = ${namespace}`).pipe(
-    Effect.asVoid,
-    Effect.orDie
-  )
+  Effect.flatMap(Storage, (storage) =>
+    storage.use(() => void storage.statement(`DELETE FROM settled_runs WHERE namespace = ?`).run(namespace)))
 
 export const countSettled = (namespace: string) =>
   Effect.flatMap(

@@ -139,12 +139,13 @@ export const makeJournal = (options: JournalOptions = {}): JournalShape => {
       buffer.push(entry)
       byId.set(entry.id, entry)
       if (keep) awaitingBody.set(entry.id, { headers: o.headers, maxBodyBytes })
-      if (buffer.length > capacity) {
-        for (const dropped of buffer.slice(0, buffer.length - capacity)) {
+      // one in, one out: no copy of the whole buffer per request once it is full
+      while (buffer.length > capacity) {
+        const dropped = buffer.shift()
+        if (dropped !== undefined) {
           byId.delete(dropped.id)
           awaitingBody.delete(dropped.id)
         }
-        buffer = buffer.slice(buffer.length - capacity)
       }
       return { id: entry.id, observer: keep ? observerFor(entry, maxBodyBytes, o.now) : undefined }
     },

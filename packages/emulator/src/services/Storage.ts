@@ -1,77 +1,177 @@
 /**
- * Durable state through @effect/sql: a SQLite file under the data dir (`:memory:` in tests).
+ * Durable state: one better-sqlite3 connection to a SQLite file under the data dir (`:memory:` in
+ * tests), owned here. Two doors open on it:
+ * - `SqlClient` (@effect/sql) for everything written as tagged SQL, transactions included;
+ * - `Storage`, a lean door for the hot paths (run statuses, the runs ledger, the turn record,
+ *   resets): a statement prepared once and run synchronously, with no span, cache lookup or fiber
+ *   per statement. Profiling showed @effect/sql's per-statement machinery costing more than the
+ *   SQLite work itself on a POST /v1/runs.
  * Only what upstream itself persists lives here (the 0.21.0 runs ledger, stored responses,
- * sessions, jobs); what upstream keeps in process memory stays in GatewayState, so a restart
- * loses exactly what a real restart loses.
+ * sessions, jobs) plus settled run statuses in a volatile table; what upstream keeps in process
+ * memory stays in the run state, so a restart loses exactly what a real restart loses.
  */
-import { SqlClient } from "@effect/sql"
-import { SqliteClient } from "@effect/sql-sqlite-node"
-import { SETTLED_RUNS_SCHEMA } from "../runs/SettledRuns.js"
-import { Effect, Layer } from "effect"
+import * as Reactivity from "@effect/experimental/Reactivity"
+import { SqlClient, SqlError, Statement } from "@effect/sql"
+import type { Connection } from "@effect/sql/SqlConnection"
+import Database from "better-sqlite3"
+import { Context, Effect, Exit, Layer, Option, Scope, Stream } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
-import { SESSION_TABLE_NAMES, SESSION_TABLES } from "../sessions/SessionTables.js"
-import { JOB_TABLE_NAMES, JOB_TABLES } from "../jobs/JobTables.js"
 
-/** Every table the emulator owns. Each statement is idempotent; order matters for foreign keys only. */
-export const SCHEMA: ReadonlyArray<string> = [
-  ...SETTLED_RUNS_SCHEMA,
-  `CREATE TABLE IF NOT EXISTS run_ledger (
-     namespace TEXT NOT NULL,
-     scope TEXT NOT NULL,
-     idempotency_key TEXT NOT NULL,
-     fingerprint TEXT NOT NULL,
-     run_id TEXT NOT NULL,
-     status_json TEXT NOT NULL,
-     status TEXT NOT NULL,
-     owner TEXT NOT NULL,
-     created_at REAL NOT NULL,
-     updated_at REAL NOT NULL,
-     PRIMARY KEY (namespace, scope, idempotency_key)
-   )`,
-  `CREATE UNIQUE INDEX IF NOT EXISTS run_ledger_run ON run_ledger (namespace, run_id)`,
-  // the lazy 24 h prune runs on every keyed admission: it must not scan the whole ledger
-  `CREATE INDEX IF NOT EXISTS run_ledger_expiry ON run_ledger (namespace, status, updated_at)`,
-  // Responses API store (upstream response_store.db): LRU by accessed_at, access_seq breaks ties
-  `CREATE TABLE IF NOT EXISTS stored_responses (
-     namespace TEXT NOT NULL,
-     response_id TEXT NOT NULL,
-     data TEXT NOT NULL,
-     accessed_at REAL NOT NULL,
-     access_seq INTEGER NOT NULL,
-     PRIMARY KEY (namespace, response_id)
-   )`,
-  `CREATE TABLE IF NOT EXISTS response_conversations (
-     namespace TEXT NOT NULL,
-     name TEXT NOT NULL,
-     response_id TEXT NOT NULL,
-     PRIMARY KEY (namespace, name)
-   )`
-]
+/** The tables the emulator keeps (storage/Schema.ts assembles them from the parts that own them). */
+export interface StorageSchema {
+  /** DDL, each statement idempotent, run at every open; order matters for foreign keys only. */
+  readonly statements: ReadonlyArray<string>
+  /** Tables holding one namespace's durable state, each keyed by a `namespace` column. */
+  readonly namespacedTables: ReadonlyArray<string>
+}
 
-export const migrate = Effect.gen(function*() {
-  const sql = yield* SqlClient.SqlClient
-  for (const statement of [...SCHEMA, ...SESSION_TABLES, ...JOB_TABLES]) yield* sql.unsafe(statement)
-})
+/** A statement prepared on the connection (better-sqlite3's, kept out of the public types). */
+export interface PreparedStatement {
+  run(...params: Array<unknown>): { readonly changes: number; readonly lastInsertRowid: number | bigint }
+  get(...params: Array<unknown>): unknown
+  all(...params: Array<unknown>): Array<unknown>
+}
 
-/** Deletes one namespace's durable state (admin reset). */
-export const clearNamespace = (namespace: string) =>
+export interface StorageShape {
+  /** `sql` prepared once on the connection (kept for the connection's life). */
+  readonly statement: (sql: string) => PreparedStatement
+  /**
+   * Runs `f` against the connection: at once when no transaction of another fiber is open on it
+   * (the result is then an already-completed Effect, which the request path runs without a
+   * fiber), otherwise after that transaction. A throwing `f` is a defect, as a failed statement
+   * is everywhere in the emulator.
+   */
+  readonly use: <A>(f: () => A) => Effect.Effect<A>
+  /** `f` as one SQLite transaction (a savepoint inside a transaction of the calling fiber). */
+  readonly transaction: <A>(f: () => A) => Effect.Effect<A>
+  /** Deletes one namespace's durable state (admin reset). */
+  readonly clearNamespace: (namespace: string) => Effect.Effect<void>
+}
+
+export class Storage extends Context.Tag("hermetic/Storage")<Storage, StorageShape>() {}
+
+const STATEMENT_CACHE_SIZE = 500
+
+const sqlError = (cause: unknown) => new SqlError.SqlError({ cause, message: "Failed to execute statement" })
+
+const attempt = <A>(f: () => A): Exit.Exit<A> => {
+  try {
+    return Exit.succeed(f())
+  } catch (e) {
+    return Exit.die(e)
+  }
+}
+
+/** Opens the connection, and the SqlClient and the lean door on it. */
+const open = (filename: string, schema: StorageSchema) =>
   Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`DELETE FROM run_ledger WHERE namespace = ${namespace}`
-    yield* sql`DELETE FROM settled_runs WHERE namespace = ${namespace}`
-    for (const table of [...SESSION_TABLE_NAMES, ...JOB_TABLE_NAMES]) yield* sql.unsafe(`DELETE FROM ${table} WHERE namespace = ?`, [namespace])
-    yield* sql`DELETE FROM stored_responses WHERE namespace = ${namespace}`
-    yield* sql`DELETE FROM response_conversations WHERE namespace = ${namespace}`
+    if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true })
+    const db = yield* Effect.acquireRelease(
+      Effect.sync(() => new Database(filename)),
+      (d) => Effect.sync(() => d.close())
+    )
+    db.pragma("journal_mode = WAL")
+    // with WAL, NORMAL still survives a killed process (a restart on the same data dir, what the
+    // emulator promises); only an OS crash could lose the last commits. FULL's fsync per commit
+    // was the largest single cost of a POST /v1/runs.
+    db.pragma("synchronous = NORMAL")
+
+    const cache = new Map<string, Database.Statement>()
+    const statement = (sql: string): Database.Statement => {
+      let s = cache.get(sql)
+      if (s === undefined) {
+        s = db.prepare(sql)
+        // generated SQL (multi-row inserts) varies: keep the newest few hundred
+        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string)
+        cache.set(sql, s)
+      }
+      return s
+    }
+    const execute = (s: Database.Statement, params: ReadonlyArray<unknown>, raw: boolean) =>
+      Effect.try({
+        try: (): ReadonlyArray<unknown> => {
+          if (s.reader) return s.all(...params)
+          const result = s.run(...params)
+          return raw ? (result as unknown as ReadonlyArray<unknown>) : []
+        },
+        catch: sqlError
+      })
+    const prepared = (sql: string) => Effect.try({ try: () => statement(sql), catch: sqlError })
+    const connection: Connection = {
+      execute: (sql, params, transformRows) => {
+        const rows = Effect.flatMap(prepared(sql), (s) => execute(s, params, false))
+        return transformRows === undefined ? rows : Effect.map(rows, (r) => transformRows(r as ReadonlyArray<object>))
+      },
+      executeRaw: (sql, params) => Effect.flatMap(prepared(sql), (s) => execute(s, params, true)),
+      executeValues: (sql, params) =>
+        Effect.flatMap(prepared(sql), (s) =>
+          Effect.try({
+            try: () => {
+              if (!s.reader) {
+                s.run(...params)
+                return []
+              }
+              try {
+                return s.raw(true).all(...params) as ReadonlyArray<ReadonlyArray<unknown>>
+              } finally {
+                s.raw(false)
+              }
+            },
+            catch: sqlError
+          })),
+      executeUnprepared: (sql, params, transformRows) => {
+        const rows = Effect.flatMap(Effect.try({ try: () => db.prepare(sql), catch: sqlError }), (s) => execute(s, params ?? [], false))
+        return transformRows === undefined ? rows : Effect.map(rows, (r) => transformRows(r as ReadonlyArray<object>))
+      },
+      executeStream: () => Stream.die("executeStream is not used by the emulator")
+    }
+
+    // one connection: a transaction holds it from BEGIN to COMMIT, everything else takes it briefly
+    const semaphore = yield* Effect.makeSemaphore(1)
+    const sql = yield* SqlClient.make({
+      acquirer: semaphore.withPermits(1)(Effect.succeed(connection)),
+      transactionAcquirer: Effect.uninterruptibleMask((restore) =>
+        Effect.as(
+          Effect.zipRight(restore(semaphore.take(1)), Effect.tap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release(1)))),
+          connection
+        )
+      ),
+      compiler: Statement.makeCompilerSqlite(),
+      spanAttributes: [["db.system.name", "sqlite"]]
+    })
+
+    /** A transaction of another fiber is open on the connection: wait for it through the SqlClient. */
+    const afterOpenTransaction = <A>(f: () => A, atomic: boolean) =>
+      Effect.withFiberRuntime<A>((fiber) => {
+        const ours = Option.isSome(Context.getOption(fiber.currentContext, SqlClient.TransactionConnection))
+        if (ours) return atomic ? attempt(() => db.transaction(f)()) : attempt(f)
+        return Effect.orDie(sql.withTransaction(Effect.suspend(() => attempt(f))))
+      })
+    const use = <A>(f: () => A) => (db.inTransaction ? afterOpenTransaction(f, false) : attempt(f))
+    const transaction = <A>(f: () => A) => (db.inTransaction ? afterOpenTransaction(f, true) : attempt(() => db.transaction(f)()))
+    const storage: StorageShape = {
+      statement,
+      use,
+      transaction,
+      clearNamespace: (namespace) =>
+        transaction(() => {
+          for (const table of schema.namespacedTables) statement(`DELETE FROM ${table} WHERE namespace = ?`).run(namespace)
+        })
+    }
+    return { sql, storage }
   })
 
-export const StorageLive = (filename: string) =>
-  Layer.effectDiscard(migrate).pipe(
-    Layer.provideMerge(
-      Layer.suspend(() => {
-        if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true })
-        return SqliteClient.layer({ filename })
+/** Deletes one namespace's durable state (admin reset). */
+export const clearNamespace = (namespace: string) => Effect.flatMap(Storage, (storage) => storage.clearNamespace(namespace))
+
+export const StorageLive = (filename: string, schema: StorageSchema): Layer.Layer<Storage | SqlClient.SqlClient> =>
+  Layer.scopedContext(
+    Effect.gen(function*() {
+      const { sql, storage } = yield* open(filename, schema)
+      yield* storage.use(() => {
+        for (const ddl of schema.statements) storage.statement(ddl).run()
       })
-    ),
-    Layer.orDie
-  )
+      return Context.make(Storage, storage).pipe(Context.add(SqlClient.SqlClient, sql))
+    })
+  ).pipe(Layer.provide(Reactivity.layer), Layer.orDie)

@@ -10,12 +10,12 @@
  *
  * Routes call `recordAgentTurn` once the turn has settled.
  */
-import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN } from "./AgentIdentity.js"
 import { encodeContent } from "./MessageContent.js"
 import { replaceLoneSurrogates } from "./SessionTitle.js"
-import { reserveMessageIds, toolCallCountOf } from "./SessionStore.js"
+import { Storage } from "../services/Storage.js"
+import { toolCallCountOf } from "./SessionStore.js"
 import { pyDumps, pyStr, pyTruthy } from "../python/index.js"
 
 /** One message of the turn as the agent holds it (OpenAI chat shape plus Hermes' extras). */
@@ -57,39 +57,66 @@ const messageRow = (sessionId: string, m: TurnMessage, now: number) => {
   }
 }
 
+const UPSERT_SESSION = `INSERT INTO hermes_sessions (namespace, id, source, model, model_config, system_prompt, parent_session_id, started_at)
+  VALUES (?, ?, ?, ?, ?, ?, NULL, ?)
+  ON CONFLICT (namespace, id) DO UPDATE SET
+    model = COALESCE(hermes_sessions.model, excluded.model),
+    model_config = COALESCE(hermes_sessions.model_config, excluded.model_config),
+    system_prompt = excluded.system_prompt`
+const RESERVE_IDS = `INSERT INTO hermes_message_seq (namespace, last_id) VALUES (?, ?)
+  ON CONFLICT (namespace) DO UPDATE SET last_id = last_id + excluded.last_id`
+const LAST_ID = `SELECT last_id FROM hermes_message_seq WHERE namespace = ?`
+const MESSAGE_COLUMNS = [
+  "namespace", "id", "session_id", "role", "content", "tool_call_id", "tool_calls", "tool_name",
+  "timestamp", "token_count", "finish_reason", "reasoning", "reasoning_content"
+] as const
+const insertMessages = (count: number) =>
+  `INSERT INTO hermes_messages (${MESSAGE_COLUMNS.join(", ")}) VALUES ${
+    Array.from({ length: count }, () => `(${MESSAGE_COLUMNS.map(() => "?").join(", ")})`).join(", ")
+  }`
+// the first accounted call of a session records the agent's model (api_call_count is read before the update)
+const COUNT_TURN = `UPDATE hermes_sessions SET
+    message_count = message_count + @messages,
+    tool_call_count = tool_call_count + @toolCalls,
+    input_tokens = input_tokens + @input,
+    output_tokens = output_tokens + @output,
+    estimated_cost_usd = CASE WHEN @calls > 0 THEN COALESCE(estimated_cost_usd, 0) + 0.0 ELSE estimated_cost_usd END,
+    model = CASE WHEN @calls = 0 THEN model WHEN api_call_count = 0 THEN @model ELSE COALESCE(model, @model) END,
+    api_call_count = api_call_count + @calls
+  WHERE namespace = @namespace AND id = @sessionId`
+
 export const recordAgentTurn = (ns: string, turn: AgentTurnRecord) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
+  Effect.flatMap(Storage, (storage) => {
     // the same end state as writing message by message, in a handful of statements: the session row,
     // one block of message ids, one multi-row insert, one update of the counters
     const rows = turn.messages.map((m) => messageRow(turn.sessionId, m, turn.now))
     const toolCalls = rows.reduce((n, r) => n + r.toolCalls, 0)
     const input = turn.calls.reduce((n, c) => n + c.input_tokens, 0)
     const output = turn.calls.reduce((n, c) => n + c.output_tokens, 0)
-    yield* sql.withTransaction(
-      Effect.gen(function*() {
-        yield* sql`INSERT INTO hermes_sessions (namespace, id, source, model, model_config, system_prompt, parent_session_id, started_at)
-          VALUES (${ns}, ${turn.sessionId}, ${turn.source ?? "api_server"}, ${AGENT_MODEL}, ${AGENT_MODEL_CONFIG},
-                  ${AGENT_SYSTEM_PROMPT_STANDIN}, ${null}, ${turn.now})
-          ON CONFLICT (namespace, id) DO UPDATE SET
-            model = COALESCE(hermes_sessions.model, excluded.model),
-            model_config = COALESCE(hermes_sessions.model_config, excluded.model_config),
-            system_prompt = excluded.system_prompt`
-        if (rows.length > 0) {
-          const last = yield* reserveMessageIds(ns, rows.length)
-          const first = last - rows.length + 1
-          yield* sql`INSERT INTO hermes_messages ${sql.insert(rows.map((r, i) => ({ namespace: ns, id: first + i, ...r.row })))}`
-        }
-        // the first accounted call of a session records the agent's model (api_call_count is read before the update)
-        yield* sql`UPDATE hermes_sessions SET
-            message_count = message_count + ${rows.length},
-            tool_call_count = tool_call_count + ${toolCalls},
-            input_tokens = input_tokens + ${input},
-            output_tokens = output_tokens + ${output},
-            estimated_cost_usd = CASE WHEN ${turn.calls.length} > 0 THEN COALESCE(estimated_cost_usd, 0) + 0.0 ELSE estimated_cost_usd END,
-            model = CASE WHEN ${turn.calls.length} = 0 THEN model WHEN api_call_count = 0 THEN ${AGENT_MODEL} ELSE COALESCE(model, ${AGENT_MODEL}) END,
-            api_call_count = api_call_count + ${turn.calls.length}
-          WHERE namespace = ${ns} AND id = ${turn.sessionId}`
+    return storage.transaction(() => {
+      storage.statement(UPSERT_SESSION).run(
+        ns, turn.sessionId, turn.source ?? "api_server", AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN, turn.now
+      )
+      if (rows.length > 0) {
+        storage.statement(RESERVE_IDS).run(ns, rows.length)
+        const last = (storage.statement(LAST_ID).get(ns) as { readonly last_id: number }).last_id
+        const first = last - rows.length + 1
+        storage.statement(insertMessages(rows.length)).run(
+          rows.flatMap(({ row }, i) => [
+            ns, first + i, row.session_id, row.role, row.content, row.tool_call_id, row.tool_calls, row.tool_name,
+            row.timestamp, row.token_count, row.finish_reason, row.reasoning, row.reasoning_content
+          ])
+        )
+      }
+      storage.statement(COUNT_TURN).run({
+        messages: rows.length,
+        toolCalls,
+        input,
+        output,
+        calls: turn.calls.length,
+        model: AGENT_MODEL,
+        namespace: ns,
+        sessionId: turn.sessionId
       })
-    )
-  }).pipe(Effect.orDie)
+    })
+  })

@@ -1,5 +1,5 @@
 /** GET /v1/runs/{run_id}: the pollable status, verbatim; 404 run_not_found otherwise. */
-import { Effect } from "effect"
+import { mapNow } from "../../http/Immediate.js"
 import { runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse, jsonTextResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
@@ -7,7 +7,7 @@ import { findRun } from "../../runs/RunLookup.js"
 
 export const getRun: Handler = (ctx) => {
   const runId = ctx.params["run_id"] ?? ""
-  return Effect.map(findRun(ctx, runId), (found) => {
+  return mapNow(findRun(ctx, runId), (found) => {
     switch (found._tag) {
       case "live":
         return jsonResponse(found.record)

@@ -1,0 +1,318 @@
+/**
+ * What test suites feel: the cost of isolating one test from the next, and of many small tests.
+ * A "test" is what a typical suite does per case: script one reply in its own namespace, ask one
+ * chat completion, check the answer's text.
+ * - in process (Emulator.layer, the emulator's `fetch`, no socket): the Layer's own start, a
+ *   namespace reset after a test, a fresh namespace's first request, 1,000 isolated tests;
+ * - over HTTP (the emulator in its own process, fetch with keep-alive): 1,000 isolated tests;
+ * - parallel test files: a vitest run of N files × M tests sharing one emulator (started in
+ *   globalSetup) through a namespace per test, against the same files doing no requests.
+ * Wall times are what a suite waits; CPU times of this process are reported next to them.
+ */
+import { execa } from "execa"
+import { ManagedRuntime } from "effect"
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { type AddressInfo, createServer as createNetServer } from "node:net"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { Emulator, layer } from "../packages/emulator/src/Emulator.js"
+import { repoRoot, startChild } from "./child.js"
+import { procCpu } from "./load.js"
+import { spread, type Spread } from "./stats.js"
+import { type Fetch, headersFor, oneTest } from "./suiteTest.js"
+
+import { SUITE_KEY as KEY } from "./suiteTest.js"
+
+export interface ColdStartResult {
+  readonly rounds: number
+  /** `node packages/emulator/dist/hermes-emulator.mjs serve` (the bundled CLI): spawn to the first 200 of /health, ms. */
+  readonly cliWallMs: Spread
+  /** The CLI process's CPU time at that moment (from /proc, 10 ms ticks), ms. */
+  readonly cliCpuMs: Spread
+  /** The CLI's own "ready in N ms" (layers built and listening, after its code loaded). */
+  readonly cliOwnStartMs: Spread
+  /** The same for a node:http server answering "ok" (node's own start on this machine now). */
+  readonly emptyNodeWallMs: Spread
+  readonly emptyNodeCpuMs: Spread
+  readonly bundleBytes: number
+}
+
+export interface SuitesResult {
+  readonly coldStart?: ColdStartResult
+  /** Layer start in process (services, storage open and migrated, app built), ms. */
+  readonly layerStartMs: Spread
+  /** POST /__admin/reset of a namespace one test just used, in process. */
+  readonly resetMs: { readonly wall: Spread; readonly cpu: Spread }
+  /** The first request (a Script upload) in a never-used namespace, in process. */
+  readonly freshNamespaceMs: { readonly wall: Spread; readonly cpu: Spread }
+  readonly tests: number
+  /** 1,000 isolated tests in process: total seconds (wall, CPU of this process). */
+  readonly inProcessSeconds: { readonly wall: Spread; readonly cpu: Spread }
+  /** The same tests against the emulator in its own process, over loopback HTTP. */
+  readonly overHttpSeconds: { readonly wall: Spread }
+  readonly parallel: {
+    readonly files: number
+    readonly testsPerFile: number
+    readonly workers: number
+    /** `vitest run` of the files with their requests, s. */
+    readonly withEmulatorSeconds: Spread
+    /** The same files, each test doing nothing: vitest's own share, s. */
+    readonly vitestAloneSeconds: Spread
+  }
+}
+
+const cpuMs = (since: NodeJS.CpuUsage) => {
+  const c = process.cpuUsage(since)
+  return (c.user + c.system) / 1000
+}
+
+const timed = async (body: () => Promise<void>) => {
+  const c0 = process.cpuUsage()
+  const t0 = performance.now()
+  await body()
+  return { wall: performance.now() - t0, cpu: cpuMs(c0) }
+}
+
+const inProcess = async (rounds: number, tests: number, log: (s: string) => void) => {
+  const starts: Array<number> = []
+  const resets = { wall: [] as Array<number>, cpu: [] as Array<number> }
+  const fresh = { wall: [] as Array<number>, cpu: [] as Array<number> }
+  const runs = { wall: [] as Array<number>, cpu: [] as Array<number> }
+  // one start to load and compile the code, then the measured ones
+  for (let round = -1; round < rounds; round++) {
+    const t0 = performance.now()
+    const runtime = ManagedRuntime.make(layer({ apiKey: KEY, hermesVersion: "0.21.0" }))
+    const emu = await runtime.runPromise(Emulator)
+    if (round >= 0) starts.push(performance.now() - t0)
+    try {
+      const f: Fetch = (input, init) => emu.fetch(input, init)
+      const base = "http://emulator"
+      await oneTest(f, base, "warm", 0)
+      // a reset after each test, one namespace
+      const resetSamples = 200
+      let resetWall = 0
+      let resetCpu = 0
+      for (let i = 0; i < resetSamples; i++) {
+        await oneTest(f, base, "reused", i)
+        const t = await timed(async () => {
+          const r = await f(`${base}/__admin/reset`, { method: "POST", headers: headersFor("reused"), body: "{}" })
+          if (r.status !== 200) throw new Error(`reset answered ${r.status}`)
+          await r.arrayBuffer()
+        })
+        resetWall += t.wall
+        resetCpu += t.cpu
+      }
+      resets.wall.push(resetWall / resetSamples)
+      resets.cpu.push(resetCpu / resetSamples)
+      // a never-used namespace's first request
+      let freshWall = 0
+      let freshCpu = 0
+      for (let i = 0; i < resetSamples; i++) {
+        const t = await timed(async () => {
+          const r = await f(`${base}/__admin/script`, {
+            method: "POST",
+            headers: headersFor(`fresh-${round}-${i}`),
+            body: JSON.stringify({ turns: [{ replies: [{ text: "x" }] }] })
+          })
+          await r.arrayBuffer()
+        })
+        freshWall += t.wall
+        freshCpu += t.cpu
+      }
+      fresh.wall.push(freshWall / resetSamples)
+      fresh.cpu.push(freshCpu / resetSamples)
+      // 1,000 isolated tests, a namespace each
+      const t = await timed(async () => {
+        for (let i = 0; i < tests; i++) await oneTest(f, base, `test-${round}-${i}`, i)
+      })
+      runs.wall.push(t.wall / 1000)
+      runs.cpu.push(t.cpu / 1000)
+      if (round >= 0) {
+        log(`  in process round ${round + 1}/${rounds}: layer start ${starts.at(-1)?.toFixed(1)} ms, reset ${(resetWall / resetSamples).toFixed(3)} ms, fresh namespace ${(freshWall / resetSamples).toFixed(3)} ms, ${tests} tests ${(t.wall / 1000).toFixed(3)} s`)
+      }
+    } finally {
+      await runtime.dispose()
+    }
+  }
+  // drop the warm-up round's samples
+  const measured = (xs: Array<number>) => spread(xs.slice(1))
+  return {
+    layerStartMs: spread(starts),
+    resetMs: { wall: measured(resets.wall), cpu: measured(resets.cpu) },
+    freshNamespaceMs: { wall: measured(fresh.wall), cpu: measured(fresh.cpu) },
+    inProcessSeconds: { wall: measured(runs.wall), cpu: measured(runs.cpu) }
+  }
+}
+
+const overHttp = async (rounds: number, tests: number, log: (s: string) => void) => {
+  const child = await startChild("bench/servers/emulator.ts")
+  const walls: Array<number> = []
+  try {
+    const f: Fetch = (input, init) => fetch(input, init)
+    for (let i = 0; i < 50; i++) await oneTest(f, child.baseUrl, `warm-${i}`, i)
+    for (let round = 0; round < rounds; round++) {
+      const t = await timed(async () => {
+        for (let i = 0; i < tests; i++) await oneTest(f, child.baseUrl, `http-${round}-${i}`, i)
+      })
+      walls.push(t.wall / 1000)
+      log(`  over HTTP round ${round + 1}/${rounds}: ${tests} tests ${(t.wall / 1000).toFixed(3)} s`)
+    }
+  } finally {
+    await child.stop()
+  }
+  return { wall: spread(walls) }
+}
+
+/** A throw-away vitest project: N files of M tests, one emulator in globalSetup, a namespace per test. */
+const writeSuite = (dir: string, files: number, testsPerFile: number, idle: boolean) => {
+  rmSync(dir, { recursive: true, force: true })
+  mkdirSync(dir, { recursive: true })
+  const rel = (p: string) => join(repoRoot, p)
+  writeFileSync(
+    join(dir, "setup.ts"),
+    `import type { TestProject } from "vitest/node"
+import { startEmulator } from ${JSON.stringify(rel("packages/emulator/src/index.ts"))}
+export default async function setup(project: TestProject) {
+  const emu = await startEmulator({ apiKey: ${JSON.stringify(KEY)}, hermesVersion: "0.21.0" })
+  project.provide("emulatorUrl", emu.url)
+  return () => emu.close()
+}
+`
+  )
+  writeFileSync(
+    join(dir, "vitest.config.ts"),
+    `import { defineConfig } from "vitest/config"
+export default defineConfig({ test: { include: ["*.test.ts"], globalSetup: ["./setup.ts"], pool: "forks", maxWorkers: ${WORKERS}, minWorkers: 1 } })
+`
+  )
+  for (let f = 0; f < files; f++) {
+    writeFileSync(
+      join(dir, `file${f}.test.ts`),
+      `import { inject, it } from "vitest"
+import { oneTest } from ${JSON.stringify(rel("bench/suiteTest.ts"))}
+const url = inject("emulatorUrl" as never) as string
+for (let i = 0; i < ${testsPerFile}; i++) {
+  it("test " + i, async () => {
+    ${idle ? "void url" : `await oneTest(fetch, url, "file${f}-" + i, i)`}
+  })
+}
+`
+    )
+  }
+}
+
+/** Vitest workers: this machine has 2 cores. */
+const WORKERS = 2
+
+const parallelFiles = async (rounds: number, files: number, testsPerFile: number, log: (s: string) => void) => {
+  const dir = join(repoRoot, "bench", ".suites-tmp")
+  const run = async (idle: boolean) => {
+    writeSuite(dir, files, testsPerFile, idle)
+    const t0 = performance.now()
+    const r = await execa("npx", ["vitest", "run", "--root", dir], { cwd: repoRoot, reject: false, all: true, stdin: "ignore" })
+    const seconds = (performance.now() - t0) / 1000
+    if (r.exitCode !== 0) throw new Error(`vitest run failed (${String(r.exitCode)}): ${String(r.all).slice(-2000)}`)
+    return seconds
+  }
+  const withEmulator: Array<number> = []
+  const alone: Array<number> = []
+  try {
+    for (let round = 0; round < rounds; round++) {
+      alone.push(await run(true))
+      withEmulator.push(await run(false))
+      log(`  parallel files round ${round + 1}/${rounds}: ${files}×${testsPerFile} tests ${withEmulator.at(-1)?.toFixed(2)} s, the same files idle ${alone.at(-1)?.toFixed(2)} s`)
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+  return { withEmulatorSeconds: spread(withEmulator), vitestAloneSeconds: spread(alone) }
+}
+
+const freePort = (): Promise<number> =>
+  new Promise((resolve, reject) => {
+    const s = createNetServer()
+    s.once("error", reject)
+    s.listen(0, "127.0.0.1", () => {
+      const port = (s.address() as AddressInfo).port
+      s.close(() => resolve(port))
+    })
+  })
+
+const EMPTY_SERVER = `const port = Number(process.argv[process.argv.indexOf("--port") + 1]);
+require("node:http").createServer((q, s) => s.end("ok")).listen(port, "127.0.0.1")`
+
+/** Spawn to the first 200 of /health, and the process's CPU time then. */
+const coldStartOnce = async (args: ReadonlyArray<string>) => {
+  const port = await freePort()
+  const dataDir = mkdtempSync(join(tmpdir(), "hermetic-cold-"))
+  const t0 = performance.now()
+  const proc = execa("node", [...args, "--port", String(port), "--data-dir", dataDir], { cwd: repoRoot, reject: false, stdin: "ignore" })
+  let own: number | undefined
+  proc.stdout?.on("data", (c: Buffer) => {
+    const m = /ready in (\d+) ms/.exec(c.toString("utf8"))
+    if (m?.[1] !== undefined) own = Number(m[1])
+  })
+  try {
+    for (;;) {
+      if (performance.now() - t0 > 60_000) throw new Error(`${args.join(" ")} did not answer /health within 60 s`)
+      try {
+        const r = await fetch(`http://127.0.0.1:${port}/health`)
+        await r.arrayBuffer()
+        if (r.status === 200) break
+      } catch {
+        // not listening yet
+      }
+      await new Promise((resolve) => setTimeout(resolve, 2))
+    }
+    const wall = performance.now() - t0
+    const cpu = (await procCpu(() => proc.pid ?? null)()) / 1000
+    return { wall, cpu, own }
+  } finally {
+    proc.kill("SIGTERM")
+    await Promise.race([proc, new Promise((resolve) => setTimeout(resolve, 5000))])
+    proc.kill("SIGKILL")
+    rmSync(dataDir, { recursive: true, force: true })
+  }
+}
+
+export const coldStart = async (rounds: number, log: (s: string) => void): Promise<ColdStartResult> => {
+  const bundle = join(repoRoot, "packages/emulator/dist/hermes-emulator.mjs")
+  await execa("node", ["packages/emulator/scripts/bundle.mjs"], { cwd: repoRoot })
+  const cli = { wall: [] as Array<number>, cpu: [] as Array<number>, own: [] as Array<number> }
+  const empty = { wall: [] as Array<number>, cpu: [] as Array<number> }
+  for (let round = 0; round < rounds; round++) {
+    const c = await coldStartOnce([bundle, "serve", "--hermes-version", "0.21.0", "--api-key", KEY])
+    const e = await coldStartOnce(["-e", EMPTY_SERVER, "--"])
+    cli.wall.push(c.wall)
+    cli.cpu.push(c.cpu)
+    if (c.own !== undefined) cli.own.push(c.own)
+    empty.wall.push(e.wall)
+    empty.cpu.push(e.cpu)
+    log(`  cold start round ${round + 1}/${rounds}: bundled CLI ${c.wall.toFixed(0)} ms wall, ${c.cpu.toFixed(0)} ms CPU (own start ${String(c.own)} ms); empty node:http ${e.wall.toFixed(0)} ms wall, ${e.cpu.toFixed(0)} ms CPU`)
+  }
+  return {
+    rounds,
+    cliWallMs: spread(cli.wall),
+    cliCpuMs: spread(cli.cpu),
+    cliOwnStartMs: spread(cli.own),
+    emptyNodeWallMs: spread(empty.wall),
+    emptyNodeCpuMs: spread(empty.cpu),
+    bundleBytes: statSync(bundle).size
+  }
+}
+
+export const suites = async (opts: { readonly rounds: number; readonly tests: number; readonly log: (s: string) => void }): Promise<SuitesResult> => {
+  const files = 4
+  const testsPerFile = Math.max(1, Math.round(opts.tests / files))
+  const cold = await coldStart(Math.max(5, opts.rounds), opts.log)
+  const local = await inProcess(opts.rounds, opts.tests, opts.log)
+  const http = await overHttp(opts.rounds, opts.tests, opts.log)
+  const parallel = await parallelFiles(opts.rounds, files, testsPerFile, opts.log)
+  return {
+    coldStart: cold,
+    ...local,
+    tests: opts.tests,
+    overHttpSeconds: http,
+    parallel: { files, testsPerFile, workers: WORKERS, ...parallel }
+  }
+}
