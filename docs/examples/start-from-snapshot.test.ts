@@ -5,7 +5,8 @@ import { startEmulator } from "@hermetic/emulator"
 import { expect, it } from "vitest"
 
 const API_KEY = "test-key-0123456789"
-const auth = { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" }
+const json = { "content-type": "application/json" }
+const auth = { authorization: `Bearer ${API_KEY}`, ...json }
 
 it("starts from a saved conversation", async () => {
   // once: build the state your tests need, and save it
