@@ -202,11 +202,33 @@ const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile
   const forbidden5xx: Array<ReturnType<typeof caseSummary> & { readonly status: number }> = []
   const unverified5xx = new Set<string>()
   let healthFailures = 0
+  let done = 0
+  // written after every batch, so a long run that is stopped still leaves what it checked
+  const write = () => {
+    const evidence = {
+      kind: "hermetic-fuzz-in-process",
+      pin,
+      seed,
+      requested: count,
+      done,
+      reference: referenceFile ?? null,
+      statuses,
+      families,
+      crashes: { unanswered: noAnswer.length, healthFailures, examples: noAnswer.slice(0, 20) },
+      stateChangesFromRejected: { count: stateChanges.length, examples: stateChanges.slice(0, 20) },
+      serverErrorsTheReferenceDidNotGive: { count: forbidden5xx.length, examples: forbidden5xx.slice(0, 20) },
+      serverErrorsNotSeenLive: [...unverified5xx].sort(),
+      durationSeconds: Math.round((performance.now() - started) / 1000)
+    }
+    mkdirSync(out, { recursive: true })
+    writeFileSync(join(out, `fuzz-in-process-${pin}.json`), `${JSON.stringify(evidence, null, 2)}\n`)
+    return evidence
+  }
   try {
     let before = await fingerprint(emu, key)
-    for (let done = 0, batch = 0; done < count; batch++) {
-      const n = Math.min(10_000, count - done)
-      // cases in batches of 10,000 from seed+batch, so 100,000 never sit in memory at once
+    for (let batch = 0; done < count; batch++) {
+      const n = Math.min(2_000, count - done)
+      // cases in batches from seed+batch, so 100,000 never sit in memory at once
       for (const c0 of generateCases(pin, seed + batch, n, batch === 0)) {
         const c = { ...c0, id: done + c0.id }
         const answer = await sendCase(emu.port, c, key)
@@ -224,29 +246,15 @@ const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile
       done += n
       const health = await emu.fetch("http://emulator/health")
       if (health.status !== 200) healthFailures++
+      write()
       process.stderr.write(`fuzz in process: ${done}/${count}\n`)
     }
   } finally {
     await emu.close()
   }
-  const evidence = {
-    kind: "hermetic-fuzz-in-process",
-    pin,
-    seed,
-    count,
-    reference: referenceFile ?? null,
-    statuses,
-    families,
-    crashes: { unanswered: noAnswer.length, healthFailures, examples: noAnswer.slice(0, 20) },
-    stateChangesFromRejected: { count: stateChanges.length, examples: stateChanges.slice(0, 20) },
-    serverErrorsTheReferenceDidNotGive: { count: forbidden5xx.length, examples: forbidden5xx.slice(0, 20) },
-    serverErrorsNotSeenLive: [...unverified5xx].sort(),
-    durationSeconds: Math.round((performance.now() - started) / 1000)
-  }
-  mkdirSync(out, { recursive: true })
-  writeFileSync(join(out, `fuzz-in-process-${pin}.json`), `${JSON.stringify(evidence, null, 2)}\n`)
+  const evidence = write()
   process.stdout.write(
-    `fuzz in process: ${count} cases in ${evidence.durationSeconds} s; unanswered ${noAnswer.length}, health failures ${healthFailures}, ` +
+    `fuzz in process: ${done} cases in ${evidence.durationSeconds} s; unanswered ${noAnswer.length}, health failures ${healthFailures}, ` +
       `state changes from rejected requests ${stateChanges.length}, 5xx the real gateway did not give ${forbidden5xx.length}, ` +
       `5xx of kinds not seen live ${unverified5xx.size}\n`
   )

@@ -3,7 +3,7 @@
  * user message pick the reply, whatever order the requests come in — including concurrent runs.
  */
 import { afterEach, describe, expect, it } from "vitest"
-import { type Client, startClient } from "../support.js"
+import { ADMIN_HEADERS, type Client, startClient } from "../support.js"
 
 let c: Client
 afterEach(async () => {
@@ -46,7 +46,7 @@ describe("matched turns (when) on the emulator", () => {
     })
     expect(await chatText("refund #42")).toBe("refund approved")
     expect(await chatText("hello", { "X-Hermes-Session-Id": "api-named-session" })).toBe("for that session")
-    const state = (await (await fetch(`${c.emu.url}/__admin/state`)).json()) as { pending_turns: number }
+    const state = (await (await fetch(`${c.emu.url}/__admin/state`, { headers: ADMIN_HEADERS })).json()) as { pending_turns: number }
     expect(state.pending_turns).toBe(1)
   })
 

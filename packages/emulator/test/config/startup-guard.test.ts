@@ -37,5 +37,5 @@ describe("start-up guard (Hermes 0.19.0's rules)", () => {
     const short = await run(["--api-key", "abc"])
     expect(short.code).toBe(1)
     expect(short.stderr).toContain("shorter than 16")
-  }, 30_000)
+  }, 120_000)
 })
