@@ -11,11 +11,12 @@
  * declares (dependencies and peers, plus the consumer's vitest/typescript) are linked from the
  * repository's node_modules — only declared names are visible at the consumer's top level.
  */
-import { execFile, execFileSync } from "node:child_process"
+import { execFile } from "node:child_process"
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, existsSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
+import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
@@ -44,14 +45,17 @@ const run = (file: string, args: ReadonlyArray<string>, cwd = project) =>
       done({ status: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr }))
   })
 
-beforeAll(() => {
+/** Async, so the test worker keeps answering vitest while a build or a pack takes minutes. */
+const exec = promisify(execFile)
+
+beforeAll(async () => {
   // The build the tarballs ship (incremental: seconds when dist/ is current).
-  execFileSync(node, [join(repo, "scripts", "build.mjs")], { cwd: repo, stdio: "pipe" })
+  await exec(node, [join(repo, "scripts", "build.mjs")], { cwd: repo, maxBuffer: 64 * 1024 * 1024 })
   const root = mkdtempSync(join(tmpdir(), "hermetic-consumer-"))
   const packs = join(root, "packs")
   mkdirSync(packs)
   const packed = JSON.parse(
-    execFileSync("npm", ["pack", "--workspaces", "--json", "--pack-destination", packs], { cwd: repo, encoding: "utf8", stdio: ["ignore", "pipe", "pipe"] })
+    (await exec("npm", ["pack", "--workspaces", "--json", "--pack-destination", packs], { cwd: repo, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })).stdout
   ) as Array<{ filename: string; name: string }>
 
   project = join(root, "project")
@@ -61,7 +65,7 @@ beforeAll(() => {
   for (const p of packed) {
     const dir = join(modules, p.name)
     mkdirSync(dir, { recursive: true })
-    execFileSync("tar", ["-xzf", join(packs, p.filename.replace(/^@[^/]+\//, "").replace(/\//g, "-")), "-C", dir, "--strip-components=1"])
+    await exec("tar", ["-xzf", join(packs, p.filename.replace(/^@[^/]+\//, "").replace(/\//g, "-")), "-C", dir, "--strip-components=1"])
     installed.push({ dir, manifest: JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as Manifest })
   }
   const local = new Set(installed.map((i) => i.manifest.name))

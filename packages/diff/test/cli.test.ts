@@ -11,7 +11,7 @@ const main = new URL("../src/cli/main.ts", import.meta.url).pathname
 
 const oracle = async (...args: Array<string>): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--conditions=@hermetic/source", "--import", "tsx", main, ...args], { timeout: 60_000 })
+    const { stdout, stderr } = await run(process.execPath, ["--conditions=@hermetic/source", "--import", "tsx", main, ...args], { timeout: 110_000 })
     return { code: 0, stdout, stderr }
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string }
@@ -19,7 +19,8 @@ const oracle = async (...args: Array<string>): Promise<{ code: number; stdout: s
   }
 }
 
-describe.concurrent("oracle CLI", () => {
+// each case starts node + tsx over the sources: seconds alone, much more on a loaded machine
+describe.concurrent("oracle CLI", { timeout: 120_000 }, () => {
   it("exits 2 and says why when the pin's cassettes do not exist", async () => {
     const r = await oracle("compare", "--pin", "0.21.0", "--target", "cassette")
     expect(r.code).toBe(2)
