@@ -1,5 +1,5 @@
 /** Public entry point of @hermetic/emulator. */
-export { Emulator, type EmulatorShape, layer, servicesLayer, startEmulator, type RunningEmulator } from "./Emulator.js"
+export { Emulator, type EmulatorShape, layer, servicesLayer, startEmulator, StartupRefused, type RunningEmulator } from "./Emulator.js"
 export { type EmulatorOptions, resolveConfig } from "./config/EmulatorConfig.js"
 export { DEFAULT_PIN, PINS, type Pin, features, type Features } from "./version/Pins.js"
 export { EmuClock, EmuClockFixed, EmuClockLive, makeEmuClock } from "./services/Clock.js"

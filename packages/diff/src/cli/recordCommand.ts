@@ -21,7 +21,7 @@ export const recordCommand = (args: ParsedArgs) =>
     const inputs = yield* loadScenarioFiles(args.values.scenario ?? [], profile)
     const applicable = inputs.filter((i) => i.scenario.pins === undefined || i.scenario.pins.includes(pin))
     progress(`starting the real ${pin} gateway (${kind} launcher)…`)
-    const target = yield* realReference(pin, kind, args.values.source, profile)
+    const target = yield* realReference(pin, kind, { source: args.values.source, profile })
     const git = yield* Effect.promise(() => emulatorGitState())
     const installed = yield* Effect.promise(() => installedVersions(pin))
     const lock = yield* Effect.promise(() => sourceLockEntry(pin))

@@ -4,5 +4,20 @@ import { type GatewayProfile, gatewayOptionsFor } from "../profile/GatewayProfil
 import { gatewayTarget, type GatewayLauncher } from "../target/GatewayTarget.js"
 import { progress } from "./progress.js"
 
-export const realReference = (pin: string, launcher: GatewayLauncher, source: string | undefined, label = "gateway", profile: GatewayProfile = "strict") =>
-  gatewayTarget({ pin, launcher, ...(source !== undefined ? { source } : {}), ...gatewayOptionsFor(profile), progress: (line) => progress(`${label}: ${line}`) }).pipe(Effect.map((g) => g.target))
+export interface ReferenceOptions {
+  /** A source checkout to install editable. */
+  readonly source?: string | undefined
+  /** How its progress lines are prefixed (default "gateway"). */
+  readonly label?: string
+  /** The gateway profile (default strict). */
+  readonly profile?: GatewayProfile
+}
+
+export const realReference = (pin: string, launcher: GatewayLauncher, options: ReferenceOptions = {}) =>
+  gatewayTarget({
+    pin,
+    launcher,
+    ...(options.source !== undefined ? { source: options.source } : {}),
+    ...gatewayOptionsFor(options.profile ?? "strict"),
+    progress: (line) => progress(`${options.label ?? "gateway"}: ${line}`)
+  }).pipe(Effect.map((g) => g.target))

@@ -59,7 +59,7 @@ export const replayCommand = (args: ParsedArgs) =>
       input = { scenario: loaded.scenario, file, reference, ...(second !== undefined ? { secondReference: cassetteTarget(loaded.cassette, file, second) } : {}) }
     } else if (kind === "process" || kind === "container") {
       progress(`starting the real ${pin} gateway (${kind} launcher)…`)
-      reference = yield* realReference(pin, kind, args.values.source, profile)
+      reference = yield* realReference(pin, kind, { source: args.values.source, profile })
       input = { scenario: loaded.scenario, file }
     } else throw new UsageError({ message: `--target is inprocess, http, process, container or cassette, not ${kind}` })
     const candidate = yield* emulatorInProcessTarget({ pin, emulatorOptions })

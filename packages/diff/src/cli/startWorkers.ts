@@ -20,10 +20,10 @@ export const startWorkers = (pin: "0.19.0" | "0.21.0", reference: GatewayLaunche
     }
     progress(`starting ${count} real ${pin} gateway(s) (${reference} launcher, ${profile} profile)…`)
     const label = (n: number) => (count > 1 ? `gateway ${n}` : "gateway")
-    const first = yield* realReference(pin, reference, source, label(1), profile)
+    const first = yield* realReference(pin, reference, { source, label: label(1), profile })
     const rest = yield* Effect.forEach(
       Array.from({ length: count - 1 }, (_, k) => k + 2),
-      (n) => realReference(pin, reference, source, label(n), profile),
+      (n) => realReference(pin, reference, { source, label: label(n), profile }),
       { concurrency: "unbounded" }
     )
     return (yield* Effect.forEach([first, ...rest], (r) => Effect.map(candidate(), (c): Worker => ({ reference: r, candidate: c })))) as [Worker, ...Array<Worker>]

@@ -101,6 +101,15 @@ export const RESPONSES_DELTA_JOIN = rule({
   renumbered: "sequence_number"
 })
 
+/** How long a tool ran, as run events report it: `<duration:float>`, the type still compared. */
+export const TOOL_DURATION = rule({
+  id: "tool.duration",
+  applies: "the number `duration` of a `tool.completed` run event",
+  action: "token" as const,
+  reason: "the seconds a real tool took to run (the real terminal spawns a shell) depend on the machine; the emulator runs none. Whether the field is there, and its type, are compared",
+  event: "tool.completed"
+})
+
 export const UNTIL_ATTEMPTS = rule({
   id: "until.attempts",
   applies: "the number of polls an `until` step needed",
@@ -109,4 +118,4 @@ export const UNTIL_ATTEMPTS = rule({
 })
 
 /** Every rule, as the evidence lists them. */
-export const RULES: ReadonlyArray<NormalizationRule> = [...ID_RULES, TIME_RELATIONS, ...HEADER_RULES, SSE_KEEPALIVE, RESPONSES_DELTA_JOIN, UNTIL_ATTEMPTS].map(({ id, applies, action, reason }) => ({ id, applies, action, reason }))
+export const RULES: ReadonlyArray<NormalizationRule> = [...ID_RULES, TIME_RELATIONS, ...HEADER_RULES, SSE_KEEPALIVE, RESPONSES_DELTA_JOIN, TOOL_DURATION, UNTIL_ATTEMPTS].map(({ id, applies, action, reason }) => ({ id, applies, action, reason }))

@@ -12,7 +12,7 @@ import type { ScenarioRun } from "../runner/ScenarioRun.js"
 import type { Scenario } from "../scenario/Scenario.js"
 import { IdTokens } from "./IdTokens.js"
 import type { NormalizedBody, NormalizedExchange, NormalizedFrame, NormalizedRun, NormalizedStep, TimeRelation } from "./NormalizedRun.js"
-import { HEADER_RULES, type HeaderRule, RESPONSES_DELTA_JOIN, SSE_KEEPALIVE, TIME_RELATIONS, UNTIL_ATTEMPTS } from "./NormalizationRule.js"
+import { HEADER_RULES, type HeaderRule, RESPONSES_DELTA_JOIN, SSE_KEEPALIVE, TIME_RELATIONS, TOOL_DURATION, UNTIL_ATTEMPTS } from "./NormalizationRule.js"
 
 export interface NormalizeOptions {
   readonly clock: "pinned" | "running"
@@ -50,6 +50,11 @@ class Normalizer {
     for (const key of [...keys].sort()) normalized.set(key, this.json(value[key] as JsonValue, step, `${location}.${key}`))
     const identityField = IDENTITY_FIELDS.find((f) => typeof normalized.get(f) === "string")
     const entity = identityField === undefined ? undefined : `${identityField}=${String(normalized.get(identityField))}`
+    // a tool's run time is the machine's, not the server's behaviour
+    if (normalized.get("event") === TOOL_DURATION.event && numericValue(value["duration"] as JsonValue) !== undefined) {
+      this.count(TOOL_DURATION)
+      normalized.set("duration", `<duration:${jsonTypeOf(value["duration"] as JsonValue)}>`)
+    }
     if (this.options.clock === "running") {
       for (const key of keys) {
         const raw = value[key] as JsonValue

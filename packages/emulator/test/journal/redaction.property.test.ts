@@ -50,9 +50,9 @@ describe("journal redaction (property)", () => {
             method: "POST",
             path: "/v1/chat/completions",
             headers: { [header]: headerSecret, "content-type": "application/json" },
-            body: new TextEncoder().encode(JSON.stringify(body)),
             admin: false
           })
+          journal.attachBody(id, new TextEncoder().encode(JSON.stringify(body)))
           observer?.([{ role: "user", content: body.note }])
           journal.close(id, { operation: "chat.completions", status: 200, durationMs: 1, fault: null, responseSession: null })
           const text = JSON.stringify(Effect.runSync(journal.entries("p")))

@@ -6,14 +6,14 @@ import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { layer, startEmulator } from "../../src/index.js"
 import { SNAPSHOT_TABLES } from "../../src/snapshot/NamespaceSnapshot.js"
-import { API_KEY, type Client, openClients } from "../support.js"
+import { ADMIN_HEADERS, API_KEY, type Client, openClients } from "../support.js"
 
 const open = openClients()
 const dir = mkdtempSync(join(tmpdir(), "hermetic-snapshot-"))
 afterAll(() => rmSync(dir, { recursive: true, force: true }))
 
 const snapshotOf = async (c: Client, namespace = "default") => {
-  const r = await fetch(`${c.emu.url}/__admin/snapshot`, { method: "POST", headers: { "x-hermetic-namespace": namespace }, body: JSON.stringify({ action: "save" }) })
+  const r = await fetch(`${c.emu.url}/__admin/snapshot`, { method: "POST", headers: { "x-hermetic-namespace": namespace, ...ADMIN_HEADERS }, body: JSON.stringify({ action: "save" }) })
   expect(r.status).toBe(200)
   return ((await r.json()) as { snapshot: Record<string, unknown> }).snapshot
 }
@@ -106,7 +106,7 @@ describe("snapshots: save a namespace, start from it", () => {
     await b.request("POST", "/v1/chat/completions", { body: { model: "m", messages: [{ role: "user", content: "old" }] }, headers: { "x-hermes-session-id": "old-session" } })
     const load = await fetch(`${b.emu.url}/__admin/snapshot`, {
       method: "POST",
-      headers: { "x-hermetic-namespace": "copy" },
+      headers: { "x-hermetic-namespace": "copy", ...ADMIN_HEADERS },
       body: JSON.stringify({ action: "load", snapshot })
     })
     expect(load.status).toBe(200)
@@ -119,7 +119,7 @@ describe("snapshots: save a namespace, start from it", () => {
     const a = await open({ hermesVersion: "0.21.0" })
     const snapshot = await snapshotOf(a)
     const load = async (body: unknown) => {
-      const r = await fetch(`${a.emu.url}/__admin/snapshot`, { method: "POST", body: JSON.stringify(body) })
+      const r = await fetch(`${a.emu.url}/__admin/snapshot`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify(body) })
       return { status: r.status, text: await r.text() }
     }
     expect(await load({ action: "load", snapshot: { ...snapshot, hermesVersion: "0.19.0" } })).toMatchObject({
