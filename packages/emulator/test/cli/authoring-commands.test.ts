@@ -11,6 +11,8 @@ import { startEmulator } from "../../src/index.js"
 
 const BIN = new URL("../../bin/hermes-emulator.js", import.meta.url).pathname
 const KEY = "cli-key-0123456789abcdef"
+/** The control plane wants JSON and, once an API key is set, the key. */
+const admin = { authorization: `Bearer ${KEY}`, "content-type": "application/json" }
 const children: Array<ChildProcess> = []
 const dir = mkdtempSync(join(tmpdir(), "hermetic-cli-"))
 afterAll(() => {
@@ -46,13 +48,13 @@ describe("hermes-emulator serve --snapshot, record, replay", () => {
   it("starts from a snapshot, records traffic through a proxy, and replays it", async () => {
     // a snapshot with one conversation, made in process
     const seed = await startEmulator({ apiKey: KEY })
-    await fetch(`${seed.url}/__admin/script`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ turns: [{ replies: [{ text: "saved answer" }] }] }) })
+    await fetch(`${seed.url}/__admin/script`, { method: "POST", headers: admin, body: JSON.stringify({ turns: [{ replies: [{ text: "saved answer" }] }] }) })
     await fetch(`${seed.url}/v1/chat/completions`, {
       method: "POST",
       headers: { authorization: `Bearer ${KEY}`, "x-hermes-session-id": "cli-session" },
       body: JSON.stringify({ model: "hermes-agent", messages: [{ role: "user", content: "saved question" }] })
     })
-    const { snapshot } = (await (await fetch(`${seed.url}/__admin/snapshot`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ action: "save" }) })).json()) as { snapshot: unknown }
+    const { snapshot } = (await (await fetch(`${seed.url}/__admin/snapshot`, { method: "POST", headers: admin, body: JSON.stringify({ action: "save" }) })).json()) as { snapshot: unknown }
     await seed.close()
     const file = join(dir, "snapshot.json")
     writeFileSync(file, JSON.stringify(snapshot))
@@ -68,7 +70,7 @@ describe("hermes-emulator serve --snapshot, record, replay", () => {
     expect(recorded.status).toBe(200)
     expect(recorded.body).toContain("saved answer")
     // the served emulator journaled the request with its body on, key redacted
-    const journal = (await (await fetch(`${serve.url}/__admin/journal?operation=sessions.messages`)).json()) as { entries: Array<{ request?: { headers: Record<string, string> } }> }
+    const journal = (await (await fetch(`${serve.url}/__admin/journal?operation=sessions.messages`, { headers: admin })).json()) as { entries: Array<{ request?: { headers: Record<string, string> } }> }
     expect(journal.entries[0]?.request?.headers["authorization"]).toBe("[REDACTED]")
     await stop(record.child)
     await stop(serve.child)
