@@ -109,7 +109,11 @@ const emulatorSide = async (child: Child): Promise<Side> => {
   const http: HttpTarget = { baseUrl: child.baseUrl, apiKey: EMULATOR_KEY }
   const topUp = async (turns: number) => {
     for (let left = turns; left > 0; left -= 2000) {
-      const r = await fetch(`${child.baseUrl}/__admin/script`, { method: "POST", body: JSON.stringify(scriptOf(Math.min(2000, left))) })
+      const r = await fetch(`${child.baseUrl}/__admin/script`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "x-hermetic-admin-key": EMULATOR_KEY },
+        body: JSON.stringify(scriptOf(Math.min(2000, left)))
+      })
       if (r.status >= 300) throw new Error(`emulator refused the script: ${r.status} ${await r.text()}`)
     }
   }

@@ -101,7 +101,11 @@ const scalePoint = async (
     opts.log(`  ${runs} runs, keyed POST: ${post.acceptedPerSecond.toFixed(0)} req/s, p50 ${post.p50Ms.toFixed(2)} ms`)
     await new Promise((r) => setTimeout(r, 500))
     // past the 1 h status TTL (and within the 24 h ledger retention): the next request sweeps
-    const clock = await fetch(`${child.baseUrl}/__admin/clock`, { method: "POST", body: JSON.stringify({ advance: 3700 }) })
+    const clock = await fetch(`${child.baseUrl}/__admin/clock`, {
+      method: "POST",
+      headers: { "content-type": "application/json", "x-hermetic-admin-key": SCALE_KEY },
+      body: JSON.stringify({ advance: 3700 })
+    })
     if (clock.status >= 300) throw new Error(`clock advance refused: ${clock.status}`)
     const t0 = performance.now()
     const first = await fetch(`${child.baseUrl}/v1/runs/${scaleRunId(1)}`, { headers: { authorization: `Bearer ${SCALE_KEY}` } })

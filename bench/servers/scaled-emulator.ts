@@ -38,7 +38,7 @@ const log = (s: string) => process.stderr.write(`    scale child: ${s}\n`)
 const runtime = ManagedRuntime.make(layer({ apiKey: SCALE_KEY, hermesVersion: "0.21.0", dataDir, maxConcurrentRuns: 0 }))
 const emulator = await runtime.runPromise(Emulator)
 const gateways = await runtime.runPromise(Gateways)
-const server = await listen(emulator.respond, emulator.runtime, "127.0.0.1", 0)
+const server = await listen(emulator.respondStreaming, emulator.runtime, "127.0.0.1", 0)
 const base = `http://127.0.0.1:${server.port}`
 const headers = { authorization: `Bearer ${SCALE_KEY}`, "idempotency-key": "template-run" }
 

@@ -24,6 +24,8 @@ it("returns what the model says, and sends the user's text", async () => {
   // what the model will answer, turn by turn
   await fetch(`${emu.url}/__admin/script`, {
     method: "POST",
+    // the control plane takes JSON, and the API key once one is set
+    headers: { "content-type": "application/json", authorization: `Bearer ${API_KEY}` },
     body: JSON.stringify({ turns: [{ replies: [{ text: "Short version." }] }] })
   })
   const client = new OpenAI({ baseURL: `${emu.url}/v1`, apiKey: API_KEY })

@@ -13,7 +13,7 @@ it.scoped("a run's agent turn is verifiable after the 202", () =>
       Effect.promise(() =>
         emu.fetch(`http://hermes${path}`, {
           method: "POST",
-          headers: { authorization: `Bearer ${API_KEY}` },
+          headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
           body: JSON.stringify(body)
         })
       )

@@ -14,7 +14,7 @@ AUTH = {"Authorization": f"Bearer {KEY}"}
 
 def admin(path, body=None, namespace="python-example"):
     """The emulator's control plane: JSON in, JSON out, one namespace per test."""
-    r = requests.post(f"{BASE}/__admin{path}", json=body or {}, headers={"x-hermetic-namespace": namespace})
+    r = requests.post(f"{BASE}/__admin{path}", json=body or {}, headers={**AUTH, "x-hermetic-namespace": namespace})
     r.raise_for_status()
     return r.json()
 
@@ -40,7 +40,7 @@ def test_greets_with_what_the_model_says_and_sends_the_name():
     journal = requests.get(
         f"{BASE}/__admin/journal",
         params={"operation": "chat.completions", "text": "Greet Ada"},
-        headers={"x-hermetic-namespace": "python-example"},
+        headers={**AUTH, "x-hermetic-namespace": "python-example"},
     ).json()
     [entry] = journal["entries"]
     assert entry["request"]["headers"]["authorization"] == "[REDACTED]"

@@ -3,7 +3,8 @@
  * into a fresh project outside the repository, then use them there with plain node (no tsx):
  * (a) a plain ESM program with startEmulator(), (b) an Effect program on the Layer under
  * @effect/vitest, (c) every CLI's --version and --help, (d) tsc --strict, NodeNext,
- * erasableSyntaxOnly over the consumer's TypeScript. tsx is not installed there, so the bins
+ * erasableSyntaxOnly over the consumer's TypeScript (skipLibCheck, as most projects set it: the
+ * consumer's code is checked against the shipped .d.ts, not Effect's own declarations). tsx is not installed there, so the bins
  * prove they need no TypeScript loader.
  *
  * Offline: a tarball is unpacked where `npm install` would put it, and the registry packages it
@@ -39,7 +40,7 @@ const installed: Array<Installed> = []
 /** Runs a command in the consumer project; async, so the test worker stays responsive. */
 const run = (file: string, args: ReadonlyArray<string>, cwd = project) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
-    execFile(file, [...args], { cwd, encoding: "utf8", timeout: 150_000, env: { ...process.env, NODE_OPTIONS: "" } }, (error, stdout, stderr) =>
+    execFile(file, [...args], { cwd, encoding: "utf8", timeout: 240_000, env: { ...process.env, NODE_OPTIONS: "" } }, (error, stdout, stderr) =>
       done({ status: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr }))
   })
 
@@ -125,5 +126,5 @@ describe("the packed packages in a fresh project", () => {
     const r = await run(node, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", project])
     expect(r.stdout + r.stderr).toBe("")
     expect(r.status).toBe(0)
-  }, 180_000)
+  }, 270_000)
 })

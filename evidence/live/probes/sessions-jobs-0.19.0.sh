@@ -20,7 +20,7 @@ UA="User-Agent: curl/7.88.1"
 
 script() {
   printf '### Script\n\n```json\n%s\n```\n\n' "$1" >> "$OUT"
-  curl -sS -X POST "$FAKE_MODEL_URL/__admin/script" -d "$1" > /dev/null
+  curl -sS -X POST "$FAKE_MODEL_URL/__admin/script" -H "content-type: application/json" -d "$1" > /dev/null
 }
 note() { printf '%s\n\n' "$1" >> "$OUT"; }
 req() { # METHOD PATH [BODY] [extra header]

@@ -11,7 +11,7 @@ const version = (JSON.parse(readFileSync(new URL("../package.json", import.meta.
 
 const oracle = async (...args: Array<string>): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
-    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--conditions=@hermetic/source", "--import", "tsx", main, ...args], { timeout: 60_000 })
+    const { stdout, stderr } = await promisify(execFile)(process.execPath, ["--conditions=@hermetic/source", "--import", "tsx", main, ...args], { timeout: 110_000 })
     return { code: 0, stdout, stderr }
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string }
@@ -19,7 +19,8 @@ const oracle = async (...args: Array<string>): Promise<{ code: number; stdout: s
   }
 }
 
-describe("oracle CLI usage", () => {
+// each case starts node + tsx over the sources: seconds alone, much more on a loaded machine
+describe("oracle CLI usage", { timeout: 120_000 }, () => {
   it("--version prints the package version", async () => {
     expect(await oracle("--version")).toEqual({ code: 0, stdout: `oracle ${version}\n`, stderr: "" })
   })

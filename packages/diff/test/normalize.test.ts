@@ -91,3 +91,32 @@ describe("normalizeRun: ISO times and job ids", () => {
     expect(n.relations).toEqual([{ id: "steps[0].exchanges[0].response.body.job: created ≤ next_run_at", holds: false }])
   })
 })
+
+describe("the Responses delta-join rule", () => {
+  const ev = (type: string, seq: number, extra: Record<string, unknown> = {}) =>
+    `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq, ...extra })}\n\n`
+  const delta = (seq: number, text: string, item = "msg_1") => ev("response.output_text.delta", seq, { item_id: item, output_index: 0, content_index: 0, delta: text })
+  const stream = (...frames: Array<string>) => normalizeRun(runOf(sseExchange("/v1/responses", frames.join(""))), scenarioOf(1), { clock: "pinned" })
+  const frames = (n: ReturnType<typeof stream>) => {
+    const body = n.steps[0]?.exchanges[0]?.response?.body
+    return body?.kind === "sse" ? body.frames.map((f) => f.data) : []
+  }
+
+  it("makes one reply cut into deltas differently normalize alike, renumbered", () => {
+    const twoCuts = stream(ev("response.created", 0), delta(1, "Hel"), delta(2, "lo "), delta(3, "there"), ev("response.completed", 4))
+    const oneCut = stream(ev("response.created", 0), delta(1, "Hello there"), ev("response.completed", 2))
+    expect(frames(twoCuts)).toEqual(frames(oneCut))
+    expect(twoCuts.fired.get("sse.responses-delta-join")).toBe(2)
+    expect(oneCut.fired.get("sse.responses-delta-join")).toBeUndefined()
+  })
+
+  it("keeps different text, deltas of different items, and sequence numbers of a stream with nothing joined", () => {
+    expect(frames(stream(delta(1, "Hel"), delta(2, "p")))).not.toEqual(frames(stream(delta(1, "Hello"))))
+    expect(frames(stream(delta(1, "a", "msg_1"), delta(2, "b", "msg_2")))).toHaveLength(2)
+    // a numbering bug stays visible where no delta was joined
+    expect(frames(stream(ev("response.created", 1), delta(2, "x")))).toEqual([
+      { type: "response.created", sequence_number: 1 },
+      { type: "response.output_text.delta", sequence_number: 2, item_id: "msg_1", output_index: 0, content_index: 0, delta: "x" }
+    ])
+  })
+})

@@ -130,7 +130,7 @@ interface Player {
 const emulatorPlayer = (namespace: string): Player => {
   const run = <A>(effect: Effect.Effect<A, never, Agent | Emulator>) => emulatorRuntime.runPromise(effect)
   const admin = (path: string, body: unknown = {}) =>
-    run(Effect.flatMap(Emulator, (emu) => Effect.promise(() => emu.fetch(`http://emulator/__admin${path}`, { method: "POST", headers: { "x-hermetic-namespace": namespace }, body: JSON.stringify(body) })))).then((r) => r.json())
+    run(Effect.flatMap(Emulator, (emu) => Effect.promise(() => emu.fetch(`http://emulator/__admin${path}`, { method: "POST", headers: { "x-hermetic-namespace": namespace, "content-type": "application/json" }, body: JSON.stringify(body) })))).then((r) => r.json())
   const player = () => run(Effect.map(Agent, (a) => a.player(namespace)))
   return {
     admin,

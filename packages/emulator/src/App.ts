@@ -7,11 +7,12 @@ import { Effect } from "effect"
 import { handleAdmin, isAdminPath } from "./admin/AdminRoutes.js"
 import { EmulatorConfig } from "./config/EmulatorConfig.js"
 import { aiohttpMethodNotAllowed, aiohttpNotFound, internalServerError, plainErrorResponse } from "./http/Envelopes.js"
-import { bearerDenied } from "./http/Auth.js"
-import type { EmuRequest, EmuResponse } from "./http/Exchange.js"
+import { bearerGate } from "./http/Auth.js"
+import type { BodyReader, EmuRequest, EmuRequestHead, EmuResponse } from "./http/Exchange.js"
 import { jsonResponse } from "./http/Exchange.js"
 import { addCorsHeaders, addSecurityHeaders, bodyLimitShortCircuit, corsShortCircuit } from "./http/Middleware.js"
-import type { AppServices, Handler, Route, RouteContext } from "./http/Route.js"
+import { MAX_REQUEST_BYTES } from "./http/RequestBody.js"
+import { type AppServices, type Handler, HandlerCrash, type Route, type RouteContext } from "./http/Route.js"
 import { type RouteMatch, Router } from "./http/Router.js"
 import { Gateways } from "./runs/GatewayState.js"
 import { routesFor } from "./routes/RouteTable.js"
@@ -23,12 +24,21 @@ import { features as featuresOf } from "./version/Pins.js"
 
 export const NAMESPACE_HEADER = "x-hermetic-namespace"
 
-export const namespaceOf = (req: EmuRequest): string => {
+export const namespaceOf = (req: EmuRequestHead): string => {
   const ns = req.headers[NAMESPACE_HEADER]?.trim()
   return ns === undefined || ns === "" ? "default" : ns
 }
 
 export type AppHandler = (req: EmuRequest) => Effect.Effect<EmuResponse, never, AppServices>
+/** The app as a socket calls it: the body is read only once no middleware has answered. */
+export type StreamingAppHandler = (head: EmuRequestHead, body: BodyReader) => Effect.Effect<EmuResponse, never, AppServices>
+
+/** A body already in memory, held to the same limit as one read from a socket. */
+export const bodyInMemory = (bytes: Uint8Array): BodyReader =>
+  Effect.succeed(bytes.byteLength > MAX_REQUEST_BYTES ? { bytes: new Uint8Array(0), exceeded: true } : { bytes, exceeded: false })
+
+const withBody = (head: EmuRequestHead, body: BodyReader): Effect.Effect<EmuRequest> =>
+  Effect.map(body, (read) => ({ ...head, body: read.bytes, ...(read.exceeded ? { bodyExceeded: true } : {}) }))
 
 const faultResponse = (rule: FaultRule): EmuResponse | undefined => {
   if (rule.drop === true) return { status: 0, headers: [], body: { _tag: "drop" } }
@@ -53,7 +63,13 @@ export const makeApp = Effect.gen(function*() {
     Effect.succeed([response, routeId] as const)
 
   /** Hermes' middleware chain around the matched handler; plain code until the handler runs. */
-  const afterFault = (req: EmuRequest, namespace: string, match: RouteMatch<Handler>, fault: FaultRule | undefined) => {
+  const afterFault = (
+    req: EmuRequestHead,
+    body: BodyReader,
+    namespace: string,
+    match: RouteMatch<Handler>,
+    fault: FaultRule | undefined
+  ) => {
     const routeId = match._tag === "found" ? match.route.id : null
     const injected = fault === undefined ? undefined : faultResponse(fault)
     if (injected !== undefined) return answer(injected, routeId)
@@ -76,19 +92,25 @@ export const makeApp = Effect.gen(function*() {
     // aiohttp's router exceptions pass every middleware untouched
     if (match._tag === "notFound") return answer(aiohttpNotFound(), routeId)
     if (match._tag === "methodNotAllowed") return answer(aiohttpMethodNotAllowed(match.allow), routeId)
-    const ctx: RouteContext = {
-      req,
+    const ctx = (full: EmuRequest): RouteContext => ({
+      req: full,
       params: match.params,
       namespace,
       gateway: gateways.get(namespace),
       features,
       config,
       now: () => clock.now(namespace)
-    }
+    })
     const disconnect = fault?.disconnectAfterFrames
     // the bearer gate answers like a handler would (security and CORS headers included)
-    const denied = match.route.auth === "bearer" ? bearerDenied(config, features, req) : undefined
-    return (denied === undefined ? match.route.handler(ctx) : Effect.succeed(denied)).pipe(
+    const gate = match.route.auth === "bearer" ? bearerGate(config, features, req) : undefined
+    const handled: Effect.Effect<EmuResponse, HandlerCrash, AppServices> =
+      gate === undefined || gate._tag === "allowed"
+        ? Effect.flatMap(withBody(req, body), (full) => match.route.handler(ctx(full)))
+        : gate._tag === "denied"
+        ? Effect.succeed(gate.response)
+        : Effect.fail(new HandlerCrash({ reason: gate.reason }))
+    return handled.pipe(
       Effect.map((res): Answer => {
         // security_headers_middleware, then cors_middleware adds its headers
         const out = addCorsHeaders(config, req, addSecurityHeaders(res))
@@ -112,7 +134,11 @@ export const makeApp = Effect.gen(function*() {
     return kinds.join(", ")
   }
 
-  const dispatch = (req: EmuRequest, namespace: string): Effect.Effect<readonly [Answer, string | null], never, AppServices> => {
+  const dispatch = (
+    req: EmuRequestHead,
+    body: BodyReader,
+    namespace: string
+  ): Effect.Effect<readonly [Answer, string | null], never, AppServices> => {
     const match = router.match(req.method, req.path)
     const fault = faults.take(namespace, {
       route: match._tag === "found" ? match.route.id : null,
@@ -120,20 +146,22 @@ export const makeApp = Effect.gen(function*() {
       path: req.path
     })
     const answered = fault?.latencyMs === undefined
-      ? afterFault(req, namespace, match, fault)
-      : Effect.zipRight(Effect.sleep(fault.latencyMs), afterFault(req, namespace, match, fault))
+      ? afterFault(req, body, namespace, match, fault)
+      : Effect.zipRight(Effect.sleep(fault.latencyMs), afterFault(req, body, namespace, match, fault))
     return Effect.map(answered, (a) => [a, faultLabel(fault)] as const)
   }
 
-  const handle: AppHandler = (req) => {
+  const serve: StreamingAppHandler = (req, body) => {
     const started = performance.now()
     const namespace = namespaceOf(req)
     const admin = isAdminPath(req.path)
     const now = () => clock.now(namespace)
-    const entry = journal.open({ now, namespace, method: req.method, path: req.path, headers: req.headers, body: req.body, admin })
+    const entry = journal.open({ now, namespace, method: req.method, path: req.path, headers: req.headers, admin })
+    // the journal sees the body only if the app reads it
+    const journaled = Effect.tap(body, (read) => Effect.sync(() => journal.attachBody(entry.id, read.bytes)))
     const answered: Effect.Effect<readonly [Answer, string | null], never, AppServices> = admin
-      ? Effect.map(handleAdmin(req, namespace), (r) => [[r, "admin"] as const, null] as const)
-      : dispatch(req, namespace)
+      ? Effect.map(handleAdmin(req, journaled, namespace), (r) => [[r, "admin"] as const, null] as const)
+      : dispatch(req, journaled, namespace)
     // agent turns started by this request (also forked ones) report their model calls to its entry
     const observed = entry.observer === undefined ? answered : Effect.locally(answered, CurrentModelCallObserver, entry.observer)
     return Effect.map(observed, ([[response, routeId], fault]) => {
@@ -148,6 +176,8 @@ export const makeApp = Effect.gen(function*() {
     })
   }
 
-  return { handle, router, features, config }
+  const handle: AppHandler = (req) => serve(req, bodyInMemory(req.body))
+
+  return { handle, serve, router, features, config }
 })
 

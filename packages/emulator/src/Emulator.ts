@@ -4,10 +4,11 @@
  * `startEmulator` puts the same app on a loopback port for tests that do not use Effect.
  */
 import { SqlClient } from "@effect/sql"
-import { Context, Effect, Layer, ManagedRuntime, Runtime } from "effect"
+import { Context, Data, Effect, Layer, ManagedRuntime, Runtime } from "effect"
 import { makeApp } from "./App.js"
 import { EmulatorConfig, type EmulatorConfigShape, type EmulatorOptions, resolveConfig } from "./config/EmulatorConfig.js"
-import type { EmuRequest, EmuResponse } from "./http/Exchange.js"
+import type { BodyReader, EmuRequest, EmuRequestHead, EmuResponse } from "./http/Exchange.js"
+import { startupRefusal } from "./config/StartupGuard.js"
 import { listen } from "./http/NodeAdapter.js"
 import type { AppServices } from "./http/Route.js"
 import { makeFetch } from "./http/WebAdapter.js"
@@ -27,6 +28,8 @@ export interface EmulatorShape {
   readonly handle: (req: EmuRequest) => Effect.Effect<EmuResponse>
   /** The same as a Promise, run on the emulator's runtime (what the adapters call). */
   readonly respond: (req: EmuRequest) => Promise<EmuResponse>
+  /** The socket's entry: the request head, and its body read only if the app gets that far. */
+  readonly respondStreaming: (head: EmuRequestHead, body: BodyReader) => Promise<EmuResponse>
   readonly runtime: Runtime.Runtime<AppServices>
   /** A fetch-compatible function answering from the emulator in process. */
   readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>
@@ -68,10 +71,12 @@ const emulatorFromServices = Effect.gen(function*() {
   const handle = (req: EmuRequest) => Effect.provide(app.handle(req), runtime.context)
   const run = Runtime.runPromise(runtime)
   const respond = (req: EmuRequest) => run(app.handle(req))
+  const respondStreaming = (head: EmuRequestHead, body: BodyReader) => run(app.serve(head, body))
   return {
     config: app.config,
     handle,
     respond,
+    respondStreaming,
     runtime,
     fetch: makeFetch(respond, runtime)
   } satisfies EmulatorShape
@@ -93,6 +98,9 @@ const startingSnapshot = (file: string | undefined) =>
       Effect.asVoid
     )
 
+/** The start-up guard refused the settings (config/StartupGuard.ts says why). */
+export class StartupRefused extends Data.TaggedError("StartupRefused")<{ readonly message: string }> {}
+
 export interface RunningEmulator {
   readonly url: string
   readonly port: number
@@ -108,8 +116,13 @@ export const startEmulator = async (
 ): Promise<RunningEmulator> => {
   const runtime = ManagedRuntime.make(layer(options, overrides))
   const emulator = await runtime.runPromise(Emulator)
-  const host = options.host ?? "127.0.0.1"
-  const server = await listen(emulator.respond, emulator.runtime, host, options.port ?? 0)
+  const host = options.host ?? emulator.config.host
+  const refusal = startupRefusal({ host, apiKey: emulator.config.apiKey, adminKey: emulator.config.adminKey })
+  if (refusal !== undefined) {
+    await runtime.dispose()
+    throw new StartupRefused({ message: refusal })
+  }
+  const server = await listen(emulator.respondStreaming, emulator.runtime, host, options.port ?? 0)
   return {
     url: `http://${host}:${server.port}`,
     port: server.port,

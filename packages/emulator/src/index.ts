@@ -1,5 +1,5 @@
 /** Public entry point of @hermetic/emulator. */
-export { Emulator, type EmulatorShape, layer, servicesLayer, startEmulator, type RunningEmulator } from "./Emulator.js"
+export { Emulator, type EmulatorShape, layer, servicesLayer, startEmulator, StartupRefused, type RunningEmulator } from "./Emulator.js"
 export { type EmulatorOptions, resolveConfig } from "./config/EmulatorConfig.js"
 export { DEFAULT_PIN, PINS, type Pin, features, type Features } from "./version/Pins.js"
 export { EmuClock, EmuClockFixed, EmuClockLive, makeEmuClock } from "./services/Clock.js"
@@ -11,6 +11,9 @@ export { JournalQuery } from "./journal/JournalQuery.js"
 export type { ModelCall as JournalModelCall } from "./journal/ModelCalls.js"
 export { expectNoRequest, expectRequest, expectRequests, findRequests, JournalExpectationFailed, modelCallsOf } from "./testing/journal.js"
 export { journalOf, type JournalClient } from "./testing/journalPromise.js"
+export { type ControlClient, type ControlOptions, TEST_API_KEY } from "./testing/controlClient.js"
+export { type EmulatorFixture, emulatorFixture, type FixtureHooks, withEmulator } from "./testing/emulatorFixture.js"
+export { EmulatorServer, type EmulatorServerShape } from "./testing/EmulatorServer.js"
 export { restartNamespace, resetNamespace } from "./admin/AdminRoutes.js"
 export { routesFor } from "./routes/RouteTable.js"
 /** The Script the emulator plays, re-exported so an embedder needs one import. */

@@ -4,6 +4,8 @@ import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../sr
 import type { Script } from "@hermetic/script"
 
 export const API_KEY = "test-key-0123456789abcdef"
+/** What the control plane requires: JSON, and the API key once one is set. */
+export const ADMIN_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json", "x-hermetic-admin-key": API_KEY }
 
 export interface Client {
   readonly emu: RunningEmulator
@@ -30,7 +32,7 @@ export const startClient = async (options: EmulatorOptions = {}, namespace = "de
   const admin: Client["admin"] = (path, body) =>
     fetch(`${emu.url}/__admin${path}`, {
       method: "POST",
-      headers: { "x-hermetic-namespace": namespace },
+      headers: { "x-hermetic-namespace": namespace, ...ADMIN_HEADERS },
       body: JSON.stringify(body ?? {})
     })
   return {

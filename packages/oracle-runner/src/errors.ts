@@ -46,3 +46,9 @@ export class GatewayStartFailed extends Data.TaggedError("GatewayStartFailed")<{
 }
 
 export type OracleError = PinUnavailable | LockMismatch | MissingTool | GatewayStartFailed
+
+const ORACLE_ERROR_TAGS: ReadonlySet<string> = new Set(["PinUnavailable", "LockMismatch", "MissingTool", "GatewayStartFailed"])
+
+/** Whether a value is one of the OracleErrors (by its tag). */
+export const isOracleError = (e: unknown): e is OracleError =>
+  typeof e === "object" && e !== null && ORACLE_ERROR_TAGS.has(String((e as { _tag?: unknown })._tag))

@@ -8,7 +8,7 @@
  */
 export { startGateway, resolvePin } from "./gateway/Gateway.js"
 export type { GatewayHandle, GatewayOptions, GatewayClock, LauncherKind } from "./gateway/Gateway.js"
-export { acquireGateway, scopedGateway, withGateway, RealGateway, RealGatewayLayer } from "./gateway/GatewayResource.js"
+export { acquireGateway, openGateway, scopedGateway, withGateway, RealGateway, RealGatewayLayer } from "./gateway/GatewayResource.js"
 export type { Determinism } from "./gateway/hermesHome.js"
 export { TOOLS_PROFILE_TOOLSETS } from "./gateway/toolsProfile.js"
 export { startFakeModel, scopedFakeModel, fakeModelLayer, FakeModelServer, EXHAUSTED_REPLY_TEXT } from "./fake-model/FakeModelServer.js"
@@ -16,5 +16,5 @@ export type { FakeModel, FakeModelOptions } from "./fake-model/FakeModelServer.j
 export type { GatewayControls } from "./fake-model/GatewayControls.js"
 export type { JournalEntry } from "./fake-model/Journal.js"
 export { defaultLockPath, readSourceLock, SourceLock, Pin } from "./lock/SourceLock.js"
-export { PinUnavailable, LockMismatch, MissingTool, GatewayStartFailed } from "./errors.js"
+export { PinUnavailable, LockMismatch, MissingTool, GatewayStartFailed, isOracleError } from "./errors.js"
 export type { OracleError } from "./errors.js"

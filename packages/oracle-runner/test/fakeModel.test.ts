@@ -228,3 +228,17 @@ describe("fake model: lifecycle (platform-node server in a scope)", () => {
     await expect(fetch(`${slow.url}/v1/models`)).rejects.toThrow()
   })
 })
+
+describe("fake model: its control plane refuses what the emulator's refuses (@hermetic/script's guard)", () => {
+  it("a foreign Origin, a foreign Host and a non-JSON body are refused and change nothing", async () => {
+    await post("/__admin/reset", {})
+    await post("/__admin/script", { turns: [{ replies: [{ text: "kept" }] }] })
+    const reset = (headers: Record<string, string>) => fetch(`${fm.url}/__admin/reset`, { method: "POST", headers, body: "{}" })
+    expect((await reset({ "content-type": "application/json", origin: "http://evil.example" })).status).toBe(403)
+    expect((await reset({ "content-type": "text/plain" })).status).toBe(415)
+    expect((await reset({})).status).toBe(415)
+    const state = (await (await fetch(`${fm.url}/__admin/state`)).json()) as { pendingTurns: number }
+    expect(state.pendingTurns).toBe(1)
+    await post("/__admin/reset", {})
+  })
+})

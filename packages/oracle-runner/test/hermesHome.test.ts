@@ -1,10 +1,13 @@
+import { existsSync } from "node:fs"
 import { readFile, rm } from "node:fs/promises"
+import { NodeContext } from "@effect/platform-node"
+import { Effect } from "effect"
 import { mkdtemp } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { FakeClock } from "../src/gateway/FakeClock.js"
-import { createHermesHome } from "../src/gateway/hermesHome.js"
+import { createHermesHome, scopedHermesHome } from "../src/gateway/hermesHome.js"
 
 describe("HERMES_HOME", () => {
   it("writes config.yaml (custom provider, ≥64k context, no tools) and .env (key, loopback, port)", async () => {
@@ -43,5 +46,22 @@ describe("FakeClock", () => {
     await c.set(999_000)
     expect(await readFile(file, "utf8")).toBe("-1010.000\n")
     await rm(dir, { recursive: true, force: true })
+  })
+})
+
+describe("HERMES_HOME as a scoped resource", () => {
+  it("is written through platform's FileSystem and removed when its scope closes", async () => {
+    const root = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function*() {
+          const h = yield* scopedHermesHome({ fakeModelBaseUrl: "http://127.0.0.1:9/v1", fakeModelId: "m", port: 4242 })
+          const env = yield* Effect.promise(() => readFile(join(h.hermesHome, ".env"), "utf8"))
+          expect(env).toContain("API_SERVER_PORT=4242\n")
+          expect(existsSync(h.workDir)).toBe(true)
+          return h.root
+        })
+      ).pipe(Effect.provide(NodeContext.layer))
+    )
+    expect(existsSync(root)).toBe(false)
   })
 })

@@ -92,7 +92,7 @@ describe.skipIf(!live)("real Hermes 0.19.0 gateway (process launcher)", () => {
     const { run_id } = (await (await fetch(`${gw.baseUrl}/v1/runs`, { method: "POST", headers: auth(), body: JSON.stringify({ input: "restart me" }) })).json()) as { run_id: string }
     for (let i = 0; i < 100 && (await getRun(run_id))["status"] === "running"; i++) await sleep(100)
     expect((await getRun(run_id))["status"]).toBe("completed")
-    const r = await fetch(`${gw.fakeModelUrl}/__admin/restart`, { method: "POST" })
+    const r = await fetch(`${gw.fakeModelUrl}/__admin/restart`, { method: "POST", headers: { "content-type": "application/json" } })
     expect([r.status, await r.json()]).toEqual([200, { restarted: true }])
     expect((await fetch(`${gw.baseUrl}/health`)).status).toBe(200)
     expect((await fetch(`${gw.baseUrl}/v1/runs/${run_id}`, { headers: auth() })).status).toBe(404)
@@ -127,7 +127,7 @@ describe.skipIf(!live)("real Hermes 0.19.0 gateway under libfaketime", () => {
     // One jump past the 3600 s status TTL: the monotonic clock jumps too, so the sweeper's 60 s
     // sleep ends at once and the terminal status is dropped.
     // through the fake model's control plane (the emulator's contract): it moves the gateway's faketime clock
-    const moved = await fetch(`${gw.fakeModelUrl}/__admin/clock`, { method: "POST", body: JSON.stringify({ advance: 3700 }) })
+    const moved = await fetch(`${gw.fakeModelUrl}/__admin/clock`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ advance: 3700 }) })
     expect(moved.status).toBe(200)
     expect(((await moved.json()) as { now: number }).now).toBeGreaterThanOrEqual(START + 3700)
     let status = 200

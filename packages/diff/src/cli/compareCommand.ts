@@ -23,7 +23,7 @@ import { provenanceFor } from "./provenanceFor.js"
 import { startWorkers } from "./startWorkers.js"
 import { summaryTable } from "./summaryTable.js"
 
-/** The evidence's description of a cassette comparison: every scenario has its own cassette target. */
+/** The evidence's description of a cassette comparison: every scenario has its own cassette target. Named after the whole set, so shards describe it alike. */
 const cassettesAsOne = (inputs: ReadonlyArray<ScenarioInput>, pin: string): Target => {
   const first = inputs[0]?.reference as Target
   return { ...first, info: { ...first.info, description: `${inputs.length} cassettes under fixtures/${pin}/ (recorded from the real ${pin} gateway)` } }
@@ -57,7 +57,7 @@ export const compareCommand = (args: ParsedArgs) =>
     const inputs = shardOf(set, shard)
     const shardText = shard === undefined ? "" : ` (shard ${shard.index}/${shard.count} of ${set.length})`
 
-    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(inputs.length > 0 ? inputs : set, pin) : kind, workerCount, args.values.source, profile)
+    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(set, pin) : kind, workerCount, args.values.source, profile)
     const learn = !args.values["no-noise"]
     const noiseMethod = !learn
       ? "not learned (--no-noise)"
@@ -83,7 +83,7 @@ export const compareCommand = (args: ParsedArgs) =>
     // the first divergent generated scenario is shrunk from its seed and path to a minimal counterexample
     const failed = comparisons.find((c) => c.evidence.verdict === "divergent" && c.evidence.origin !== undefined && c.evidence.file === undefined)
     const path = failed !== undefined ? (failed.evidence.origin as { path?: unknown }).path : undefined
-    if (failed !== undefined && typeof path === "string" && kind !== "cassette") {
+    if (failed !== undefined && typeof path === "string" && kind !== "cassette" && args.values["no-shrink"] !== true) {
       progress(`shrinking ${failed.evidence.name} (seed ${seed}, path ${path})…`)
       const settings = { register, pin, ...(noise !== undefined ? { noise } : {}) }
       const search = yield* Effect.promise(() =>

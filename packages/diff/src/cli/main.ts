@@ -12,6 +12,7 @@ import { parse } from "./args.js"
 import { UsageError } from "./CliError.js"
 import { benchCommand } from "./benchCommand.js"
 import { compareCommand } from "./compareCommand.js"
+import { fuzzCommand } from "../fuzz/fuzzCommand.js"
 import { mergeCommand } from "./mergeCommand.js"
 import { recordCommand } from "./recordCommand.js"
 import { replayCommand } from "./replayCommand.js"
@@ -29,6 +30,8 @@ const HELP: Record<string, string> = { compare: COMPARE_HELP, record: RECORD_HEL
 
 const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Scope.Scope> =>
   Effect.suspend((): Effect.Effect<number, unknown, Scope.Scope> => {
+    // the fuzz mode parses its own flags (packages/diff/src/fuzz)
+    if (argv[0] === "fuzz") return Effect.promise(() => fuzzCommand(argv.slice(1)))
     const args = parse(argv)
     const command = args.positionals[0]
     if (command === undefined || (args.values.help === true && HELP[command] === undefined)) {

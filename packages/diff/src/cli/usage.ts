@@ -14,6 +14,7 @@ Usage:
   oracle bench --target process --workers 1,2,4 [--runs N] [--seed S] [--out FILE]
                                reference scenarios per second per worker count, side by side in one run
   oracle <command> --help      options of a command
+  oracle --version             the version
 
 Exit codes: 0 no divergence · 1 divergences · 2 the oracle could not run (never reported as a pass)
 `
@@ -22,7 +23,7 @@ export const COMPARE_HELP = `oracle compare — the emulator against the real pi
 
 Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette] [--runs N] [--seed S]
                       [--scenario FILE ...] [--out DIR] [--no-noise] [--register FILE] [--source DIR]
-                      [--workers N] [--shard i/n] [--profile strict|tools]
+                      [--workers N] [--shard i/n] [--no-shrink] [--profile strict|tools]
 
   --pin P          the Hermes pin (default: source-lock.json's default, 0.19.0). The emulator runs the same pin.
   --profile P      the gateway profile both sides run (default strict: no tools). tools: todo, a terminal
@@ -43,6 +44,8 @@ Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette
   --shard i/n      play only shard i of n of the scenario set (files, then generated from --seed):
                    every n-th scenario from the i-th. Same files and --seed --runs on every machine;
                    join the shards' evidence with oracle merge
+  --no-shrink      do not shrink the first divergent generated scenario after the run (campaigns:
+                   the shrinking plays many more scenarios on the real gateway)
   --no-noise       do not play each scenario twice on the real gateway to learn its noise
   --register FILE  the divergence register (default: packages/diff/divergence-register.json)
   --source DIR     a source checkout of the pin to install editable (0.21.0 where PyPI has no wheel;

@@ -23,7 +23,7 @@ export const operationsFor = (pin: string): ReadonlyArray<Operation> => {
   const routes = isPinName(pin) ? routesFor(features(pin)) : []
   return [
     ...routes.map((r) => ({ id: r.id, method: r.method, path: r.path, implemented: true })),
-    ...NOT_EMULATED.map(({ id, method, path }) => ({ id, method, path, implemented: false }))
+    ...NOT_EMULATED.filter((op) => !routes.some((r) => r.method === op.method && r.path === op.path)).map(({ id, method, path }) => ({ id, method, path, implemented: false }))
   ]
 }
 

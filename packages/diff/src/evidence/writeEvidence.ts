@@ -13,11 +13,14 @@ export interface WrittenEvidence {
   readonly junit: string
 }
 
-/** Sections other tools own inside REPORT.md (the benchmarks' `<!-- bench:start -->` … `<!-- bench:end -->`) survive a new comparison. */
+/**
+ * Sections other tools own inside REPORT.md survive a new comparison: each block between
+ * `<!-- name:start -->` and `<!-- name:end -->` (the benchmarks', the client matrix's).
+ */
 const keptSections = async (path: string): Promise<string> => {
   const previous = await readFile(path, "utf8").catch(() => "")
-  const kept = /<!-- bench:start -->[\s\S]*?<!-- bench:end -->/.exec(previous)
-  return kept === null ? "" : `\n${kept[0]}\n`
+  const kept = [...previous.matchAll(/<!-- ([a-z-]+):start -->[\s\S]*?<!-- \1:end -->/g)].map((m) => m[0])
+  return kept.map((section) => `\n${section}\n`).join("")
 }
 
 export const evidenceName = (e: Evidence) => `${e.provenance.pin}-${e.provenance.reference.kind}-vs-${e.provenance.candidate.kind}`

@@ -10,7 +10,7 @@ export const NormalizationRule = Schema.Struct({
   id: Schema.String,
   /** What the rule touches, for a reader: "header Date", "field *_at", "string run_<hex>". */
   applies: Schema.String,
-  action: Schema.Literal("token", "drop", "relation"),
+  action: Schema.Literal("token", "drop", "relation", "join"),
   reason: Schema.String
 })
 export type NormalizationRule = typeof NormalizationRule.Type
@@ -97,6 +97,19 @@ export const TOOL_DURATION = rule({
   event: "tool.completed"
 })
 
+/** Responses streams: adjacent text deltas of one content part joined, then the events renumbered. */
+export const RESPONSES_DELTA_JOIN = rule({
+  id: "sse.responses-delta-join",
+  applies: "adjacent `response.output_text.delta` events of one item and content part in a Responses stream; then `sequence_number` of that stream",
+  action: "join" as const,
+  reason:
+    "upstream batches streamed text for 50 ms, so how a reply's text is cut into deltas depends on timing (a loaded machine cuts it differently from run to run); the joined text, the events around it and their order are compared",
+  event: "response.output_text.delta",
+  /** Deltas that belong together: same item, output and content index. */
+  sameTarget: ["item_id", "output_index", "content_index"] as ReadonlyArray<string>,
+  renumbered: "sequence_number"
+})
+
 export const UNTIL_ATTEMPTS = rule({
   id: "until.attempts",
   applies: "the number of polls an `until` step needed",
@@ -105,4 +118,4 @@ export const UNTIL_ATTEMPTS = rule({
 })
 
 /** Every rule, as the evidence lists them. */
-export const RULES: ReadonlyArray<NormalizationRule> = [...ID_RULES, TIME_RELATIONS, ...HEADER_RULES, SSE_KEEPALIVE, TOOL_DURATION, UNTIL_ATTEMPTS].map(({ id, applies, action, reason }) => ({ id, applies, action, reason }))
+export const RULES: ReadonlyArray<NormalizationRule> = [...ID_RULES, TIME_RELATIONS, ...HEADER_RULES, SSE_KEEPALIVE, RESPONSES_DELTA_JOIN, TOOL_DURATION, UNTIL_ATTEMPTS].map(({ id, applies, action, reason }) => ({ id, applies, action, reason }))

@@ -32,7 +32,7 @@ export const coverageHeatmap = (rows: ReadonlyArray<CoverageRow>, title: string)
   const labelW = 12 + Math.max(...rows.map((r) => r.operation.length + (r.implemented ? 0 : 16)), 10) * 6.6
   const top = 58
   const gridW = Math.max(statuses.length, 1) * cell
-  const width = Math.ceil(Math.max(labelW + gridW + 24, title.length * 8 + 20, 420))
+  const width = Math.ceil(Math.max(labelW + gridW + 24, title.length * 9 + 20, 420))
   const legendTop = top + rows.length * rowH + 16
   const height = legendTop + LEGEND.length * 18 + 10
   const body: Array<string> = [text(10, 20, title, 'font-size="14" font-weight="bold"')]

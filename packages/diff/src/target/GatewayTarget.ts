@@ -8,10 +8,10 @@
  * frozen; `freeze` is refused), and `reset` restarts the gateway with a fresh fake model but the
  * same HERMES_HOME (the sessions database stays; runs kept in memory are gone).
  */
-import { acquireGateway, type GatewayHandle, type OracleError } from "@hermetic/oracle-runner"
+import { type GatewayHandle, type OracleError, RealGateway, RealGatewayLayer } from "@hermetic/oracle-runner"
 import { readFile, writeFile } from "node:fs/promises"
 import { join } from "node:path"
-import { Effect, type Scope } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
 import type { ClockCommand } from "../scenario/Scenario.js"
 import type { LiveDriver } from "./LiveDriver.js"
 import { liveTarget } from "./liveTarget.js"
@@ -49,6 +49,12 @@ const quiesce = async (gw: GatewayHandle, quietMs = 250, maxMs = 5_000) => {
     } else if (Date.now() - since >= quietMs) return
     await sleep(25)
   }
+}
+
+/** `until` and SSE read deadlines on the real gateway: ×3 unless HERMETIC_DEADLINE_SCALE says otherwise. */
+const gatewayDeadlineScale = (): number => {
+  const n = Number(process.env["HERMETIC_DEADLINE_SCALE"] ?? "3")
+  return Number.isFinite(n) && n >= 1 ? n : 3
 }
 
 const pristineConfigs = new WeakMap<GatewayHandle, string>()
@@ -98,17 +104,21 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
       for (const hold of holds) gw.release(hold)
     },
     pollIntervalMs: 50,
-    sseDeadlineMs: 15_000
+    // a shared 2-core machine under load made runs that settle in under a second take over 10 s,
+    // and a cold gateway's first streamed Responses turn more than the 15 s a stream may take
+    deadlineScale: gatewayDeadlineScale(),
+    sseDeadlineMs: 15_000 * gatewayDeadlineScale()
   }
 }
 
 /** Starts the gateway (verified against source-lock.json) for the scope; typed OracleErrors when it cannot. */
 export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ target: Target; gateway: GatewayHandle }, OracleError, Scope.Scope> =>
   Effect.gen(function*() {
-    const gateway = yield* Effect.acquireRelease(
-      acquireGateway({ pin: options.pin, launcher: options.launcher, clock: {}, ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) }),
-      (gw) => Effect.promise(() => gw.stop())
+    // the oracle runner's gateway as a service: built in this scope, stopped when it closes
+    const context = yield* Layer.build(
+      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, clock: {}, ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
     )
+    const gateway = Context.get(context, RealGateway)
     yield* Effect.promise(() => rememberPristineConfig(gateway))
     const target = liveTarget(
       {

@@ -22,6 +22,12 @@ export interface LiveDriver {
   readonly end: (holds: ReadonlyArray<string>) => Promise<void>
   /** Pause between `until` polls. */
   readonly pollIntervalMs: number
+  /**
+   * How many times a scenario's `until` / `awaitHold` deadline this target may take (1 when
+   * absent): a settle point is about state, not speed, and the real gateway on a loaded machine
+   * can take many times longer to get there.
+   */
+  readonly deadlineScale?: number
   /** How long an SSE read may wait for the next frame before it is cut (recorded as "deadline"). */
   readonly sseDeadlineMs: number
 }

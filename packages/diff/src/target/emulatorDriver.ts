@@ -26,10 +26,12 @@ export const emulatorDriver = (options: EmulatorDriverOptions): LiveDriver => {
   let scenarioCount = 0
   let namespace = `${prefix}-0`
   const nsHeader = () => ({ "x-hermetic-namespace": namespace })
+  // the control plane wants the API key once one is set
+  const adminKey: Record<string, string> = options.apiKey === "" ? {} : { "x-hermetic-admin-key": options.apiKey }
   const admin = async (path: string, body: unknown = {}): Promise<unknown> => {
     const res = await options.fetch(`${options.baseUrl}/__admin${path}`, {
       method: "POST",
-      headers: { ...nsHeader(), "content-type": "application/json" },
+      headers: { ...nsHeader(), ...adminKey, "content-type": "application/json" },
       body: JSON.stringify(body)
     })
     const text = await res.text()
@@ -43,7 +45,7 @@ export const emulatorDriver = (options: EmulatorDriverOptions): LiveDriver => {
     script: async (script: Script) => void (await admin("/script", script)),
     release: async (hold) => void (await admin(`/holds/${encodeURIComponent(hold)}/release`)),
     isHeld: async (hold) => {
-      const res = await options.fetch(`${options.baseUrl}/__admin/holds`, { method: "GET", headers: nsHeader() })
+      const res = await options.fetch(`${options.baseUrl}/__admin/holds`, { method: "GET", headers: { ...nsHeader(), ...adminKey } })
       const body = (await res.json()) as { waiting?: ReadonlyArray<string> }
       if (res.status !== 200 || body.waiting === undefined) throw new Error(`admin /holds answered ${res.status}`)
       return body.waiting.includes(hold)

@@ -89,7 +89,7 @@ export const liveTarget = (info: TargetInfo, driver: LiveDriver): Target => {
   }
 
   const sendUntil = async (spec: HttpRequestSpec, until: Until): Promise<StepOutcome> => {
-    const deadline = Date.now() + (until.deadlineMs ?? DEFAULT_UNTIL_DEADLINE_MS)
+    const deadline = Date.now() + (until.deadlineMs ?? DEFAULT_UNTIL_DEADLINE_MS) * (driver.deadlineScale ?? 1)
     let attempts = 0
     for (;;) {
       const exchange = await send(spec)
@@ -105,7 +105,7 @@ export const liveTarget = (info: TargetInfo, driver: LiveDriver): Target => {
     if ("script" in step) return attempt("script", () => driver.script(step.script)).pipe(Effect.as(none))
     if ("release" in step) return attempt(`release ${step.release}`, () => driver.release(step.release)).pipe(Effect.as(none))
     if ("awaitHold" in step) {
-      const deadline = Date.now() + (step.deadlineMs ?? DEFAULT_UNTIL_DEADLINE_MS)
+      const deadline = Date.now() + (step.deadlineMs ?? DEFAULT_UNTIL_DEADLINE_MS) * (driver.deadlineScale ?? 1)
       return attempt(`await hold ${step.awaitHold}`, async () => {
         for (let attempts = 1; ; attempts++) {
           if (await driver.isHeld(step.awaitHold)) return { exchanges: [], attempts, settled: true }

@@ -2,11 +2,12 @@
  * The emulator's control plane under /__admin (upstream has no such prefix). Five routes are the
  * contract in @hermetic/script's ControlPlane (script, hold release, clock, restart, reset), with
  * its request and answer shapes; the rest (faults, holds, journal, drain, state, cron tick) are
- * the emulator's own.
+ * the emulator's own. Every request passes @hermetic/script's ControlPlaneGuard first; bad input is a 400, never the
+ * catch-all 500.
  */
 import { Effect, Either, Schema } from "effect"
 import { EmulatorConfig } from "../config/EmulatorConfig.js"
-import { type EmuRequest, type EmuResponse, jsonResponse } from "../http/Exchange.js"
+import { type BodyReader, type EmuRequest, type EmuRequestHead, type EmuResponse, jsonResponse } from "../http/Exchange.js"
 import type { AppServices } from "../http/Route.js"
 import { Gateways } from "../runs/GatewayState.js"
 import { clearSettled, countSettled } from "../runs/SettledRuns.js"
@@ -15,6 +16,7 @@ import {
   adminError as adminErrorBody,
   ClockCommand,
   type ClockMoved,
+  guardControlPlane,
   type HoldReleased,
   holdReleaseName,
   type ResetDone,
@@ -37,15 +39,42 @@ const adminError = (status: number, message: string): EmuResponse => jsonRespons
 
 const DrainCommand = Schema.Struct({ draining: Schema.Boolean })
 
-const parseBody = <A, I>(schema: Schema.Schema<A, I>, req: EmuRequest): Either.Either<A, string> => {
+/** Deeper than any command needs; deep enough input would otherwise overflow the recursive decoders. */
+const MAX_NESTING = 64
+
+/** How deeply a JSON text nests, by its brackets (strings skipped); stops counting past `limit`. */
+const nestingDepth = (text: string, limit: number): number => {
+  let depth = 0
+  let max = 0
+  let inString = false
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i)
+    if (inString) {
+      if (c === 0x5c) i++
+      else if (c === 0x22) inString = false
+    } else if (c === 0x22) inString = true
+    else if (c === 0x5b || c === 0x7b) {
+      depth++
+      if (depth > max && (max = depth) > limit) return max
+    } else if (c === 0x5d || c === 0x7d) depth--
+  }
+  return max
+}
+
+const parseBody = <A, I>(schema: Schema.Schema<A, I>, body: Uint8Array): Either.Either<A, string> => {
   let json: unknown
   try {
-    json = req.body.byteLength === 0 ? {} : JSON.parse(new TextDecoder().decode(req.body))
+    const text = new TextDecoder("utf-8", { fatal: true }).decode(body)
+    if (nestingDepth(text, MAX_NESTING) > MAX_NESTING) return Either.left(`body nests deeper than ${MAX_NESTING} levels`)
+    json = body.byteLength === 0 ? {} : JSON.parse(text)
   } catch {
     return Either.left("body is not JSON")
   }
   return Either.mapLeft(Schema.decodeUnknownEither(schema)(json), (e) => e.message)
 }
+
+/** A hold release, whatever its name's escapes (holdReleaseName decodes them). */
+const HOLD_RELEASE = /^\/holds\/[^/]+\/release$/
 
 /** Restart as a process restart would: live runs end, memory is dropped, storage stays. */
 export const restartNamespace = (namespace: string) =>
@@ -64,13 +93,20 @@ export const resetNamespace = (namespace: string) =>
     yield* Effect.flatMap(Journal, (j) => j.clear(namespace))
   }).pipe(Effect.orDie)
 
-export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuResponse, never, AppServices> =>
+export const handleAdmin = (
+  req: EmuRequestHead,
+  readBody: BodyReader,
+  ns: string
+): Effect.Effect<EmuResponse, never, AppServices> =>
   Effect.gen(function*() {
     const config = yield* EmulatorConfig
-    if (config.adminKey !== undefined) {
-      const given = req.headers["x-hermetic-admin-key"] ?? (req.headers["authorization"] ?? "").replace(/^Bearer /, "")
-      if (given !== config.adminKey) return adminError(401, "admin key required (x-hermetic-admin-key)")
-    }
+    // the admin key, else the API key: a key set for the API protects the control plane too
+    const requiredKey = config.adminKey ?? (config.apiKey === "" ? undefined : config.apiKey)
+    const verdict = guardControlPlane({ requiredKey }, req)
+    if (verdict._tag === "refused") return adminError(verdict.status, verdict.message)
+    const read = yield* readBody
+    if (read.exceeded) return adminError(413, "control plane request body too large")
+    const body = read.bytes
     const path = req.path.slice(ADMIN_PREFIX.length)
     const route = `${req.method} ${path}`
     const player = (yield* Agent).player(ns)
@@ -79,9 +115,13 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
       const released: HoldReleased = { hold, releasedCalls: yield* player.release(hold) }
       return jsonResponse(released)
     }
+    if (req.method === "POST" && HOLD_RELEASE.test(path)) return adminError(400, `malformed percent-escape in hold name: ${path}`)
+    // the journal and snapshot planes take the request with its body
+    const full: EmuRequest = { ...req, body }
+    const parseFull = <A, I>(schema: Schema.Schema<A, I>, r: EmuRequest) => parseBody(schema, r.body)
     switch (route) {
       case "POST /script": {
-        const script = parseBody(Script, req)
+        const script = parseBody(Script, body)
         if (Either.isLeft(script)) return adminError(400, `invalid Script: ${script.left}`)
         const pending = yield* Effect.either(player.append(script.right))
         if (Either.isLeft(pending)) return adminError(400, pending.left.message)
@@ -89,7 +129,7 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
         return jsonResponse(appended)
       }
       case "POST /clock": {
-        const cmd = parseBody(ClockCommand, req)
+        const cmd = parseBody(ClockCommand, body)
         if (Either.isLeft(cmd)) return adminError(400, `expected {"set": s} | {"advance": s} | {"freeze": bool}: ${cmd.left}`)
         const clock = yield* EmuClock
         const c = cmd.right
@@ -109,7 +149,7 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
         // the cron scheduler's tick, now (it also runs by itself every 60 s)
         return jsonResponse({ fired: yield* tickNamespace(ns) })
       case "POST /faults": {
-        const rule = parseBody(FaultRule, req)
+        const rule = parseBody(FaultRule, body)
         if (Either.isLeft(rule)) return adminError(400, `invalid fault: ${rule.left}`)
         yield* Effect.flatMap(Faults, (f) => f.add(ns, rule.right))
         return jsonResponse({ armed: rule.right })
@@ -124,11 +164,11 @@ export const handleAdmin = (req: EmuRequest, ns: string): Effect.Effect<EmuRespo
       case "GET /journal":
       case "POST /journal":
       case "DELETE /journal":
-        return (yield* handleJournalAdmin(req, ns, parseBody, adminError)) ?? adminError(405, route)
+        return (yield* handleJournalAdmin(full, ns, parseFull, adminError)) ?? adminError(405, route)
       case "POST /snapshot":
-        return yield* handleSnapshotAdmin(req, ns, parseBody, adminError)
+        return yield* handleSnapshotAdmin(full, ns, parseFull, adminError)
       case "POST /drain": {
-        const cmd = parseBody(DrainCommand, req)
+        const cmd = parseBody(DrainCommand, body)
         if (Either.isLeft(cmd)) return adminError(400, `expected {"draining": bool}: ${cmd.left}`)
         const gw = (yield* Gateways).get(ns)
         gw.draining = cmd.right.draining

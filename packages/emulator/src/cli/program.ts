@@ -29,11 +29,13 @@ Options:
                             is a real restart (default: in memory)
   --memory                  keep all state in memory (the default without --data-dir)
   --hermes-version V        the Hermes release to emulate: ${PINS.join(" | ")} (default: 0.21.0)
-  --api-key KEY             bearer key (default: $API_SERVER_KEY; none means no auth, as Hermes' tests)
+  --api-key KEY             bearer key, >= 16 characters (default: $API_SERVER_KEY; none means no
+                            auth, allowed on a loopback host only)
   --model-name NAME         advertised model (default: $API_SERVER_MODEL_NAME or hermes-agent)
   --cors-origins LIST       comma-separated allowed browser origins (default: $API_SERVER_CORS_ORIGINS)
   --max-concurrent-runs N   gateway.api_server.max_concurrent_runs (default: 10; 0 disables)
-  --admin-key KEY           require this key on /__admin (default: $HERMETIC_ADMIN_KEY; none: open)
+  --admin-key KEY           require this key on /__admin (default: $HERMETIC_ADMIN_KEY, else the
+                            API key; none: loopback JSON requests only)
   --snapshot FILE           start from a snapshot (POST /__admin/snapshot {"action":"save"} writes one)
   --journal-bodies          the journal keeps request bodies and model calls (redacted, bounded)
   -h, --help                this help

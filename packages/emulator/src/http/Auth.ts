@@ -1,14 +1,24 @@
 /**
  * Hermes' bearer check, the one gate in front of every route the table marks `auth: "bearer"`:
  * with no key configured everything is allowed; otherwise the Authorization header must be
- * "Bearer " + the key (the token is stripped before comparison).
+ * "Bearer " + the key, the token stripped (Python's str.strip) before comparison.
+ * The header is read as aiohttp reads it (UTF-8, surrogateescape), and upstream compares
+ * `token.encode()`: a token with a byte that is not UTF-8 raises there, an escaping exception
+ * (aiohttp's 500), as the real 0.19.0 gateway answers (evidence/hardening/).
  */
 import { timingSafeEqual } from "node:crypto"
 import type { EmulatorConfigShape } from "../config/EmulatorConfig.js"
 import type { Features } from "../version/Pins.js"
-import type { EmuRequest, EmuResponse } from "./Exchange.js"
+import type { EmuRequestHead, EmuResponse } from "./Exchange.js"
 import { jsonResponse } from "./Exchange.js"
-import { pyStrip } from "../python/index.js"
+import { pyHeaderText, pyStrip, pyUtf8Encodable } from "../python/index.js"
+
+export type BearerVerdict =
+  | { readonly _tag: "allowed" }
+  | { readonly _tag: "denied"; readonly response: EmuResponse }
+  | { readonly _tag: "crash"; readonly reason: string }
+
+const ALLOWED: BearerVerdict = { _tag: "allowed" }
 
 const sameBytes = (a: string, b: string): boolean => {
   const x = Buffer.from(a, "utf8")
@@ -16,12 +26,15 @@ const sameBytes = (a: string, b: string): boolean => {
   return x.length === y.length && timingSafeEqual(x, y)
 }
 
-/** The 401 answer for a request without the configured key, or undefined to go on. */
-export const bearerDenied = (config: EmulatorConfigShape, features: Features, req: EmuRequest): EmuResponse | undefined => {
+export const bearerGate = (config: EmulatorConfigShape, features: Features, req: EmuRequestHead): BearerVerdict => {
   const expected = config.apiKey
-  if (expected === "") return undefined
-  const auth = req.headers["authorization"] ?? ""
-  if (auth.startsWith("Bearer ") && sameBytes(pyStrip(auth.slice(7)), expected)) return undefined
+  if (expected === "") return ALLOWED
+  const auth = pyHeaderText(req.headers["authorization"] ?? "")
+  if (auth.startsWith("Bearer ")) {
+    const token = pyStrip(auth.slice(7))
+    if (!pyUtf8Encodable(token)) return { _tag: "crash", reason: "UnicodeEncodeError: surrogates not allowed" }
+    if (sameBytes(token, expected)) return ALLOWED
+  }
   const f = features.authFailure
-  return jsonResponse({ error: { message: f.message, type: f.type, code: f.code } }, 401)
+  return { _tag: "denied", response: jsonResponse({ error: { message: f.message, type: f.type, code: f.code } }, 401) }
 }

@@ -2,19 +2,34 @@
  * The emulator's own request/response values. Both adapters (node:http with a socket, and the
  * fetch-style handler with none) translate to and from these, so every route is written once.
  */
-import type { Stream } from "effect"
+import type { Effect, Stream } from "effect"
 import { pyDumps } from "../python/index.js"
 
-export interface EmuRequest {
+/** A request before its body is read: what the middlewares and the auth gate decide on. */
+export interface EmuRequestHead {
   readonly method: string
   /** Path as the client sent it (percent-encoded), without the query string. */
   readonly path: string
   readonly query: URLSearchParams
   /** Lower-cased header names; repeated headers joined with ", " as Node does. */
   readonly headers: Readonly<Record<string, string | undefined>>
-  readonly body: Uint8Array
   /** Set when the client closes the connection before the response ends (SSE consumers). */
   readonly aborted: Promise<void>
+}
+
+/** The request body as far as it was read: reading stops at the size limit (aiohttp's client_max_size). */
+export interface RequestBodyRead {
+  readonly bytes: Uint8Array
+  /** More than the limit arrived; `bytes` is then empty (nothing past the limit is buffered). */
+  readonly exceeded: boolean
+}
+
+/** Reads the body once, on demand: a request answered before its handler runs is never buffered. */
+export type BodyReader = Effect.Effect<RequestBodyRead>
+
+export interface EmuRequest extends EmuRequestHead {
+  readonly body: Uint8Array
+  readonly bodyExceeded?: boolean
 }
 
 export type EmuBody =

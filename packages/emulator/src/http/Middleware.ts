@@ -6,7 +6,7 @@
  */
 import type { EmulatorConfigShape } from "../config/EmulatorConfig.js"
 import { errorResponse } from "./Envelopes.js"
-import { type EmuRequest, type EmuResponse, emptyResponse, withDefaultHeaders, withHeaders } from "./Exchange.js"
+import { type EmuRequestHead, type EmuResponse, emptyResponse, withDefaultHeaders, withHeaders } from "./Exchange.js"
 import { MAX_REQUEST_BYTES } from "./RequestBody.js"
 
 export const SECURITY_HEADERS: ReadonlyArray<readonly [string, string]> = [
@@ -41,7 +41,7 @@ export const originAllowed = (config: EmulatorConfigShape, origin: string): bool
   origin === "" || (config.corsOrigins.length > 0 && (config.corsOrigins.includes("*") || config.corsOrigins.includes(origin)))
 
 /** The CORS middleware's own answer (403 or preflight), or undefined to go on. */
-export const corsShortCircuit = (config: EmulatorConfigShape, req: EmuRequest): EmuResponse | undefined => {
+export const corsShortCircuit = (config: EmulatorConfigShape, req: EmuRequestHead): EmuResponse | undefined => {
   const origin = req.headers["origin"] ?? ""
   if (!originAllowed(config, origin)) return emptyResponse(403)
   if (req.method === "OPTIONS") {
@@ -56,14 +56,14 @@ export const corsShortCircuit = (config: EmulatorConfigShape, req: EmuRequest): 
  * response carries only what its handler put in it (upstream's chat stream adds the CORS headers
  * itself; the runs event stream has none).
  */
-export const addCorsHeaders = (config: EmulatorConfigShape, req: EmuRequest, res: EmuResponse): EmuResponse => {
+export const addCorsHeaders = (config: EmulatorConfigShape, req: EmuRequestHead, res: EmuResponse): EmuResponse => {
   if (res.body._tag === "sse") return res
   const cors = corsHeadersFor(config, req.headers["origin"] ?? "")
   return cors === undefined ? res : withHeaders(res, cors)
 }
 
 /** The body-limit middleware's Content-Length check for POST/PUT/PATCH. */
-export const bodyLimitShortCircuit = (req: EmuRequest): EmuResponse | undefined => {
+export const bodyLimitShortCircuit = (req: EmuRequestHead): EmuResponse | undefined => {
   if (!["POST", "PUT", "PATCH"].includes(req.method)) return undefined
   const cl = req.headers["content-length"]
   if (cl === undefined) return undefined

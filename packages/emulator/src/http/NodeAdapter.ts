@@ -1,22 +1,80 @@
 /**
  * The emulator on a socket (node:http). Bytes bodies carry Content-Length as aiohttp's do; SSE
  * bodies are chunked and written frame by frame; a dropped-response fault destroys the socket.
+ * The body is read only when the app asks for it, and never past the size limit; a large body the
+ * answer left unread (404, 401, 413, over the limit) ends the connection, as aiohttp does, instead
+ * of being drained.
  */
 import { Effect, Exit, Fiber, type Runtime, Stream } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import type { EmuRequest, EmuResponse } from "./Exchange.js"
+import type { BodyReader, EmuRequestHead, EmuResponse, RequestBodyRead } from "./Exchange.js"
+import { parserRejection, parserRejectionResponse } from "./ParserLimits.js"
+import { MAX_REQUEST_BYTES } from "./RequestBody.js"
 
-const readBody = (req: http.IncomingMessage): Promise<Uint8Array> =>
+/** aiohttp's 404 for a CONNECT (it routes no authority-form target), with the connection closed. */
+const CONNECT_NOT_FOUND = "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 14\r\n\r\n404: Not Found"
+
+/** Methods whose body a handler may read; any other request's body is never read. */
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH"])
+
+const EMPTY = new Uint8Array(0)
+
+/** Buffers at most `limit` bytes; one byte more and it stops reading (the socket is then closed). */
+const readBounded = (req: http.IncomingMessage, limit: number): Promise<RequestBodyRead> =>
   new Promise((resolve, reject) => {
     const chunks: Array<Buffer> = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => resolve(new Uint8Array(Buffer.concat(chunks))))
+    let size = 0
+    const done = (read: RequestBodyRead) => {
+      req.off("data", onData)
+      req.off("end", onEnd)
+      req.off("error", reject)
+      resolve(read)
+    }
+    const onData = (c: Buffer) => {
+      size += c.byteLength
+      if (size <= limit) chunks.push(c)
+      else {
+        chunks.length = 0
+        req.pause()
+        done({ bytes: EMPTY, exceeded: true })
+      }
+    }
+    const onEnd = () => done({ bytes: new Uint8Array(Buffer.concat(chunks)), exceeded: false })
+    req.on("data", onData)
+    req.on("end", onEnd)
     req.on("error", reject)
   })
 
-const toEmuRequest = (req: http.IncomingMessage, body: Uint8Array, aborted: Promise<void>): EmuRequest => {
-  const raw = req.url ?? "/"
+/** Of a body the answer left unread, this much is read and discarded to keep the connection. */
+const DISCARD_BUDGET_BYTES = 1 << 20
+/** Past that budget reading stops and the connection closes, after this long for the client to read the answer. */
+const LINGER_MS = 2000
+
+/**
+ * After an answer given before the body was read in full. A small rest is discarded and the
+ * connection kept; past the budget reading stops and the connection ends: a FIN at once, the close
+ * a little later, since closing outright while the client still sends would reset the connection,
+ * and a reset destroys the answer before the client reads it.
+ */
+const discardRest = (req: http.IncomingMessage) => {
+  let discarded = 0
+  let closing = false
+  req.removeAllListeners("data")
+  req.on("data", (c: Buffer) => {
+    discarded += c.byteLength
+    if (closing || discarded <= DISCARD_BUDGET_BYTES) return
+    closing = true
+    req.pause()
+    req.socket.end()
+    setTimeout(() => req.socket.destroy(), LINGER_MS).unref()
+  })
+  req.resume()
+}
+
+const toRequestHead = (req: http.IncomingMessage, aborted: Promise<void>): EmuRequestHead => {
+  // a fragment is no part of the request (aiohttp's URL drops it)
+  const raw = (req.url ?? "/").split("#")[0] as string
   const q = raw.indexOf("?")
   const headers: Record<string, string> = {}
   for (const [k, v] of Object.entries(req.headers)) {
@@ -27,10 +85,17 @@ const toEmuRequest = (req: http.IncomingMessage, body: Uint8Array, aborted: Prom
     path: q < 0 ? raw : raw.slice(0, q),
     query: new URLSearchParams(q < 0 ? "" : raw.slice(q + 1)),
     headers,
-    body,
     aborted
   }
 }
+
+// Python's http.HTTPStatus phrases (what aiohttp sends) where Node's differ
+const PYTHON_REASONS: Readonly<Record<number, string>> = {
+  413: "Request Entity Too Large",
+  414: "Request-URI Too Long",
+  416: "Requested Range Not Satisfiable"
+}
+const reasonPhrase = (status: number): string => PYTHON_REASONS[status] ?? http.STATUS_CODES[status] ?? "Unknown"
 
 const writeResponse = async <R>(res: http.ServerResponse, out: EmuResponse, runtime: Runtime.Runtime<R>) => {
   const headers = out.headers.flatMap(([k, v]) => [k, v])
@@ -39,11 +104,11 @@ const writeResponse = async <R>(res: http.ServerResponse, out: EmuResponse, runt
       res.socket?.destroy()
       return
     case "bytes":
-      res.writeHead(out.status, [...headers, "Content-Length", String(out.body.bytes.byteLength)])
+      res.writeHead(out.status, reasonPhrase(out.status), [...headers, "Content-Length", String(out.body.bytes.byteLength)])
       res.end(out.body.bytes)
       return
     case "sse": {
-      res.writeHead(out.status, headers)
+      res.writeHead(out.status, reasonPhrase(out.status), headers)
       res.flushHeaders()
       const limit = out.body.disconnectAfter
       const frames = limit === undefined ? out.body.frames : out.body.frames.pipe(Stream.take(limit))
@@ -70,17 +135,32 @@ export interface NodeServer {
   readonly close: () => Promise<void>
 }
 
+/** The app as the socket calls it: the request head, and the body read on demand. */
+export type RespondStreaming = (head: EmuRequestHead, body: BodyReader) => Promise<EmuResponse>
+
 export const listen = <R>(
-  respond: (req: EmuRequest) => Promise<EmuResponse>,
+  respond: RespondStreaming,
   runtime: Runtime.Runtime<R>,
   host: string,
   port: number
 ): Promise<NodeServer> =>
   new Promise((resolve, reject) => {
-    const server = http.createServer((req, res) => {
+    // headers as large as aiohttp lets through (128 fields of 8190 bytes); ParserLimits refuses the rest as it does
+    const server = http.createServer({ maxHeaderSize: 128 * 8192 }, (req, res) => {
+      const refused = parserRejection(req.rawHeaders)
+      if (refused !== undefined) {
+        req.socket.end(parserRejectionResponse(refused, new Date().toUTCString()))
+        return
+      }
       const aborted = new Promise<void>((done) => res.on("close", () => done()))
-      readBody(req)
-        .then((body) => respond(toEmuRequest(req, body, aborted)))
+      let reading: Promise<RequestBodyRead> | undefined
+      const body: BodyReader = BODY_METHODS.has((req.method ?? "").toUpperCase())
+        ? Effect.promise(() => (reading ??= readBounded(req, MAX_REQUEST_BYTES)))
+        : Effect.succeed({ bytes: new Uint8Array(0), exceeded: false })
+      res.on("finish", () => {
+        if (!req.complete) discardRest(req)
+      })
+      respond(toRequestHead(req, aborted), body)
         .then((out) => writeResponse(res, out, runtime))
         .catch(() => {
           if (!res.headersSent) {
@@ -89,6 +169,7 @@ export const listen = <R>(
           } else res.destroy()
         })
     })
+    server.on("connect", (_req: http.IncomingMessage, socket: import("node:stream").Duplex) => socket.end(CONNECT_NOT_FOUND))
     // 0: no idle timeout, and Node then sends no Keep-Alive header (aiohttp sends none)
     server.keepAliveTimeout = 0
     server.once("error", reject)

@@ -13,7 +13,7 @@ export const MAX_REQUEST_BYTES = 10_000_000
 /**
  * A chunked body over aiohttp's client_max_size raises inside request.json(), where every handler's
  * broad `except Exception` turns it into "Invalid JSON" too; only a declared Content-Length over the
- * limit reaches the body-limit middleware's 413.
+ * limit reaches the body-limit middleware's 413. Reading stops at the limit (`bodyExceeded`).
  */
 export type BodyError = { readonly _tag: "InvalidJson" }
 
@@ -29,7 +29,7 @@ const INVALID: BodyError = { _tag: "InvalidJson" }
  * does not emulate is left to the platform's decoder, strict, as the closest stand-in.
  */
 export const decodeText = (req: EmuRequest): Either.Either<string, BodyError> => {
-  if (req.body.byteLength > MAX_REQUEST_BYTES) return Either.left(INVALID)
+  if (req.bodyExceeded === true || req.body.byteLength > MAX_REQUEST_BYTES) return Either.left(INVALID)
   const charset = contentTypeCharset(req.headers["content-type"])
   const text = pyRequestText(req.body, charset)
   if (Either.isRight(text)) return Either.right(text.right)

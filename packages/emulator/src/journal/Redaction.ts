@@ -26,6 +26,44 @@ export const isSecretField = (name: string): boolean => {
 
 const escapeRegExp = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")
 
+const STRING_TOKEN = /"((?:[^"\\]|\\.)*)("?)/g
+const COLON = /\s*:\s*/y
+
+const unescapeJson = (raw: string): string => {
+  try {
+    return JSON.parse(`"${raw}"`) as string
+  } catch {
+    return raw
+  }
+}
+
+/**
+ * `"api_key": "…"` inside JSON text that is not parsed (cut short, or not JSON at all). String
+ * tokens are read left to right, so a key is recognized only where a JSON key can be, never in the
+ * middle of another string (a regex over the raw text can start inside one and lose its footing).
+ */
+const redactJsonFields = (input: string): string => {
+  let out = ""
+  let copied = 0
+  let valueAt = -1
+  for (const m of input.matchAll(STRING_TOKEN)) {
+    const start = m.index
+    const end = start + m[0].length
+    if (start === valueAt) {
+      out += `${input.slice(copied, start)}"${REDACTED}${m[2] ?? ""}`
+      copied = end
+      valueAt = -1
+      continue
+    }
+    valueAt = -1
+    if (m[2] !== '"') continue
+    COLON.lastIndex = end
+    const colon = COLON.exec(input)
+    if (colon !== null && isSecretField(unescapeJson(m[1] ?? ""))) valueAt = end + colon[0].length
+  }
+  return out + input.slice(copied)
+}
+
 export interface Redactor {
   /** Redacts secrets inside free text (also JSON text that could not be parsed or was cut short). */
   readonly text: (text: string) => string
@@ -43,11 +81,7 @@ export const makeRedactor = (secrets: ReadonlyArray<string | undefined> = []): R
     let out = literal === undefined ? input : input.replace(literal, REDACTED)
     out = out.replace(/\b(Bearer|Basic)\s+[A-Za-z0-9._~+/=-]+/g, `$1 ${REDACTED}`)
     out = out.replace(/\bsk-[A-Za-z0-9_-]{12,}/g, REDACTED)
-    // "api_key": "…" inside JSON text that is not parsed (cut short, or not JSON at all)
-    out = out.replace(/"([^"\\]{1,64})"(\s*:\s*)"((?:[^"\\]|\\.)*)("?)/g, (whole, name: string, colon: string, _v: string, close: string) =>
-      isSecretField(name) ? `"${name}"${colon}"${REDACTED}${close}` : whole
-    )
-    return out
+    return redactJsonFields(out)
   }
   const json = (value: unknown): unknown => {
     if (typeof value === "string") return text(value)

@@ -23,17 +23,28 @@ export const captureRequest = (
   maxBytes: number,
   redact: Redactor
 ): CapturedRequest => {
+  const text = decoder.decode(body)
   const truncated = body.byteLength > maxBytes
-  const text = decoder.decode(truncated ? body.subarray(0, maxBytes) : body)
-  let kept: unknown = text === "" ? null : redact.text(text)
-  if (!truncated && text !== "") {
+  let kept: unknown = null
+  if (text !== "" && !truncated) {
     try {
       kept = redact.json(JSON.parse(text))
     } catch {
-      // not JSON: keep the redacted text
+      kept = redact.text(text)
     }
+  } else if (truncated) {
+    // redact the whole text before cutting it, so a secret across the cut leaves no prefix behind
+    kept = cutToBytes(redact.text(text), maxBytes)
   }
   return { headers: redact.headers(headers), body: kept, bodyBytes: body.byteLength, truncated }
+}
+
+const encoder = new TextEncoder()
+
+/** The longest prefix of `text` that fits in `maxBytes` of UTF-8. */
+const cutToBytes = (text: string, maxBytes: number): string => {
+  const bytes = encoder.encode(text)
+  return bytes.byteLength <= maxBytes ? text : decoder.decode(bytes.subarray(0, maxBytes)).replace(/\uFFFD$/, "")
 }
 
 /** The session a request names: X-Hermes-Session-Id, a sessions path, or a top-level `session_id`. */

@@ -36,3 +36,16 @@ export const compareCodePoints = (a: string, b: string): number => {
   }
   return a.length - b.length
 }
+
+/**
+ * Whether `s.encode("utf-8")` succeeds: Python str may hold lone surrogates (json.loads makes them
+ * from "\ud800"), and the strict UTF-8 codec, sqlite3's included, raises UnicodeEncodeError on them.
+ */
+export const pyUtf8Encodable = (s: string): boolean => {
+  for (let i = 0; i < s.length; i++) {
+    const u = s.charCodeAt(i)
+    if (isHigh(u) && i + 1 < s.length && isLow(s.charCodeAt(i + 1))) i++
+    else if (isHigh(u) || isLow(u)) return false
+  }
+  return true
+}

@@ -49,6 +49,20 @@ const probeVersion = async (upstream: URL): Promise<string | null> => {
   }
 }
 
+/**
+ * A stream's chunks, redacted. Chunk by chunk keeps the timing; a secret split across two chunks
+ * would survive that, so when redacting the whole text finds more, the stream is kept as one
+ * redacted chunk (timing lost, secret gone).
+ */
+export const redactedStream = (
+  chunks: ReadonlyArray<{ readonly atMs: number; readonly text: string }>,
+  redact: (text: string) => string
+): Array<{ atMs: number; text: string }> => {
+  const each = chunks.map((c) => ({ atMs: c.atMs, text: redact(c.text) }))
+  const whole = redact(chunks.map((c) => c.text).join(""))
+  return whole === each.map((c) => c.text).join("") ? each : [{ atMs: chunks[0]?.atMs ?? 0, text: whole }]
+}
+
 export const startRecorder = async (options: RecorderOptions): Promise<RunningRecorder> => {
   const upstream = new URL(options.upstream)
   const log = options.log ?? (() => {})
@@ -120,7 +134,7 @@ export const startRecorder = async (options: RecorderOptions): Promise<RunningRe
                 headers: pairs.map(([k, v]) => [k, redact.headers({ [k.toLowerCase()]: v })[k.toLowerCase()] ?? v] as const),
                 headersAtMs: Math.round(headersAtMs),
                 ...(streaming
-                  ? { stream: chunks.filter((c) => c.text !== "").map((c) => ({ atMs: c.atMs, text: redactBody(c.text) })) }
+                  ? { stream: redactedStream(chunks.filter((c) => c.text !== ""), redactBody) }
                   : { body: redactBody(Buffer.concat(whole).toString("utf8")) }),
                 ...(incomplete ? { incomplete: true } : {})
               }

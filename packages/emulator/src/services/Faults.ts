@@ -5,19 +5,29 @@
  */
 import { Context, Effect, Layer, Schema } from "effect"
 
+// Only what a socket can send: a rule that arms must not turn the next request into a crash.
+const HttpStatus = Schema.Int.pipe(Schema.between(200, 599))
+const HEADER_NAME = /^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/
+const HeaderValue = Schema.String.pipe(Schema.pattern(/^[\t\x20-\x7e\x80-\xff]*$/))
+const Count = Schema.Int.pipe(Schema.nonNegative())
+
 export const FaultRule = Schema.Struct({
   /** Route id (e.g. "runs.create"); any route when absent. */
   route: Schema.optional(Schema.String),
   method: Schema.optional(Schema.String),
   /** Exact request path; any path when absent. */
   path: Schema.optional(Schema.String),
-  status: Schema.optional(Schema.Number),
+  status: Schema.optional(HttpStatus),
   body: Schema.optional(Schema.Unknown),
-  headers: Schema.optional(Schema.Record({ key: Schema.String, value: Schema.String })),
-  latencyMs: Schema.optional(Schema.Number),
+  headers: Schema.optional(
+    Schema.Record({ key: Schema.String, value: HeaderValue }).pipe(
+      Schema.filter((h) => Object.keys(h).every((k) => HEADER_NAME.test(k)) || "header names must be HTTP tokens")
+    )
+  ),
+  latencyMs: Schema.optional(Schema.Number.pipe(Schema.between(0, 600_000))),
   drop: Schema.optional(Schema.Boolean),
-  disconnectAfterFrames: Schema.optional(Schema.Number),
-  times: Schema.optional(Schema.Number),
+  disconnectAfterFrames: Schema.optional(Count),
+  times: Schema.optional(Count),
   sticky: Schema.optional(Schema.Boolean)
 })
 export type FaultRule = typeof FaultRule.Type

@@ -47,7 +47,6 @@ export interface JournalOpening {
   readonly method: string
   readonly path: string
   readonly headers: Readonly<Record<string, string | undefined>>
-  readonly body: Uint8Array
   /** The control plane is journaled without bodies (snapshots and scripts are not requests of the app). */
   readonly admin: boolean
 }
@@ -64,6 +63,8 @@ export interface JournalClosing {
 export interface JournalShape {
   /** Starts an entry; returns its id and, when model calls are kept, the observer for them. */
   readonly open: (opening: JournalOpening) => { readonly id: number; readonly observer: ModelCallObserver | undefined }
+  /** The request body, once the app has read it (bodies are read on demand; an unread one stays empty). */
+  readonly attachBody: (id: number, body: Uint8Array) => void
   readonly close: (id: number, closing: JournalClosing) => void
   readonly settings: (namespace: string) => JournalSettings
   readonly configure: (namespace: string, settings: Partial<JournalSettings>) => Effect.Effect<JournalSettings>
@@ -97,6 +98,8 @@ export const makeJournal = (options: JournalOptions = {}): JournalShape => {
   let buffer: Array<MutableEntry> = []
   const byId = new Map<number, MutableEntry>()
   let nextId = 1
+  // the request headers of entries that keep bodies, until their body is attached or they close
+  const awaitingBody = new Map<number, { readonly headers: JournalOpening["headers"]; readonly maxBodyBytes: number }>()
   const settings = (ns: string) => perNamespace.get(ns) ?? defaults
 
   const observerFor = (entry: MutableEntry, bound: number, now: () => number): ModelCallObserver => (messages) => {
@@ -118,7 +121,7 @@ export const makeJournal = (options: JournalOptions = {}): JournalShape => {
     open: (o) => {
       const { bodies, maxBodyBytes } = settings(o.namespace)
       const keep = bodies && !o.admin
-      const request = keep ? captureRequest(o.headers, o.body, maxBodyBytes, redact) : undefined
+      const request = keep ? captureRequest(o.headers, new Uint8Array(0), maxBodyBytes, redact) : undefined
       const entry: MutableEntry = {
         id: nextId++,
         at: o.now(),
@@ -135,13 +138,27 @@ export const makeJournal = (options: JournalOptions = {}): JournalShape => {
       }
       buffer.push(entry)
       byId.set(entry.id, entry)
+      if (keep) awaitingBody.set(entry.id, { headers: o.headers, maxBodyBytes })
       if (buffer.length > capacity) {
-        for (const dropped of buffer.slice(0, buffer.length - capacity)) byId.delete(dropped.id)
+        for (const dropped of buffer.slice(0, buffer.length - capacity)) {
+          byId.delete(dropped.id)
+          awaitingBody.delete(dropped.id)
+        }
         buffer = buffer.slice(buffer.length - capacity)
       }
       return { id: entry.id, observer: keep ? observerFor(entry, maxBodyBytes, o.now) : undefined }
     },
+    attachBody: (id, body) => {
+      const waiting = awaitingBody.get(id)
+      const entry = byId.get(id)
+      awaitingBody.delete(id)
+      if (waiting === undefined || entry === undefined) return
+      const request = captureRequest(waiting.headers, body, waiting.maxBodyBytes, redact)
+      entry.request = request
+      if (entry.session === null) entry.session = requestSession(entry.path, waiting.headers, request.body)
+    },
     close: (id, c) => {
+      awaitingBody.delete(id)
       const entry = byId.get(id)
       if (entry === undefined) return
       entry.operation = c.operation

@@ -32,12 +32,23 @@ export interface JournalClient {
   readonly clear: () => Promise<void>
 }
 
-/** `baseUrl` is the emulator's URL, or anything with a `url` (a RunningEmulator). */
-export const journalOf = (base: string | { readonly url: string }, options: JournalClientOptions = {}): JournalClient => {
+/** What journalOf reads of a RunningEmulator: its URL, and the key its control plane wants. */
+interface EmulatorLike {
+  readonly url: string
+  readonly config?: { readonly apiKey: string; readonly adminKey: string | undefined }
+}
+
+/**
+ * `baseUrl` is the emulator's URL, or anything with a `url` (a RunningEmulator, whose admin key,
+ * else API key, is then sent unless `adminKey` says otherwise).
+ */
+export const journalOf = (base: string | EmulatorLike, options: JournalClientOptions = {}): JournalClient => {
   const url = `${typeof base === "string" ? base : base.url}/__admin/journal`
   const namespace = options.namespace ?? "default"
   const headers: Record<string, string> = { "x-hermetic-namespace": namespace, "content-type": "application/json" }
-  if (options.adminKey !== undefined) headers["x-hermetic-admin-key"] = options.adminKey
+  const config = typeof base === "string" ? undefined : base.config
+  const key = options.adminKey ?? config?.adminKey ?? (config?.apiKey === "" ? undefined : config?.apiKey)
+  if (key !== undefined) headers["x-hermetic-admin-key"] = key
   const call = async <T>(method: string, query?: JournalQuery, body?: unknown): Promise<T> => {
     const params = new URLSearchParams()
     for (const [k, v] of Object.entries(query ?? {})) if (v !== undefined) params.set(k, String(v))

@@ -1,7 +1,8 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { Emulator, layer, startEmulator } from "../../src/index.js"
-import { API_KEY, dataEvents, openClients, readSse } from "../support.js"
+import { rawRequest } from "../rawHttp.js"
+import { ADMIN_HEADERS, API_KEY, dataEvents, openClients, readSse } from "../support.js"
 
 const open = openClients()
 
@@ -12,9 +13,9 @@ describe("faults", () => {
     const r = await c.request("POST", "/v1/runs", { body: { input: "hi" } })
     expect(r.status).toBe(503)
     expect(await r.json()).toEqual({ error: { message: "down", type: "server_error", param: null, code: null } })
-    const state = (await (await fetch(`${c.emu.url}/__admin/state`)).json()) as Record<string, unknown>
+    const state = (await (await fetch(`${c.emu.url}/__admin/state`, { headers: ADMIN_HEADERS })).json()) as Record<string, unknown>
     expect(state["runs"]).toBe(0)
-    const journal = (await (await fetch(`${c.emu.url}/__admin/journal`)).json()) as { entries: Array<Record<string, unknown>> }
+    const journal = (await (await fetch(`${c.emu.url}/__admin/journal`, { headers: ADMIN_HEADERS })).json()) as { entries: Array<Record<string, unknown>> }
     expect(journal.entries.find((e) => e["operation"] === "runs.create")).toMatchObject({ status: 503, fault: "status 503" })
     expect((await c.request("POST", "/v1/runs", { body: { input: "hi" } })).status).toBe(202)
   })
@@ -23,7 +24,7 @@ describe("faults", () => {
     const c = await open()
     await c.admin("/faults", { path: "/health", status: 500, sticky: true })
     for (let i = 0; i < 3; i++) expect((await c.request("GET", "/health")).status).toBe(500)
-    await fetch(`${c.emu.url}/__admin/faults`, { method: "DELETE" })
+    await fetch(`${c.emu.url}/__admin/faults`, { method: "DELETE", headers: ADMIN_HEADERS })
     expect((await c.request("GET", "/health")).status).toBe(200)
     await c.admin("/faults", { path: "/health", status: 502, times: 2 })
     expect((await c.request("GET", "/health")).status).toBe(502)
@@ -70,7 +71,7 @@ describe("namespaces, journal, admin key", () => {
       })
       expect(inB.status).toBe(404)
       expect((await a.waitForStatus(String(run["run_id"]), ["completed"]))["output"]).toBe("only in a")
-      const stateB = (await (await fetch(`${a.emu.url}/__admin/state`, { headers: { "x-hermetic-namespace": "b" } })).json()) as Record<string, unknown>
+      const stateB = (await (await fetch(`${a.emu.url}/__admin/state`, { headers: { "x-hermetic-namespace": "b", ...ADMIN_HEADERS } })).json()) as Record<string, unknown>
       expect(stateB).toMatchObject({ namespace: "b", runs: 0, pending_turns: 0 })
     }
   })
@@ -78,7 +79,7 @@ describe("namespaces, journal, admin key", () => {
   it("the journal keeps metadata only", async () => {
     const c = await open()
     await c.request("POST", "/v1/runs", { body: { input: "secret prompt" } })
-    const j = (await (await fetch(`${c.emu.url}/__admin/journal`)).json()) as { entries: Array<Record<string, unknown>> }
+    const j = (await (await fetch(`${c.emu.url}/__admin/journal`, { headers: ADMIN_HEADERS })).json()) as { entries: Array<Record<string, unknown>> }
     const entry = j.entries.find((e) => e["operation"] === "runs.create")
     expect(entry).toMatchObject({ method: "POST", path: "/v1/runs", status: 202 })
     expect(JSON.stringify(j)).not.toContain("secret prompt")
@@ -86,13 +87,73 @@ describe("namespaces, journal, admin key", () => {
   })
 
   it("an admin key guards the control plane", async () => {
-    const emu = await startEmulator({ adminKey: "adm" })
+    const emu = await startEmulator({ adminKey: "adm-key-0123456789abcdef" })
     try {
       expect((await fetch(`${emu.url}/__admin/state`)).status).toBe(401)
-      expect((await fetch(`${emu.url}/__admin/state`, { headers: { "x-hermetic-admin-key": "adm" } })).status).toBe(200)
+      expect((await fetch(`${emu.url}/__admin/state`, { headers: { "x-hermetic-admin-key": "adm-key-0123456789abcdef" } })).status).toBe(200)
     } finally {
       await emu.close()
     }
+  })
+
+  it("a web page cannot drive it: foreign Origin or Host, a non-JSON body, or no key are refused and change nothing", async () => {
+    const c = await open()
+    await c.script({ turns: [{ replies: [{ text: "kept" }] }] })
+    // node:http, as fetch will not send a Host header of our choosing
+    const post = (headers: Record<string, string>) => rawRequest(c.emu.url, "POST", "/__admin/reset", headers, "{}")
+    const refusals: Array<[Record<string, string>, number]> = [
+      [{ ...ADMIN_HEADERS, origin: "http://evil.example" }, 403],
+      [{ ...ADMIN_HEADERS, origin: "null" }, 403],
+      [{ ...ADMIN_HEADERS, host: "evil.example" }, 403],
+      [{ ...ADMIN_HEADERS, host: "127.0.0.1.evil.example:80" }, 403],
+      [{ ...ADMIN_HEADERS, "content-type": "text/plain" }, 415],
+      [{ "x-hermetic-admin-key": API_KEY }, 415],
+      [{ "content-type": "application/json" }, 401],
+      [{ "content-type": "application/json", "x-hermetic-admin-key": "wrong" }, 401],
+      [{ "content-type": "application/json", authorization: "Bearer wrong" }, 401]
+    ]
+    for (const [headers, status] of refusals) {
+      const r = await post(headers)
+      expect([headers, r.status]).toEqual([headers, status])
+      expect((JSON.parse(r.body) as { error: { type: string } }).error.type).toBe("hermetic_admin_error")
+    }
+    const state = async () => (await (await fetch(`${c.emu.url}/__admin/state`, { headers: ADMIN_HEADERS })).json()) as Record<string, unknown>
+    expect((await state())["pending_turns"]).toBe(1)
+    // loopback origins and hosts, and the API key as a Bearer token, are accepted
+    for (const headers of [
+      { ...ADMIN_HEADERS, origin: "http://localhost:3000", host: "localhost:8642" },
+      { "content-type": "application/json; charset=utf-8", authorization: `Bearer ${API_KEY}`, host: "[::1]:1" }
+    ]) {
+      expect((await post(headers)).status).toBe(200)
+    }
+    expect((await state())["pending_turns"]).toBe(0)
+    expect((await fetch(`${c.emu.url}/__admin/state`, { headers: { ...ADMIN_HEADERS, origin: "https://evil.example" } })).status).toBe(403)
+  })
+
+  it("with no key set it is open to loopback JSON requests only", async () => {
+    const c = await open({ apiKey: "" })
+    expect((await fetch(`${c.emu.url}/__admin/reset`, { method: "POST", headers: { "content-type": "application/json" } })).status).toBe(200)
+    expect((await fetch(`${c.emu.url}/__admin/reset`, { method: "POST", headers: { "content-type": "text/plain", origin: "http://evil.example" } })).status).toBe(403)
+    expect((await fetch(`${c.emu.url}/__admin/reset`, { method: "POST", headers: { "content-type": "text/plain" } })).status).toBe(415)
+  })
+
+  it("bad input is a 400, never a 500: percent-escapes, deep nesting, faults a socket cannot send", async () => {
+    const c = await open()
+    const adminRaw = (path: string, body: string) =>
+      fetch(`${c.emu.url}/__admin${path}`, { method: "POST", headers: ADMIN_HEADERS, body })
+    expect((await adminRaw("/holds/%u0041/release", "{}")).status).toBe(400)
+    expect((await adminRaw("/holds/%E0%A4%A/release", "{}")).status).toBe(400)
+    const deep = "[".repeat(5000) + "]".repeat(5000)
+    for (const path of ["/clock", "/faults", "/drain", "/script"]) {
+      expect([path, (await adminRaw(path, deep)).status]).toEqual([path, 400])
+      expect([path, (await adminRaw(path, `{"set": ${deep}}`)).status]).toEqual([path, 400])
+    }
+    for (const fault of [{ status: 0 }, { status: -1 }, { status: 1000 }, { status: 200.5 }, { status: 503, headers: { "bad name": "x" } }, { status: 503, headers: { "x-a": "line\nbreak" } }, { latencyMs: -5 }, { times: 1.5 }]) {
+      const r = await c.admin("/faults", fault)
+      expect([fault, r.status]).toEqual([fault, 400])
+    }
+    expect((await c.request("GET", "/health")).status).toBe(200)
+    expect((await (await fetch(`${c.emu.url}/__admin/faults`, { headers: ADMIN_HEADERS })).json())).toEqual({ faults: [] })
   })
 
   it("rejects a malformed Script with a message saying what is wrong", async () => {
@@ -110,7 +171,7 @@ describe("namespaces, journal, admin key", () => {
     await c.waitForStatus(String(run["run_id"]), ["completed"])
     await c.admin("/reset")
     expect((await c.json("GET", `/v1/runs/${String(run["run_id"])}`)).status).toBe(404)
-    const state = (await (await fetch(`${c.emu.url}/__admin/state`)).json()) as Record<string, unknown>
+    const state = (await (await fetch(`${c.emu.url}/__admin/state`, { headers: ADMIN_HEADERS })).json()) as Record<string, unknown>
     expect(state["pending_turns"]).toBe(0)
     expect(Math.abs(Number(state["now"]) - Date.now() / 1000)).toBeLessThan(100)
   })
@@ -121,7 +182,7 @@ describe("Emulator.layer in process", () => {
     const program = Effect.gen(function*() {
       const emu = yield* Emulator
       const script = yield* Effect.promise(() =>
-        emu.fetch("http://emulator/__admin/script", { method: "POST", body: JSON.stringify({ turns: [{ replies: [{ text: "in process", chunks: ["in ", "process"] }] }] }) })
+        emu.fetch("http://emulator/__admin/script", { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ turns: [{ replies: [{ text: "in process", chunks: ["in ", "process"] }] }] }) })
       )
       expect(script.status).toBe(200)
       const admitted = yield* Effect.promise(() =>

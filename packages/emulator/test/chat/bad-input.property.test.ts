@@ -7,7 +7,7 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "../../src/index.js"
-import { API_KEY } from "../support.js"
+import { ADMIN_HEADERS, API_KEY } from "../support.js"
 
 const jsonValue = fc.jsonValue({ maxDepth: 2 })
 const part = fc.oneof(
@@ -122,7 +122,7 @@ describe("bad input on chat completions and discovery", () => {
         const admin = (path: string, body?: unknown) =>
           fetch(`${emu.url}/__admin${path}`, {
             method: body === undefined ? "GET" : "POST",
-            headers: { "x-hermetic-namespace": ns },
+            headers: { "x-hermetic-namespace": ns, ...ADMIN_HEADERS },
             ...(body === undefined ? {} : { body: JSON.stringify(body) })
           })
         await admin("/script", { turns: [{ replies: [{ text: "scripted" }] }] })

@@ -7,11 +7,11 @@ import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
 import { layer } from "../../src/index.js"
 import { Emulator } from "../../src/Emulator.js"
-import { API_KEY, dataEvents, readSse, startClient } from "../support.js"
+import { ADMIN_HEADERS, API_KEY, dataEvents, readSse, startClient } from "../support.js"
 
 const chat = (content: unknown, extra: Record<string, unknown> = {}) => ({ messages: [{ role: "user", content }], ...extra })
 const pending = async (c: Awaited<ReturnType<typeof startClient>>) =>
-  ((await (await fetch(`${c.emu.url}/__admin/state`)).json()) as { pending_turns: number }).pending_turns
+  ((await (await fetch(`${c.emu.url}/__admin/state`, { headers: ADMIN_HEADERS })).json()) as { pending_turns: number }).pending_turns
 
 describe("chat completions and the shared admission gate", () => {
   it("runs and chat share one concurrency cap; a rejected chat consumes no Script turn", async () => {
@@ -182,6 +182,7 @@ describe("chat completions through the Layer (no socket)", () => {
       yield* Effect.promise(() =>
         emu.fetch("http://emulator/__admin/script", {
           method: "POST",
+          headers: ADMIN_HEADERS,
           body: JSON.stringify({ turns: [{ replies: [{ text: "one" }] }, { replies: [{ text: "two", chunks: ["t", "wo"] }] }] })
         })
       )

@@ -46,13 +46,13 @@ describe("hermes-emulator serve --snapshot, record, replay", () => {
   it("starts from a snapshot, records traffic through a proxy, and replays it", async () => {
     // a snapshot with one conversation, made in process
     const seed = await startEmulator({ apiKey: KEY })
-    await fetch(`${seed.url}/__admin/script`, { method: "POST", body: JSON.stringify({ turns: [{ replies: [{ text: "saved answer" }] }] }) })
+    await fetch(`${seed.url}/__admin/script`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ turns: [{ replies: [{ text: "saved answer" }] }] }) })
     await fetch(`${seed.url}/v1/chat/completions`, {
       method: "POST",
       headers: { authorization: `Bearer ${KEY}`, "x-hermes-session-id": "cli-session" },
       body: JSON.stringify({ model: "hermes-agent", messages: [{ role: "user", content: "saved question" }] })
     })
-    const { snapshot } = (await (await fetch(`${seed.url}/__admin/snapshot`, { method: "POST", body: JSON.stringify({ action: "save" }) })).json()) as { snapshot: unknown }
+    const { snapshot } = (await (await fetch(`${seed.url}/__admin/snapshot`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ action: "save" }) })).json()) as { snapshot: unknown }
     await seed.close()
     const file = join(dir, "snapshot.json")
     writeFileSync(file, JSON.stringify(snapshot))

@@ -1,3 +1,4 @@
+import * as net from "node:net"
 import { describe, expect, it } from "vitest"
 import { features, routesFor, startEmulator } from "../../src/index.js"
 import { API_KEY, openClients } from "../support.js"
@@ -32,15 +33,51 @@ describe("auth", () => {
   })
 
   it("the route table's gate: every bearer route answers 401 without the key, public ones answer", async () => {
-    const c = await open()
+    const c = await open({ hermesVersion: "0.19.0" })
     const routes = routesFor(features("0.19.0"))
-    // platform events verify their own requests (no API key); with no adapter for "x" they answer 503
-    const publicStatus: Record<string, number> = { health: 200, "health.v1": 200, "platforms.events": 503 }
     expect(routes.filter((r) => r.auth === "public").map((r) => r.id)).toEqual(["health", "health.v1", "platforms.events"])
     for (const route of routes) {
       const path = route.path.replace(/\{\w+\}/g, "x")
       const r = await c.request(route.method, path, route.method === "GET" || route.method === "DELETE" ? { auth: "none" } : { auth: "none", body: "{}" })
-      expect([route.id, r.status]).toEqual([route.id, route.auth === "bearer" ? 401 : publicStatus[route.id]])
+      const text = await r.text()
+      // a public route never gives the bearer gate's answer (platform events check their own signature)
+      expect([route.id, r.status === 401 && text.includes("Invalid API key")]).toEqual([route.id, route.auth === "bearer"])
+    }
+  })
+
+  it("bearer variants answer as the real 0.19.0 gateway (aiohttp's UTF-8 surrogateescape headers + Python strip; evidence/hardening/)", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    const key = Buffer.from(API_KEY)
+    const b = (...parts: Array<string | Buffer | Array<number>>) =>
+      Buffer.concat(parts.map((p) => (typeof p === "string" ? Buffer.from(p, "latin1") : Buffer.isBuffer(p) ? p : Buffer.from(p))))
+    const cases: Array<[string, ReadonlyArray<Buffer>, number]> = [
+      ["exact", [b("Authorization: Bearer ", key)], 200],
+      ["trailing space", [b("Authorization: Bearer ", key, " ")], 200],
+      ["trailing tab", [b("Authorization: Bearer ", key, "\t")], 200],
+      ["double space", [b("Authorization: Bearer  ", key)], 200],
+      ["trailing UTF-8 no-break space", [b("Authorization: Bearer ", key, [0xc2, 0xa0])], 200],
+      ["trailing lone 0xA0 byte", [b("Authorization: Bearer ", key, [0xa0])], 500],
+      ["trailing lone 0x85 byte", [b("Authorization: Bearer ", key, [0x85])], 500],
+      ["latin-1 suffix", [b("Authorization: Bearer ", key, [0xe9])], 500],
+      ["UTF-8 suffix", [b("Authorization: Bearer ", key, [0xc3, 0xa9])], 401],
+      ["two headers, good first", [b("Authorization: Bearer ", key), b("Authorization: Bearer wrong")], 200],
+      ["two headers, good second", [b("Authorization: Bearer wrong"), b("Authorization: Bearer ", key)], 401],
+      ["lower-case scheme", [b("Authorization: bearer ", key)], 401],
+      ["tab after the scheme", [b("Authorization: Bearer\t", key)], 401],
+      ["empty token", [b("Authorization: Bearer ")], 401]
+    ]
+    for (const [name, headers, status] of cases) {
+      const head = b("GET /v1/models HTTP/1.1\r\nHost: 127.0.0.1\r\n", ...headers.flatMap((h) => [h, "\r\n"]), "Connection: close\r\n\r\n")
+      const answer = await new Promise<string>((resolve, reject) => {
+        const socket = net.connect(c.emu.port, "127.0.0.1", () => socket.end(head))
+        let text = ""
+        socket.on("data", (d) => (text += d.toString("latin1")))
+        socket.on("end", () => resolve(text))
+        socket.on("error", reject)
+      })
+      expect([name, Number(/^HTTP\/1\.1 (\d+)/.exec(answer)?.[1])]).toEqual([name, status])
+      // the 500 is aiohttp's own, outside the middlewares: no security headers
+      if (status === 500) expect(answer).not.toContain("X-Frame-Options")
     }
   })
 

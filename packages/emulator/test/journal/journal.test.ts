@@ -2,7 +2,7 @@ import { Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
 import { Emulator, expectNoRequest, expectRequest, findRequests, journalOf, layer, modelCallsOf } from "../../src/index.js"
 import { makeRedactor, REDACTED } from "../../src/journal/Redaction.js"
-import { API_KEY, openClients } from "../support.js"
+import { ADMIN_HEADERS, API_KEY, openClients } from "../support.js"
 
 const open = openClients()
 const chat = (text: string) => ({ model: "hermes-agent", messages: [{ role: "user", content: text }] })
@@ -90,7 +90,7 @@ describe("verification journal over the control plane", () => {
     expect(await journal.find({ limit: 1 })).toHaveLength(1)
     // another namespace sees nothing of ns-a and keeps no bodies
     expect(await journalOf(c.emu, { namespace: "ns-b" }).find()).toEqual([])
-    const bad = await fetch(`${c.emu.url}/__admin/journal?opreation=x`)
+    const bad = await fetch(`${c.emu.url}/__admin/journal?opreation=x`, { headers: ADMIN_HEADERS })
     expect(bad.status).toBe(400)
     expect(await bad.text()).toContain("unknown journal query parameter 'opreation'")
     await journal.clear()

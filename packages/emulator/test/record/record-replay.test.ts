@@ -153,3 +153,16 @@ describe("record and replay", () => {
     }
   })
 })
+
+describe("stream redaction", () => {
+  it("keeps chunks and timing when no secret spans two chunks, and one redacted chunk when one does", async () => {
+    const { redactedStream } = await import("../../src/record/Recorder.js")
+    const { makeRedactor } = await import("../../src/journal/Redaction.js")
+    const redact = makeRedactor(["the-secret-key"]).text
+    expect(redactedStream([{ atMs: 0, text: "a the-secret-key " }, { atMs: 5, text: "b" }], redact)).toEqual([
+      { atMs: 0, text: "a [REDACTED] " },
+      { atMs: 5, text: "b" }
+    ])
+    expect(redactedStream([{ atMs: 0, text: "a the-sec" }, { atMs: 5, text: "ret-key b" }], redact)).toEqual([{ atMs: 0, text: "a [REDACTED] b" }])
+  })
+})

@@ -7,7 +7,7 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "../../src/index.js"
-import { API_KEY } from "../support.js"
+import { ADMIN_HEADERS, API_KEY } from "../support.js"
 
 const jsonValue = fc.jsonValue({ maxDepth: 2 })
 const part = fc.oneof(
@@ -99,7 +99,7 @@ describe("bad input on the Responses routes", () => {
         const emu = emus.get(r.pin) as RunningEmulator
         const ns = `p${namespace++}`
         const admin = (path: string, body?: unknown) =>
-          fetch(`${emu.url}/__admin${path}`, { method: body === undefined ? "GET" : "POST", headers: { "x-hermetic-namespace": ns }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
+          fetch(`${emu.url}/__admin${path}`, { method: body === undefined ? "GET" : "POST", headers: { "x-hermetic-namespace": ns, ...ADMIN_HEADERS }, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
         await admin("/script", { turns: [{ replies: [{ text: "scripted" }] }] })
         const headers: Record<string, string> = { "x-hermetic-namespace": ns, "content-type": "application/json" }
         if (r.auth !== "none") headers["authorization"] = `Bearer ${r.auth === "right" ? API_KEY : "wrong-key"}`

@@ -6,7 +6,7 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "../../src/index.js"
-import { API_KEY } from "../support.js"
+import { ADMIN_HEADERS, API_KEY } from "../support.js"
 
 const jsonValue = fc.jsonValue({ maxDepth: 3 })
 const messageish = fc.oneof(
@@ -77,7 +77,7 @@ afterAll(async () => {
 })
 
 const runCount = async (emu: RunningEmulator) =>
-  Number(((await (await emu.fetch("http://e/__admin/state")).json()) as Record<string, unknown>)["runs"])
+  Number(((await (await emu.fetch("http://e/__admin/state", { headers: ADMIN_HEADERS })).json()) as Record<string, unknown>)["runs"])
 
 describe("runs routes under arbitrary input", () => {
   it("answer with upstream's envelopes, crash only where upstream crashes, and reject without side effects", async () => {

@@ -62,6 +62,22 @@ describe("sessions CRUD on 0.19.0 (observed live: evidence/live/sessions-jobs-0.
     expect((await c.json("GET", "/api/sessions/s-long")).status).toBe(404)
   })
 
+  it("a lone surrogate in a created or forked id is sqlite3's UnicodeEncodeError: plain 500, nothing stored (evidence/hardening/)", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    const raw = (method: string, path: string, body: string) => c.request(method, path, { body })
+    for (let i = 0; i < 2; i++) {
+      const r = await raw("POST", "/api/sessions", '{"id": "\\ud800x"}')
+      expect(r.status).toBe(500)
+      expect(await r.text()).toBe("500 Internal Server Error\n\nServer got itself in trouble")
+    }
+    expect((await c.json("POST", "/api/sessions", { id: "base" })).status).toBe(201)
+    expect((await raw("POST", "/api/sessions/base/fork", '{"id": "\\udc00f"}')).status).toBe(500)
+    // a proper pair is fine, and titles are sanitized instead
+    expect((await raw("POST", "/api/sessions", '{"id": "\\ud83d\\ude00p", "title": "\\ud800t"}')).status).toBe(201)
+    const list = (await c.json("GET", "/api/sessions")).body["data"] as Array<Record<string, unknown>>
+    expect(list.map((s) => [s["id"], s["title"]])).toEqual([["\u{1F600}p", "\ufffdt"], ["base", null]])
+  })
+
   it("PATCH: 404 before the body, unknown fields refused first, first end_reason wins, title rules", async () => {
     const c = await open({ hermesVersion: "0.19.0" })
     await c.json("POST", "/api/sessions", { id: "a" })

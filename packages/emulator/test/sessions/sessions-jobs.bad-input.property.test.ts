@@ -8,7 +8,7 @@
 import fc from "fast-check"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "../../src/index.js"
-import { API_KEY } from "../support.js"
+import { ADMIN_HEADERS, API_KEY } from "../support.js"
 
 const jsonValue = fc.jsonValue({ maxDepth: 2 })
 const text = fc.oneof(fc.string({ maxLength: 12 }), fc.constantFrom("", " ", "a/b", "..", "C:x", "x\ny", "0 9 * * *", "every 5m", "2h", "2020-01-01T00:00", "s-base", "fork", "7"))
@@ -92,7 +92,7 @@ beforeAll(async () => {
     const job = (await (await call("POST", "/api/jobs", { name: "known", schedule: "every 1h", prompt: "p" })).json()) as { job: { id: string } }
     knownJob[pin] = job.job.id
     // a long Script, so a turn consumed on rejection would show
-    await emu.fetch("http://e/__admin/script", { method: "POST", body: JSON.stringify({ turns: Array.from({ length: 500 }, () => ({ replies: [{ text: "ok" }] })) }) })
+    await emu.fetch("http://e/__admin/script", { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ turns: Array.from({ length: 500 }, () => ({ replies: [{ text: "ok" }] })) }) })
   }
 })
 afterAll(async () => {

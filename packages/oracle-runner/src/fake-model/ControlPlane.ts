@@ -21,6 +21,7 @@ import {
   adminError,
   ClockCommand,
   type ClockMoved,
+  guardControlPlane,
   type HoldReleased,
   holdReleaseName,
   type ResetDone,
@@ -102,6 +103,9 @@ export const controlPlane = (state: FakeModelState) => {
       }
     })
   return Effect.flatMap(HttpServerRequest.HttpServerRequest, (request) => {
+    // the same guard as the emulator's plane; the fake model has no key of its own
+    const verdict = guardControlPlane({ requiredKey: undefined }, { method: request.method, headers: request.headers })
+    if (verdict._tag === "refused") return Effect.succeed(refuse(verdict.status, verdict.message))
     const path = pathOf(request).slice(ADMIN_PREFIX.length)
     if (request.method === "POST") return post(path)
     if (request.method === "GET") return get(path)

@@ -7,6 +7,8 @@ import { randomBytes } from "node:crypto"
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { FileSystem, Path } from "@effect/platform"
+import { Effect, type Scope } from "effect"
 import { ALL_OPTIONAL_TOOLSETS, toolsProfile } from "./toolsProfile.js"
 
 export type HermesHome = {
@@ -100,3 +102,28 @@ export const createHermesHome = async (o: HermesHomeOptions): Promise<HermesHome
   )
   return { root, hermesHome, home, workDir, logFile: join(root, "gateway.log"), apiKey, port: o.port }
 }
+
+const writeHome = (fs: FileSystem.FileSystem, path: Path.Path, root: string, o: HermesHomeOptions) =>
+  Effect.gen(function*() {
+    const hermesHome = path.join(root, "hermes-home")
+    const home = path.join(root, "home")
+    const workDir = path.join(root, "work")
+    for (const d of [hermesHome, home, workDir]) yield* fs.makeDirectory(d, { recursive: true })
+    const apiKey = newApiKey()
+    // JSON is valid YAML, so config.yaml needs no YAML writer.
+    yield* fs.writeFileString(path.join(hermesHome, "config.yaml"), JSON.stringify(configFor(o, workDir), null, 2) + "\n")
+    yield* fs.writeFileString(path.join(hermesHome, ".env"), [`API_SERVER_KEY=${apiKey}`, "API_SERVER_HOST=127.0.0.1", `API_SERVER_PORT=${o.port}`, ""].join("\n"))
+    return { root, hermesHome, home, workDir, logFile: path.join(root, "gateway.log"), apiKey, port: o.port } satisfies HermesHome
+  })
+
+/**
+ * The same HERMES_HOME as a scoped resource through platform's FileSystem and Path: its temp root
+ * is removed when the scope closes, unless `keep` (then it stays for debugging).
+ */
+export const scopedHermesHome = (o: HermesHomeOptions & { readonly keep?: boolean }): Effect.Effect<HermesHome, never, Scope.Scope | FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const root = o.keep === true ? yield* fs.makeTempDirectory({ prefix: "hermetic-gw-" }) : yield* fs.makeTempDirectoryScoped({ prefix: "hermetic-gw-" })
+    return yield* writeHome(fs, path, root, o)
+  }).pipe(Effect.orDie)

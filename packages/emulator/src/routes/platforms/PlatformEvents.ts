@@ -8,7 +8,7 @@
 import { Effect } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
 import type { Handler } from "../../http/Route.js"
-import { pyStrip } from "../../python/strip.js"
+import { pyStrip } from "../../python/index.js"
 
 /** `_normalize_callback_platform`: lower-cased, dashes as underscores, [a-z0-9_]+ or nothing. */
 export const normalizePlatformName = (value: string): string => {

@@ -14,7 +14,7 @@ import { hasControlBreak, isPathUnsafe, MAX_SESSION_ID_LENGTH, newApiSessionId }
 import { sanitizeTitle } from "../../sessions/SessionTitle.js"
 import { deleteSessionRow, getSession, titleHolder, upsertSession, writeTitle } from "../../sessions/SessionStore.js"
 import { readObjectBody, sessionEnvelope } from "./SessionRouteSupport.js"
-import { pyStr, pyStrip, pyTruthy } from "../../python/index.js"
+import { pyStr, pyStrip, pyTruthy, pyUtf8Encodable } from "../../python/index.js"
 
 /** 0.21.0 (reference notes): the sources a client may claim; "browser" is an alias. */
 const ALLOWED_SOURCES = new Set(["api_server", "hermes_browser", "cli", "telegram", "discord", "slack", "desktop", "dashboard"])
@@ -49,6 +49,8 @@ export const createSessionRoute: Handler = (ctx) =>
     }
     const title = body["title"] ?? null
     const source = sourceOf(ctx, body)
+    // sqlite3 encodes parameters strictly: a lone surrogate in the id raises on the first query
+    if (!pyUtf8Encodable(id)) return yield* new HandlerCrash({ reason: "UnicodeEncodeError: surrogates not allowed" })
     const sql = yield* SqlClient.SqlClient
     const created = yield* sql
       .withTransaction(

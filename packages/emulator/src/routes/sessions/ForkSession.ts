@@ -13,7 +13,7 @@ import { nextTitleInLineage } from "../../sessions/SessionLineage.js"
 import { copyMessages } from "../../sessions/SessionCopy.js"
 import { endSession, getSession, setSessionTitle, upsertSession } from "../../sessions/SessionStore.js"
 import { existingSession, readObjectBody, sessionEnvelope, sessionIdParam } from "./SessionRouteSupport.js"
-import { pyStr, pyStrip, pyTruthy } from "../../python/index.js"
+import { pyStr, pyStrip, pyTruthy, pyUtf8Encodable } from "../../python/index.js"
 
 export const forkSessionRoute: Handler = (ctx) =>
   Effect.gen(function*() {
@@ -28,6 +28,8 @@ export const forkSessionRoute: Handler = (ctx) =>
     const rawId = pyTruthy(body["id"]) ? body["id"] : pyTruthy(body["session_id"]) ? body["session_id"] : undefined
     const forkId = pyStrip(rawId === undefined ? newApiSessionId(ids, ctx.now()) : pyStr(rawId))
     if (forkId === "" || hasControlBreak(forkId)) return errorResponse(400, "Invalid session ID", { code: "invalid_session_id" })
+    // sqlite3 encodes parameters strictly: a lone surrogate in the id raises on the first query
+    if (!pyUtf8Encodable(forkId)) return yield* new HandlerCrash({ reason: "UnicodeEncodeError: surrogates not allowed" })
     if ((yield* getSession(ctx.namespace, forkId)) !== undefined) {
       return errorResponse(409, `Session already exists: ${forkId}`, { code: "session_exists" })
     }

@@ -1,0 +1,115 @@
+/**
+ * `oracle report` (what changed between two evidence files) and the report's pictures: a broken
+ * emulator against the correct one gives new divergences one way and fixed ones the other, and
+ * the coverage heat map colours each operation × status cell by what the evidence says.
+ */
+import { execFile } from "node:child_process"
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises"
+import { tmpdir } from "node:os"
+import { join } from "node:path"
+import { promisify } from "node:util"
+import { gzipSync } from "node:zlib"
+import { Effect } from "effect"
+import { describe, expect, it } from "vitest"
+import { compareAll } from "../src/compare/compareAll.js"
+import { EMPTY_REGISTER } from "../src/diff/DivergenceRegister.js"
+import type { Evidence } from "../src/evidence/Evidence.js"
+import { renderDelta } from "../src/evidence/renderDelta.js"
+import { renderReport } from "../src/evidence/renderReport.js"
+import { writeEvidence } from "../src/evidence/writeEvidence.js"
+import { CELL_COLOURS, coverageHeatmap } from "../src/pictures/coverageHeatmap.js"
+import { workersPicture } from "../src/pictures/benchPictures.js"
+import type { Scenario } from "../src/scenario/Scenario.js"
+import { emulatorInProcessTarget } from "../src/target/EmulatorTargets.js"
+
+type Fetch = (url: string, init: RequestInit) => Promise<Response>
+const wrongStop = (f: Fetch): Fetch => async (url, init) => {
+  const res = await f(url, init)
+  return url.endsWith("/stop") ? new Response(res.body, { status: 410, headers: res.headers }) : res
+}
+
+const scenario: Scenario = {
+  version: 1,
+  name: "stop of an unknown run",
+  steps: [{ request: { method: "GET", path: "/health", auth: "none" } }, { request: { method: "POST", path: "/v1/runs/run_00000000000000000000000000000000/stop" } }]
+}
+
+const evidenceOf = (broken: boolean): Promise<Evidence> =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function*() {
+        const reference = yield* emulatorInProcessTarget({ pin: "0.19.0" })
+        const candidate = yield* emulatorInProcessTarget({ pin: "0.19.0", ...(broken ? { wrapFetch: wrongStop } : {}) })
+        const provenance = { emulatorCommit: broken ? "head" : "base", emulatorDirty: false, node: process.version, runs: 0, command: "vitest" }
+        return (yield* compareAll({ reference, candidate, scenarios: [{ scenario }], register: EMPTY_REGISTER, noiseMethod: "none", provenance })).evidence
+      })
+    )
+  )
+
+describe("oracle report --base --head", () => {
+  it("names a new divergence (exit 1 in the CLI) and, the other way round, a fixed one", async () => {
+    const good = await evidenceOf(false)
+    const bad = await evidenceOf(true)
+    const worse = renderDelta(good, bad)
+    expect(worse.newDivergences).toBe(1)
+    expect(worse.fixedDivergences).toBe(0)
+    expect(worse.markdown).toContain("| stop of an unknown run | 1 | runs.stop | status | `$.response.status` | `404` | `410` |")
+    expect(worse.markdown).toContain("| stop of an unknown run | equal | divergent |")
+    const better = renderDelta(bad, good)
+    expect(better.newDivergences).toBe(0)
+    expect(better.fixedDivergences).toBe(1)
+    expect(renderDelta(good, good).markdown).toContain("### New divergences\n\nNone.")
+  })
+
+  it("exits 1 from the CLI when a divergence is new, 0 when none is", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hermetic-report-"))
+    try {
+      const base = (await writeEvidence(await evidenceOf(false), join(dir, "base"))).json
+      const head = (await writeEvidence(await evidenceOf(true), join(dir, "head"))).json
+      const main = new URL("../src/cli/main.ts", import.meta.url).pathname
+      const oracle = (...args: Array<string>) =>
+        promisify(execFile)(process.execPath, ["--import", "tsx", main, ...args], { timeout: 60_000 }).then(
+          (r) => ({ code: 0, stdout: r.stdout }),
+          (e: { code?: number; stdout?: string }) => ({ code: e.code ?? -1, stdout: e.stdout ?? "" })
+        )
+      // a campaign's evidence is committed gzipped; report reads it as well
+      const gz = `${base}.gz`
+      await writeFile(gz, gzipSync(await readFile(base)))
+      const [worse, same] = await Promise.all([oracle("report", "--base", base, "--head", head), oracle("report", "--base", base, "--head", gz)])
+      expect(worse.code).toBe(1)
+      expect(worse.stdout).toContain("1 new divergence(s), 0 fixed")
+      expect(same.code).toBe(0)
+    } finally {
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 60_000)
+})
+
+describe("pictures", () => {
+  it("colour every operation × status cell by the evidence and embed in REPORT.md", async () => {
+    const svg = coverageHeatmap(
+      [
+        { operation: "runs.stop", method: "POST", path: "/v1/runs/{run_id}/stop", implemented: true, statuses: [{ status: 404, exercised: true, verified: true, seenOnReal: true }, { status: 409, exercised: true, verified: false, seenOnReal: false }] },
+        { operation: "runs.get", method: "GET", path: "/v1/runs/{run_id}", implemented: true, statuses: [{ status: 200, exercised: false, verified: false, seenOnReal: true }] },
+        { operation: "platforms.events", method: "POST", path: "/api/platforms/{platform}/events", implemented: false, statuses: [] }
+      ],
+      "t"
+    )
+    const cell = (title: string) => new RegExp(`fill="([^"]+)"><title>${title.replace(/[.]/g, "\\.")}</title>`).exec(svg)?.[1]
+    expect(cell("runs.stop 404: verified")).toBe(CELL_COLOURS.verified)
+    expect(cell("runs.stop 409: emulator-only")).toBe(CELL_COLOURS["emulator-only"])
+    expect(cell("runs.get 200: real-only")).toBe(CELL_COLOURS["real-only"])
+    expect(cell("platforms.events 404: never")).toBe(CELL_COLOURS.never)
+    expect(svg).toContain("platforms.events (not emulated)")
+    const report = renderReport(await evidenceOf(false), "## Pictures\n\n![coverage](coverage.svg)\n")
+    expect(report.indexOf("![coverage](coverage.svg)")).toBeLessThan(report.indexOf("## Summary"))
+  })
+
+  it("draws the campaign speed from workers-bench.json and nothing from something else", () => {
+    const point = (workers: number, rate: number) => ({ workers, scenarios: 40, scenariosPerSecond: rate, loadAverageBefore: [2, 2, 2], loadAverageAfter: [3, 3, 3] })
+    const picture = workersPicture({ measuredAt: "t", command: "c", launcher: "process", points: [point(1, 0.5), point(2, 0.9), point(4, 1.4)] })
+    expect(picture?.file).toBe("workers-speed.svg")
+    expect(picture?.svg.match(/<circle /g)).toHaveLength(3)
+    expect(workersPicture({ points: "no" })).toBeUndefined()
+  })
+})

@@ -1,0 +1,41 @@
+import { execFile } from "node:child_process"
+import { describe, expect, it } from "vitest"
+import { startupRefusal, isLoopbackHost } from "../../src/config/StartupGuard.js"
+import { startEmulator, StartupRefused } from "../../src/index.js"
+
+const GOOD = "k".repeat(16)
+
+describe("start-up guard (Hermes 0.19.0's rules)", () => {
+  it("refuses short and placeholder keys, and a non-loopback host without a key", () => {
+    expect(startupRefusal({ host: "127.0.0.1", apiKey: "abc", adminKey: undefined })).toContain("shorter than 16")
+    expect(startupRefusal({ host: "127.0.0.1", apiKey: `  ${"k".repeat(15)}  `, adminKey: undefined })).toContain("shorter than 16")
+    expect(startupRefusal({ host: "127.0.0.1", apiKey: GOOD, adminKey: "adm" })).toContain("admin key")
+    for (const host of ["0.0.0.0", "::", "192.168.1.2", "example.com", "[::]"]) {
+      expect([host, startupRefusal({ host, apiKey: "", adminKey: undefined })?.includes("no API key")]).toEqual([host, true])
+      expect([host, startupRefusal({ host, apiKey: GOOD, adminKey: undefined })]).toEqual([host, undefined])
+    }
+    for (const host of ["127.0.0.1", "127.1.2.3", "localhost", "::1", "[::1]"]) {
+      expect([host, isLoopbackHost(host), startupRefusal({ host, apiKey: "", adminKey: undefined })]).toEqual([host, true, undefined])
+    }
+  })
+
+  it("startEmulator throws StartupRefused instead of listening", async () => {
+    await expect(startEmulator({ host: "0.0.0.0" })).rejects.toBeInstanceOf(StartupRefused)
+    await expect(startEmulator({ apiKey: "abc" })).rejects.toThrow(/shorter than 16/)
+  })
+
+  it("the CLI exits 1 (the server could not start) with the reason", async () => {
+    const run = (args: ReadonlyArray<string>) =>
+      new Promise<{ code: number; stderr: string }>((resolve) => {
+        execFile(process.execPath, ["--import", "tsx", "packages/emulator/src/cli/main.ts", "serve", "--port", "0", ...args], { env: { PATH: process.env["PATH"] ?? "" } }, (err, _out, stderr) =>
+          resolve({ code: err === null ? 0 : Number(err.code), stderr })
+        )
+      })
+    const open = await run(["--host", "0.0.0.0"])
+    expect(open.code).toBe(1)
+    expect(open.stderr).toContain("no API key is set")
+    const short = await run(["--api-key", "abc"])
+    expect(short.code).toBe(1)
+    expect(short.stderr).toContain("shorter than 16")
+  }, 30_000)
+})

@@ -1,0 +1,105 @@
+/**
+ * Request bodies are read only when a handler needs them, and never past aiohttp's 10 MB limit
+ * (the answers below were checked against the real 0.19.0 gateway; evidence/hardening/).
+ */
+import * as net from "node:net"
+import { describe, expect, it } from "vitest"
+import { API_KEY, openClients } from "../support.js"
+
+const open = openClients()
+
+interface Upload {
+  readonly head: string
+  /** Bytes of body the client managed to send before the answer (and the close) came. */
+  readonly sent: number
+  readonly ms: number
+}
+
+/** Sends `head`, then chunked zeros up to `total` bytes while watching for the answer. */
+const chunkedUpload = (port: number, head: string, total: number): Promise<Upload> =>
+  new Promise((resolve, reject) => {
+    const started = performance.now()
+    const socket = net.connect(port, "127.0.0.1")
+    const chunk = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000), Buffer.from("\r\n")])
+    let sent = 0
+    let answer = ""
+    let finished = false
+    const finish = () => {
+      if (finished) return
+      finished = true
+      socket.destroy()
+      resolve({ head: answer, sent, ms: performance.now() - started })
+    }
+    socket.on("data", (d) => {
+      answer += d.toString("latin1")
+      if (answer.includes("\r\n\r\n")) setTimeout(finish, 50)
+    })
+    socket.on("error", () => finish())
+    socket.on("close", finish)
+    socket.on("connect", () => {
+      socket.write(head)
+      const pump = () => {
+        while (!finished && sent < total) {
+          sent += 0x10000
+          if (!socket.write(chunk)) return void socket.once("drain", pump)
+        }
+        if (!finished && sent >= total) socket.write("0\r\n\r\n")
+      }
+      pump()
+    })
+    setTimeout(() => (finished ? undefined : reject(new Error(`no answer after ${sent} bytes`))), 20_000)
+  })
+
+const status = (head: string): number => Number(/^HTTP\/1\.1 (\d{3})/.exec(head)?.[1] ?? 0)
+
+describe("bounded request bodies", () => {
+  it("a declared Content-Length over the limit is answered 413 at once, before any body byte", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    const up = await chunkedUpload(
+      c.emu.port,
+      "POST /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Length: 300000000\r\n\r\n",
+      0
+    )
+    expect(status(up.head)).toBe(413)
+    // aiohttp's reason phrase is Python's
+    expect(up.head.startsWith("HTTP/1.1 413 Request Entity Too Large\r\n")).toBe(true)
+    expect(up.head).toContain('"code": "body_too_large"')
+    expect(up.ms).toBeLessThan(2000)
+  })
+
+  it("a chunked upload to an unknown route gets its 404 without the server reading it", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    const up = await chunkedUpload(c.emu.port, "POST /nonexistent HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n", 200_000_000)
+    expect(status(up.head)).toBe(404)
+    // the server closed the connection long before the 200 MB were through
+    expect(up.sent).toBeLessThan(60_000_000)
+  })
+
+  it("a chunked body over the limit stops at the limit: Invalid JSON for agent routes, the Python text for jobs", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    const auth = `Authorization: Bearer ${API_KEY}\r\n`
+    const runs = await chunkedUpload(c.emu.port, `POST /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Transfer-Encoding: chunked\r\n\r\n`, 200_000_000)
+    expect(status(runs.head), JSON.stringify(runs)).toBe(400)
+    expect(runs.head).toContain("Invalid JSON")
+    expect(runs.sent).toBeLessThan(60_000_000)
+    const jobs = await chunkedUpload(c.emu.port, `POST /api/jobs HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Transfer-Encoding: chunked\r\n\r\n`, 12_000_000)
+    expect(status(jobs.head)).toBe(500)
+    expect(jobs.head).toContain('{"error": "Request Entity Too Large"}')
+  })
+
+  it("a 401 does not wait for the body either", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    const up = await chunkedUpload(c.emu.port, "POST /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n", 200_000_000)
+    expect(status(up.head)).toBe(401)
+    expect(up.sent).toBeLessThan(60_000_000)
+  })
+
+  it("small bodies the answer did not need keep the connection usable", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    for (let i = 0; i < 3; i++) {
+      const r = await fetch(`${c.emu.url}/nonexistent`, { method: "POST", body: "x".repeat(1000) })
+      expect(r.status).toBe(404)
+      await r.text()
+    }
+  })
+})
