@@ -88,6 +88,15 @@ export const SSE_KEEPALIVE = rule({
   comment: "keepalive"
 })
 
+/** How long a tool ran, as run events report it: `<duration:float>`, the type still compared. */
+export const TOOL_DURATION = rule({
+  id: "tool.duration",
+  applies: "the number `duration` of a `tool.completed` run event",
+  action: "token" as const,
+  reason: "the seconds a real tool took to run (the real terminal spawns a shell) depend on the machine; the emulator runs none. Whether the field is there, and its type, are compared",
+  event: "tool.completed"
+})
+
 /** Responses streams: adjacent text deltas of one content part joined, then the events renumbered. */
 export const RESPONSES_DELTA_JOIN = rule({
   id: "sse.responses-delta-join",
@@ -99,15 +108,6 @@ export const RESPONSES_DELTA_JOIN = rule({
   /** Deltas that belong together: same item, output and content index. */
   sameTarget: ["item_id", "output_index", "content_index"] as ReadonlyArray<string>,
   renumbered: "sequence_number"
-})
-
-/** How long a tool ran, as run events report it: `<duration:float>`, the type still compared. */
-export const TOOL_DURATION = rule({
-  id: "tool.duration",
-  applies: "the number `duration` of a `tool.completed` run event",
-  action: "token" as const,
-  reason: "the seconds a real tool took to run (the real terminal spawns a shell) depend on the machine; the emulator runs none. Whether the field is there, and its type, are compared",
-  event: "tool.completed"
 })
 
 export const UNTIL_ATTEMPTS = rule({
