@@ -21,10 +21,12 @@ const packageOf = (specifier: string) => specifier.split("/").slice(0, specifier
 
 const importsOf = (dir: string): Set<string> => {
   const found = new Set<string>()
-  const pattern = /(?:^|\n)\s*(?:import|export)\s[^;]*?from\s+"([^"]+)"|import\("([^"]+)"\)/g
+  // an import/export clause holds only names, braces, commas, `*`, `as` and `type`: the pattern
+  // cannot run from `export const f = …` into a later `from "…"` in a comment
+  const pattern = /(?:^|\n)\s*(?:import|export)\s[\w$*\s{},]*?\bfrom\s+"([^"]+)"|(?:^|\n)\s*import\s+"([^"]+)"|import\("([^"]+)"\)/g
   for (const file of sourceFiles(join(dir, "src"))) {
     for (const m of readFileSync(file, "utf8").matchAll(pattern)) {
-      const spec = m[1] ?? m[2] ?? ""
+      const spec = m[1] ?? m[2] ?? m[3] ?? ""
       if (spec.startsWith(".") || spec.startsWith("node:") || builtinModules.includes(spec)) continue
       found.add(packageOf(spec))
     }
