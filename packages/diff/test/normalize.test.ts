@@ -61,6 +61,14 @@ describe("normalizeRun", () => {
     expect(normalizeRun(stuck, { version: 1, name: "t", steps }, { clock: "running" }).relations[0]?.holds).toBe(false)
   })
 
+  it("an int timestamp made right after a jump counts as jumped (int(time.time()) drops the fraction)", () => {
+    const steps: Scenario["steps"] = [{ reset: {} }, { clock: { advance: 60 } }, { reset: {} }]
+    const soon = runOf(rawJsonExchange("GET", "/a", 200, `{"created_at": 1764500000.7}`), { kind: "clock", exchanges: [] }, rawJsonExchange("GET", "/b", 200, `{"created": 1764500060}`))
+    const short = runOf(rawJsonExchange("GET", "/a", 200, `{"created_at": 1764500000.7}`), { kind: "clock", exchanges: [] }, rawJsonExchange("GET", "/b", 200, `{"created": 1764500059}`))
+    expect(normalizeRun(soon, { version: 1, name: "t", steps }, { clock: "running" }).relations[0]?.holds).toBe(true)
+    expect(normalizeRun(short, { version: 1, name: "t", steps }, { clock: "running" }).relations[0]?.holds).toBe(false)
+  })
+
   it("drops noise headers (counted) and keeps every other header", () => {
     const run = runOf(jsonExchange("GET", "/health", 200, {}, [["date", "Mon"], ["server", "Python/3.11 aiohttp/3.14.1"], ["x-frame-options", "DENY"]]))
     const n = normalizeRun(run, scenarioOf(1), { clock: "pinned" })

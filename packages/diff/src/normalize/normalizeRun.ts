@@ -228,7 +228,10 @@ const timeRelations = (times: ReadonlyArray<TimeObservation>, scenario: Scenario
     const after = times.filter((t) => t.step > index).map((t) => t.value)
     if (before.length === 0 || after.length === 0) return
     const jump = (step.clock as { advance: number }).advance
-    out.push({ id: `step ${index}: newest timestamp after advance ${jump}s ≥ newest before + ${jump}s`, holds: Math.max(...after) >= Math.max(...before) + jump * 0.999 })
+    // floored: an int timestamp (int(time.time()), /v1/models' `created`) made X s after a float one
+    // can read up to 1 s less than it + X, by how soon it came; the real gateway, ms after, does too
+    const newestBefore = Math.floor(Math.max(...before) + jump * 0.999)
+    out.push({ id: `step ${index}: newest timestamp after advance ${jump}s ≥ newest before + ${jump}s`, holds: Math.max(...after) >= newestBefore })
   })
   return out
 }
