@@ -1,4 +1,5 @@
 import { Data, Either } from "effect"
+import { utf8SequenceAt } from "./utf8Sequence.js"
 
 /**
  * What upstream's `await request.json()` feeds to json.loads. aiohttp 3.14.1
@@ -72,36 +73,11 @@ const utf8Error = (bytes: Uint8Array, start: number, end: number, reason: string
 
 /** Locate CPython's first UTF-8 error (maximal-subpart rule) and describe it. */
 const firstUtf8Error = (bytes: Uint8Array, offset: number): PyTextDecodeError | undefined => {
-  const n = bytes.length
   let i = offset
-  while (i < n) {
-    const b = bytes[i] as number
-    if (b < 0x80) {
-      i++
-      continue
-    }
-    let need: number
-    let lo = 0x80
-    let hi = 0xbf
-    if (b >= 0xc2 && b <= 0xdf) need = 1
-    else if (b >= 0xe0 && b <= 0xef) {
-      need = 2
-      if (b === 0xe0) lo = 0xa0 // overlong
-      if (b === 0xed) hi = 0x9f // surrogates
-    } else if (b >= 0xf0 && b <= 0xf4) {
-      need = 3
-      if (b === 0xf0) lo = 0x90 // overlong
-      if (b === 0xf4) hi = 0x8f // > U+10FFFF
-    } else return utf8Error(bytes, i - offset, i - offset + 1, "invalid start byte")
-    let j = i + 1
-    for (let k = 0; k < need; k++, j++) {
-      if (j >= n) return utf8Error(bytes, i - offset, n - offset, "unexpected end of data")
-      const c = bytes[j] as number
-      const okLo = k === 0 ? lo : 0x80
-      const okHi = k === 0 ? hi : 0xbf
-      if (c < okLo || c > okHi) return utf8Error(bytes, i - offset, j - offset, "invalid continuation byte")
-    }
-    i = j
+  while (i < bytes.length) {
+    const seq = utf8SequenceAt(bytes, i)
+    if ("error" in seq) return utf8Error(bytes, i - offset, seq.end - offset, seq.error)
+    i += seq.length
   }
   return undefined
 }

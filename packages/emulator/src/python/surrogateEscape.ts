@@ -4,28 +4,12 @@
  * U+DC80..U+DCFF, which then fails any strict `encode()` (see pyUtf8Encodable).
  */
 
-/** The length of the valid UTF-8 sequence at `i`, or 0 when its first byte starts none. */
+import { utf8SequenceAt } from "./utf8Sequence.js"
+
+/** The length of the valid UTF-8 sequence at `i`, or 0 when it is not one. */
 const validSequenceLength = (bytes: Uint8Array, i: number): number => {
-  const b = bytes[i] as number
-  if (b < 0x80) return 1
-  let need: number
-  let lo = 0x80
-  let hi = 0xbf
-  if (b >= 0xc2 && b <= 0xdf) need = 1
-  else if (b >= 0xe0 && b <= 0xef) {
-    need = 2
-    if (b === 0xe0) lo = 0xa0 // overlong
-    if (b === 0xed) hi = 0x9f // encoded surrogates
-  } else if (b >= 0xf0 && b <= 0xf4) {
-    need = 3
-    if (b === 0xf0) lo = 0x90 // overlong
-    if (b === 0xf4) hi = 0x8f // beyond U+10FFFF
-  } else return 0
-  for (let k = 1; k <= need; k++) {
-    const c = bytes[i + k]
-    if (c === undefined || c < (k === 1 ? lo : 0x80) || c > (k === 1 ? hi : 0xbf)) return 0
-  }
-  return need + 1
+  const seq = utf8SequenceAt(bytes, i)
+  return "length" in seq ? seq.length : 0
 }
 
 const utf8 = new TextDecoder("utf-8")
