@@ -4,6 +4,7 @@
  * one or more workers; writes the evidence, prints a summary table; exit 0 / 1 / 2.
  */
 import { join } from "node:path"
+import { NodeContext } from "@effect/platform-node"
 import { Effect } from "effect"
 import { compareAll, exitCodeOf, type ScenarioInput } from "../compare/compareAll.js"
 import { compareScenario } from "../compare/compareScenario.js"
@@ -86,8 +87,8 @@ export const compareCommand = (args: ParsedArgs) =>
     if (failed !== undefined && typeof path === "string" && kind !== "cassette" && args.values["no-shrink"] !== true) {
       progress(`shrinking ${failed.evidence.name} (seed ${seed}, path ${path})…`)
       const settings = { register, pin, ...(noise !== undefined ? { noise } : {}) }
-      const search = yield* Effect.promise(() =>
-        searchCounterexample({ pin, profile, seed, numRuns: 1, path, out, compare: (scenario) => Effect.runPromise(compareScenario(main.reference, main.candidate, scenario, settings)) })
+      const search = yield* searchCounterexample({ pin, profile, seed, numRuns: 1, path, out, compare: (scenario) => compareScenario(main.reference, main.candidate, scenario, settings) }).pipe(
+        Effect.provide(NodeContext.layer)
       )
       if (search.failure !== undefined) {
         progress(`counterexample (seed ${seed}, path ${search.failure.path}, ${search.failure.shrinks} shrinks): ${search.failure.file ?? ""}`)
