@@ -1,4 +1,5 @@
 /** Reading and writing cassettes under fixtures/<pin>/. */
+import { existsSync } from "node:fs"
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises"
 import { join, resolve } from "node:path"
 import { Data, Effect, ParseResult, Schema } from "effect"
@@ -11,7 +12,14 @@ export class InvalidCassette extends Data.TaggedError("InvalidCassette")<{ reado
   }
 }
 
-export const fixturesDir = () => new URL("../../../../fixtures/", import.meta.url).pathname
+/**
+ * The recorded cassettes: the package's own copy when installed (`npm pack` copies the repository's
+ * fixtures/ in, see package.json's prepack), the repository's fixtures/ otherwise.
+ */
+export const fixturesDir = (): string => {
+  const packaged = new URL("../../fixtures/", import.meta.url).pathname
+  return existsSync(packaged) ? packaged : new URL("../../../../fixtures/", import.meta.url).pathname
+}
 
 export const writeCassette = async (cassette: Cassette, dir: string): Promise<string> => {
   const target = join(dir, cassette.pin)

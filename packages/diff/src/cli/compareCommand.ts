@@ -3,14 +3,13 @@
  * same pin, over the scenario files plus N generated scenarios — all of them, or one shard — on
  * one or more workers; writes the evidence, prints a summary table; exit 0 / 1 / 2.
  */
-import { join } from "node:path"
 import { NodeContext } from "@effect/platform-node"
 import { Effect } from "effect"
 import { compareAll, exitCodeOf, type ScenarioInput } from "../compare/compareAll.js"
 import { compareScenario } from "../compare/compareScenario.js"
 import { parseShard, scenarioSet, shardOf } from "../compare/scenarioSet.js"
 import { loadRegister } from "../diff/DivergenceRegister.js"
-import { repoRoot } from "../evidence/provenance.js"
+import { defaultEvidenceDir } from "../evidence/provenance.js"
 import { writeEvidence } from "../evidence/writeEvidence.js"
 import { generateScenarios } from "../generate/generateScenarios.js"
 import { searchCounterexample } from "../generate/searchCounterexample.js"
@@ -42,7 +41,7 @@ export const compareCommand = (args: ParsedArgs) =>
     if (workerCount < 1 || workerCount > 16) throw new UsageError({ message: `--workers wants 1 to 16, got ${workerCount}` })
     const shard = args.values.shard === undefined ? undefined : parseShard(args.values.shard)
     if (args.values.shard !== undefined && shard === undefined) throw new UsageError({ message: `--shard wants i/n with 1 ≤ i ≤ n, got ${args.values.shard}` })
-    const out = args.values.out ?? join(repoRoot(), "evidence")
+    const out = args.values.out ?? defaultEvidenceDir()
     const register = yield* Effect.promise(() => (args.values.register ? loadRegister(args.values.register) : loadRegister()))
     const files = args.values.scenario ?? []
 

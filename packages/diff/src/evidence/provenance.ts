@@ -16,6 +16,10 @@ const run = promisify(execFile)
 
 export const repoRoot = (): string => new URL("../../../../", import.meta.url).pathname.replace(/\/$/, "")
 
+/** Where evidence goes without --out: the repository's evidence/ in a checkout, ./evidence where the package is installed. */
+export const defaultEvidenceDir = (): string =>
+  existsSync(join(repoRoot(), "packages", "diff", "package.json")) ? join(repoRoot(), "evidence") : join(process.cwd(), "evidence")
+
 export const emulatorGitState = async (): Promise<{ commit: string; dirty: boolean }> => {
   try {
     const cwd = repoRoot()

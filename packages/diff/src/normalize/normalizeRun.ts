@@ -6,7 +6,7 @@
  */
 import type { Exchange, WireResponse } from "../exchange/Exchange.js"
 import { parseSse } from "../exchange/SseFrames.js"
-import { isJsonObject, type JsonObject, type JsonValue, jsonTypeOf, numericValue } from "../json/JsonValue.js"
+import { isJsonObject, type JsonValue, jsonTypeOf, numericValue } from "../json/JsonValue.js"
 import { parseJsonPreservingNumbers } from "../json/parseJsonPreservingNumbers.js"
 import type { ScenarioRun } from "../runner/ScenarioRun.js"
 import type { Scenario } from "../scenario/Scenario.js"
