@@ -20,7 +20,7 @@ export const mergeCommand = (args: ParsedArgs) =>
       progress(`${file}: ${s === undefined ? "unsharded" : `shard ${s.index}/${s.count}`}, ${evidence.summary.scenarios} scenarios`)
     }
     const merged = yield* Effect.try({ try: () => mergeEvidence(found.map((f) => f.evidence)), catch: (e) => new UsageError({ message: e instanceof Error ? e.message : String(e) }) })
-    const written = yield* Effect.promise(() => writeEvidence(merged, args.values.out ?? defaultEvidenceDir()))
+    const written = yield* writeEvidence(merged, args.values.out ?? defaultEvidenceDir())
     process.stdout.write(summaryTable(merged))
     process.stdout.write(`evidence: ${written.json}\nreport:   ${written.report}\njunit:    ${written.junit}\n`)
     return exitCodeOf(merged)
