@@ -19,6 +19,7 @@ import { compareAnswers, KNOWN_DIVERGENCES, type NormalizedAnswer, normalizeAnsw
 import type { FuzzCase } from "./FuzzCase.js"
 import { generateCases } from "./generateCases.js"
 import { type RawAnswer, sendCase } from "./rawExchange.js"
+import { uploadProbes } from "./uploadProbe.js"
 
 export const FUZZ_HELP = `oracle fuzz — differential fuzzing of malformed requests
 
@@ -27,6 +28,9 @@ export const FUZZ_HELP = `oracle fuzz — differential fuzzing of malformed requ
   oracle fuzz --in-process [--count N] [--seed S] [--reference FILE] [--live-check] --out DIR
       the emulator alone: crashes, state changes from rejected requests, and each 5xx checked against
       the reference run; --live-check sends the 5xx requests the reference lacks to the real gateway
+  oracle fuzz --upload-probes --out DIR
+      uploads an early answer left unread, streamed to the real gateway and the emulator side by side:
+      the answer, the bytes taken, when the connection ended; evidence DIR/upload-linger-<pin>.json and .md
 `
 
 const caseSummary = (c: FuzzCase) => ({
@@ -332,6 +336,7 @@ export const fuzzCommand = async (argv: ReadonlyArray<string>): Promise<number> 
       reference: { type: "string" },
       "in-process": { type: "boolean" },
       "live-check": { type: "boolean" },
+      "upload-probes": { type: "boolean" },
       help: { type: "boolean" }
     },
     strict: true
@@ -348,6 +353,7 @@ export const fuzzCommand = async (argv: ReadonlyArray<string>): Promise<number> 
     process.stderr.write(FUZZ_HELP)
     return 2
   }
+  if (values["upload-probes"] === true) return uploadProbes(pin, out)
   return values["in-process"] === true ? inProcessRun(pin, seed, count, values.reference, values["live-check"] === true, out) : liveRun(pin, seed, count, out)
 }
 
