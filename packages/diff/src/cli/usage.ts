@@ -23,7 +23,7 @@ export const COMPARE_HELP = `oracle compare — the emulator against the real pi
 
 Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette] [--runs N] [--seed S]
                       [--scenario FILE ...] [--out DIR] [--no-noise] [--register FILE] [--source DIR]
-                      [--workers N] [--shard i/n] [--no-shrink] [--profile strict|tools]
+                      [--workers N] [--shard i/n] [--no-shrink] [--profile strict|tools] [--fresh]
 
   --pin P          the Hermes pin (default: source-lock.json's default, 0.19.0). The emulator runs the same pin.
   --profile P      the gateway profile both sides run (default strict: no tools). tools: todo, a terminal
@@ -47,6 +47,9 @@ Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette
   --no-shrink      do not shrink the first divergent generated scenario after the run (campaigns:
                    the shrinking plays many more scenarios on the real gateway)
   --no-noise       do not play each scenario twice on the real gateway to learn its noise
+  --fresh          every play of a scenario on a gateway of its own (new process and HERMES_HOME),
+                   started ahead in the background: state (message ids, fork titles, stored responses)
+                   starts fresh as on the emulator, so it is compared instead of learned as noise
   --register FILE  the divergence register (default: packages/diff/divergence-register.json)
   --source DIR     a source checkout of the pin to install editable (0.21.0 where PyPI has no wheel;
                    without it the oracle runner fetches the locked source archive where that host is reachable)

@@ -23,6 +23,7 @@ const recordingView: LiveDriver = {
   clock: async () => {},
   restart: async () => {},
   reset: async () => {},
+  drain: async () => {},
   begin: async () => {},
   end: async () => {},
   pollIntervalMs: 0,

@@ -14,6 +14,7 @@ import { join } from "node:path"
 import { Context, Effect, Layer, type Scope } from "effect"
 import type { ClockCommand } from "../scenario/Scenario.js"
 import type { LiveDriver } from "./LiveDriver.js"
+import { externalDrain } from "./externalDrain.js"
 import { liveTarget } from "./liveTarget.js"
 import type { Target } from "./Target.js"
 
@@ -90,6 +91,7 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
     isHeld: async (hold) => gw.journal().some((e) => e.hold === hold && e.outcome === "held"),
     clock,
     restart: (crash) => (crash ? gw.crash() : gw.restart()),
+    drain: (on) => externalDrain(gw, on),
     reset: async () => {
       gw.fakeModel.reset()
       // a fresh HERMES_HOME config: Hermes writes "always" approvals into config.yaml

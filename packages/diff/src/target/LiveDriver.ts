@@ -18,6 +18,8 @@ export interface LiveDriver {
   readonly clock: (command: ClockCommand) => Promise<void>
   readonly restart: (crash: boolean) => Promise<void>
   readonly reset: () => Promise<void>
+  /** Start (true) or end (false) refusing new agent work, returning once the target does so. */
+  readonly drain: (on: boolean) => Promise<void>
   readonly begin: () => Promise<void>
   readonly end: (holds: ReadonlyArray<string>) => Promise<void>
   /** Pause between `until` polls. */

@@ -56,6 +56,7 @@ export const emulatorDriver = (options: EmulatorDriverOptions): LiveDriver => {
       await admin("/reset")
       if (options.pinnedClock !== undefined) await admin("/clock", { set: options.pinnedClock }).then(() => admin("/clock", { freeze: true }))
     },
+    drain: async (on) => void (await admin("/drain", { draining: on })),
     begin: async () => {
       namespace = `${prefix}-${++scenarioCount}`
       if (options.pinnedClock !== undefined) {
