@@ -13,11 +13,12 @@ import { UsageError } from "./CliError.js"
 import { benchCommand } from "./benchCommand.js"
 import { compareCommand } from "./compareCommand.js"
 import { fuzzCommand } from "../fuzz/fuzzCommand.js"
+import { wireCommand } from "../wire/wireCommand.js"
 import { mergeCommand } from "./mergeCommand.js"
 import { recordCommand } from "./recordCommand.js"
 import { replayCommand } from "./replayCommand.js"
 import { reportCommand } from "./reportCommand.js"
-import { COMPARE_HELP, MAIN_HELP, MERGE_HELP, RECORD_HELP, REPLAY_HELP, REPORT_HELP } from "./usage.js"
+import { COMPARE_HELP, MAIN_HELP, MERGE_HELP, RECORD_HELP, REPLAY_HELP, REPORT_HELP, WIRE_HELP } from "./usage.js"
 
 const schemaCommand = Effect.promise(async () => {
   await writeFile(join(schemaDir(), "evidence.schema.json"), `${JSON.stringify(evidenceJsonSchema(), null, 2)}\n`)
@@ -26,7 +27,7 @@ const schemaCommand = Effect.promise(async () => {
   return 0 as const
 })
 
-const HELP: Record<string, string> = { compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP, merge: MERGE_HELP, report: REPORT_HELP }
+const HELP: Record<string, string> = { wire: WIRE_HELP, compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP, merge: MERGE_HELP, report: REPORT_HELP }
 
 const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Scope.Scope> =>
   Effect.suspend((): Effect.Effect<number, unknown, Scope.Scope> => {
@@ -57,6 +58,8 @@ const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Sc
         return schemaCommand
       case "bench":
         return benchCommand(args)
+      case "wire":
+        return wireCommand(args)
       default:
         throw new UsageError({ message: `unknown command ${command}` })
     }
