@@ -18,6 +18,7 @@ import { freePort } from "./freePort.js"
 import type { GatewayHandle, GatewayOptions } from "./Gateway.js"
 import { resolvePin } from "./Gateway.js"
 import { scopedHermesHome } from "./hermesHome.js"
+import { semClockwaitShim } from "./semClockwaitShim.js"
 import type { LaunchedGateway } from "./Launcher.js"
 import { launchProcess } from "./ProcessLauncher.js"
 
@@ -34,6 +35,13 @@ const faketimeLibrary = Effect.suspend(() => {
     ? Effect.succeed(lib)
     : Effect.fail(new MissingTool({ tool: "libfaketime", hint: "apt-get update && apt-get install -y faketime (or oracle-runner doctor --fix, or set HERMETIC_FAKETIME_LIB to libfaketimeMT.so.1)" }))
 })
+
+/** libfaketime plus the sem_clockwait shim (semClockwaitShim.ts) when it can be built: threads' timed waits then follow the faked clock. */
+const preloadWithShim = (faketimeLib: string, progress: (line: string) => void) =>
+  Effect.map(
+    Effect.promise(() => semClockwaitShim(progress).catch(() => null)),
+    (shim) => (shim === null ? faketimeLib : `${faketimeLib} ${shim}`)
+  )
 
 const sourceLock = (path: string | undefined) =>
   Effect.tryPromise({
@@ -66,7 +74,7 @@ const gatewayParts = (options: GatewayOptions) =>
     if (clock) yield* Effect.promise(() => (options.clock?.start !== undefined ? clock.set(options.clock.start) : clock.write()))
     const common = {
       home,
-      ...(clock && faketimeLib ? { clock: { clock, lib: faketimeLib } } : {}),
+      ...(clock && faketimeLib ? { clock: { clock, lib: launcherKind === "process" ? yield* preloadWithShim(faketimeLib, progress) : faketimeLib } } : {}),
       ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
       // the scoped HERMES_HOME owns the temp root; the launcher must not remove it
       keepTemp: true,
