@@ -47,6 +47,26 @@ describe("FakeClock", () => {
     expect(await readFile(file, "utf8")).toBe("-1010.000\n")
     await rm(dir, { recursive: true, force: true })
   })
+
+  it("freezes only in wall mode: an absolute time while frozen, moved by advance, running on from it after", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hermetic-clock-"))
+    const file = join(dir, "faketime.rc")
+    let real = 1_796_083_200.75 // 2026-12-01T00:00:00.75Z
+    await expect(new FakeClock(file, () => real).freeze(true)).rejects.toThrow(/cannot be frozen/)
+    const c = new FakeClock(file, () => real, "wall")
+    expect(c.env("/lib/faketime.so")).toMatchObject({ FAKETIME_DONT_FAKE_MONOTONIC: "1" })
+    await c.freeze(true)
+    expect(await readFile(file, "utf8")).toBe("2026-12-01 00:00:00\n")
+    real += 30
+    expect(c.now()).toBe(1_796_083_200)
+    await c.advance(90)
+    expect(await readFile(file, "utf8")).toBe("2026-12-01 00:01:30\n")
+    await c.freeze(false)
+    expect(c.now()).toBe(1_796_083_290)
+    real += 5
+    expect(c.now()).toBeCloseTo(1_796_083_295, 6)
+    await rm(dir, { recursive: true, force: true })
+  })
 })
 
 describe("HERMES_HOME as a scoped resource", () => {

@@ -106,7 +106,7 @@ export const Scenario = Schema.Struct({
   /** Pins this scenario applies to (all when absent): a 0.21.0-only feature says so here. */
   pins: Schema.optional(Schema.Array(Schema.String)),
   /** The gateway profile it needs (profile/GatewayProfile.ts): "strict" when absent, or "tools". */
-  profile: Schema.optional(Schema.Literal("strict", "tools")),
+  profile: Schema.optional(Schema.Literal("strict", "tools", "wall-clock")),
   /** Where a generated scenario came from (seed, path), so it can be reproduced. */
   origin: Schema.optional(Schema.Struct({ seed: Schema.optional(Schema.Number), path: Schema.optional(Schema.String), generator: Schema.optional(Schema.String) })),
   steps: Schema.Array(Step)

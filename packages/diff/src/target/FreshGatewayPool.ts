@@ -135,7 +135,7 @@ export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<
     const gatewayOptions = {
       pin: options.pin,
       launcher: options.launcher,
-      clock: {},
+      clock: options.wallClock === true ? { wallOnly: true } : {},
       ...(options.tools === true ? { tools: true } : {}),
       ...(options.source !== undefined ? { source: options.source } : {})
     }

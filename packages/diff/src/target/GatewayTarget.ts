@@ -27,6 +27,8 @@ export interface GatewayTargetOptions {
   readonly source?: string
   /** The tools profile: todo, a confined terminal and the approval guard (scenarios/tools/). */
   readonly tools?: boolean
+  /** The wall-only faked clock, which can be frozen (the wall-clock profile). */
+  readonly wallClock?: boolean
   readonly progress?: (line: string) => void
 }
 
@@ -77,7 +79,8 @@ export const gatewayDriver = (gw: GatewayHandle): LiveDriver => {
     if (gw.clock === null) throw new Error("the gateway was started without libfaketime; clock steps need it")
     if ("set" in command) await gw.clock.set(command.set)
     else if ("advance" in command) await gw.clock.advance(command.advance)
-    else throw new Error("the real gateway's faked clock keeps running and cannot be frozen")
+    // only a gateway on the wall-only clock (the wall-clock profile) can freeze; any other refuses with why
+    else await gw.clock.freeze(command.freeze)
   }
   return {
     fetch: (path, init) => fetch(`${gw.baseUrl}${path}`, init),
@@ -118,7 +121,7 @@ export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ ta
   Effect.gen(function*() {
     // the oracle runner's gateway as a service: built in this scope, stopped when it closes
     const context = yield* Layer.build(
-      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, clock: {}, ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
+      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, clock: options.wallClock === true ? { wallOnly: true } : {}, ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
     )
     const gateway = Context.get(context, RealGateway)
     yield* Effect.promise(() => rememberPristineConfig(gateway))

@@ -5,10 +5,11 @@
  * holds an offset from real time ("+3600.5"), so the faked clock keeps running after a set or an
  * advance. Verified with Python 3.11's time.time() and datetime.now().
  *
- * Caveat (libfaketime 0.9.10 on bookworm): FAKETIME_DONT_FAKE_MONOTONIC=1 makes Python's
- * time.sleep fail with EINVAL, so the monotonic clock is faked too and jumps with the wall clock.
- * A forward jump therefore fires pending asyncio timers at once (e.g. the run sweeper's 60 s
- * sleep); move the clock only at settle points, never backwards while requests are in flight.
+ * By default the monotonic clock is faked too and jumps with the wall clock: a forward jump fires
+ * pending asyncio timers at once (e.g. the run sweeper's 60 s sleep); move the clock only at
+ * settle points, never backwards while requests are in flight. The "wall" mode fakes the wall clock
+ * alone and can freeze it (libfaketime 0.9.10 alone would fail time.sleep with EINVAL there; the
+ * runner's shim mends that, semClockwaitShim.ts).
  */
 import { existsSync } from "node:fs"
 import { rename, writeFile } from "node:fs/promises"
@@ -37,29 +38,61 @@ export const requireFaketimeLib = (): string => {
   return lib
 }
 
+/**
+ * "both" (the default): wall and monotonic clocks are faked and jump together, so a jump fires
+ * asyncio timers and (with the sem_clockwait shim) thread waits; the clock cannot be frozen (the
+ * event loop would stop). "wall": only the wall clock is faked (FAKETIME_DONT_FAKE_MONOTONIC=1,
+ * with the shim's clock_nanosleep), so it can be frozen while the loop and threads keep real time;
+ * a jump then fires no timer.
+ */
+export type FakeClockMode = "both" | "wall"
+
+/** libfaketime's absolute form (a fixed, frozen time), in UTC as the gateway's TZ is. */
+const absolute = (epochSeconds: number): string => new Date(Math.floor(epochSeconds) * 1000).toISOString().replace("T", " ").slice(0, 19)
+
 export class FakeClock {
   /** Seconds added to real time. */
   private offset = 0
+  /** The stopped time when frozen (whole seconds: libfaketime's absolute form has no fraction). */
+  private frozenAt: number | undefined
 
-  constructor(readonly timestampFile: string, private readonly realNow: () => number = () => Date.now() / 1000) {}
+  constructor(readonly timestampFile: string, private readonly realNow: () => number = () => Date.now() / 1000, readonly mode: FakeClockMode = "both") {}
 
   /** Environment that puts a process under this clock. */
   env(lib: string): Record<string, string> {
-    return { LD_PRELOAD: lib, FAKETIME_TIMESTAMP_FILE: this.timestampFile, FAKETIME_NO_CACHE: "1" }
+    return {
+      LD_PRELOAD: lib,
+      FAKETIME_TIMESTAMP_FILE: this.timestampFile,
+      FAKETIME_NO_CACHE: "1",
+      ...(this.mode === "wall" ? { FAKETIME_DONT_FAKE_MONOTONIC: "1" } : {})
+    }
   }
 
   /** The faked now, in epoch seconds. */
   now(): number {
-    return this.realNow() + this.offset
+    return this.frozenAt ?? this.realNow() + this.offset
   }
 
   async set(epochSeconds: number): Promise<void> {
-    this.offset = epochSeconds - this.realNow()
+    if (this.frozenAt !== undefined) this.frozenAt = Math.floor(epochSeconds)
+    else this.offset = epochSeconds - this.realNow()
     await this.write()
   }
 
   async advance(seconds: number): Promise<void> {
-    this.offset += seconds
+    if (this.frozenAt !== undefined) this.frozenAt = Math.floor(this.frozenAt + seconds)
+    else this.offset += seconds
+    await this.write()
+  }
+
+  /** Stops the wall clock where it is, or lets it run on from there; only in "wall" mode. */
+  async freeze(frozen: boolean): Promise<void> {
+    if (this.mode !== "wall") throw new Error("a clock faking the monotonic clock too cannot be frozen (the event loop would stop): start the gateway with the wall-only clock")
+    if (frozen && this.frozenAt === undefined) this.frozenAt = Math.floor(this.now())
+    if (!frozen && this.frozenAt !== undefined) {
+      this.offset = this.frozenAt - this.realNow()
+      this.frozenAt = undefined
+    }
     await this.write()
   }
 
@@ -67,7 +100,7 @@ export class FakeClock {
     const s = this.offset.toFixed(3)
     // libfaketime re-reads this file on every time call: replace it atomically, never truncate it in place
     const next = `${this.timestampFile}.next`
-    await writeFile(next, `${this.offset >= 0 ? "+" : ""}${s}\n`)
+    await writeFile(next, this.frozenAt !== undefined ? `${absolute(this.frozenAt)}\n` : `${this.offset >= 0 ? "+" : ""}${s}\n`)
     await rename(next, this.timestampFile)
   }
 }

@@ -19,8 +19,11 @@ export type GatewayOptions = {
   readonly launcher?: LauncherKind
   /** A checkout to install editable (required for pins not on PyPI). */
   readonly source?: string
-  /** Put the gateway under libfaketime; `start` is the initial epoch seconds (default: real now). */
-  readonly clock?: { readonly start?: number }
+  /**
+   * Put the gateway under libfaketime; `start` is the initial epoch seconds (default: real now);
+   * `wallOnly` fakes the wall clock alone, so it can be frozen (FakeClock.ts).
+   */
+  readonly clock?: { readonly start?: number; readonly wallOnly?: boolean }
   readonly determinism?: Determinism
   /** The tools profile (todo, a confined terminal, the approval guard): see toolsProfile.ts. */
   readonly tools?: boolean
@@ -34,6 +37,8 @@ export type GatewayClock = {
   now(): number
   set(epochSeconds: number): Promise<void>
   advance(seconds: number): Promise<void>
+  /** Stop or restart the wall clock; rejects unless the gateway runs the wall-only clock. */
+  freeze(frozen: boolean): Promise<void>
 }
 
 export type GatewayHandle = {

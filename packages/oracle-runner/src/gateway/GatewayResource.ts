@@ -37,11 +37,17 @@ const faketimeLibrary = Effect.suspend(() => {
 })
 
 /** libfaketime plus the sem_clockwait shim (semClockwaitShim.ts) when it can be built: threads' timed waits then follow the faked clock. */
-const preloadWithShim = (faketimeLib: string, progress: (line: string) => void) =>
-  Effect.map(
+const preloadWithShim = (faketimeLib: string, progress: (line: string) => void, wallOnly: boolean) =>
+  Effect.flatMap(
     Effect.promise(() => semClockwaitShim(progress).catch(() => null)),
-    (shim) => (shim === null ? faketimeLib : `${faketimeLib} ${shim}`)
-  )
+    (shim) =>
+      shim === null && wallOnly
+        ? Effect.fail(new MissingTool({ tool: "cc", hint: "the wall-only clock needs the runner's clock shim, built with a C compiler: apt-get install -y gcc" }))
+        : Effect.succeed(shim)
+  ).pipe(Effect.map(
+    // the shim first: its clock_nanosleep is then the one found (it hands over to libfaketime's unless the monotonic clock is real)
+    (shim) => (shim === null ? faketimeLib : `${shim} ${faketimeLib}`)
+  ))
 
 const sourceLock = (path: string | undefined) =>
   Effect.tryPromise({
@@ -70,11 +76,11 @@ const gatewayParts = (options: GatewayOptions) =>
       ...(options.tools === true ? { tools: true } : {}),
       ...(options.keepTemp ? { keep: true } : {})
     })
-    const clock = faketimeLib ? new FakeClock(join(home.root, "faketime.rc")) : null
+    const clock = faketimeLib ? new FakeClock(join(home.root, "faketime.rc"), undefined, options.clock?.wallOnly === true ? "wall" : "both") : null
     if (clock) yield* Effect.promise(() => (options.clock?.start !== undefined ? clock.set(options.clock.start) : clock.write()))
     const common = {
       home,
-      ...(clock && faketimeLib ? { clock: { clock, lib: launcherKind === "process" ? yield* preloadWithShim(faketimeLib, progress) : faketimeLib } } : {}),
+      ...(clock && faketimeLib ? { clock: { clock, lib: launcherKind === "process" ? yield* preloadWithShim(faketimeLib, progress, options.clock?.wallOnly === true) : faketimeLib } } : {}),
       ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
       // the scoped HERMES_HOME owns the temp root; the launcher must not remove it
       keepTemp: true,
@@ -126,7 +132,7 @@ export const openGateway = (options: GatewayOptions = {}): Effect.Effect<Gateway
       tempRoot: home.root,
       processGroup: () => launched.processGroup(),
       containerId: () => launched.containerId(),
-      clock: clock ? { now: () => clock.now(), set: (s) => clock.set(s), advance: (s) => clock.advance(s) } : null,
+      clock: clock ? { now: () => clock.now(), set: (s) => clock.set(s), advance: (s) => clock.advance(s), freeze: (f) => clock.freeze(f) } : null,
       script: (s) => fakeModel.appendScript(s),
       release: (h) => fakeModel.release(h),
       journal: () => fakeModel.journal(),

@@ -15,6 +15,13 @@
  * faked time: 60 s of running clock, or at once after a clock jump past it (within 100 ms), as
  * asyncio timers already do. It is compiled once with the host's C compiler into the runner's
  * cache; without a compiler the gateway runs as before (no job ticks under libfaketime).
+ *
+ * The wall-only clock (FakeClock's "wall" mode, what makes freezing possible) sets
+ * FAKETIME_DONT_FAKE_MONOTONIC=1: the monotonic clock is real, so asyncio and thread waits go on
+ * while time.time() stands still. There the shim's `clock_nanosleep` sends monotonic sleeps
+ * straight to the kernel (libfaketime would mistranslate them into EINVAL); otherwise it hands them
+ * to libfaketime. The shim is preloaded before libfaketime, so its `clock_nanosleep` is the one
+ * found first, while its own clock readings still resolve to libfaketime's.
  */
 import { createHash } from "node:crypto"
 import { existsSync } from "node:fs"
@@ -27,11 +34,14 @@ export const SEM_CLOCKWAIT_SHIM_SOURCE = `#define _GNU_SOURCE
 #include <dlfcn.h>
 #include <errno.h>
 #include <semaphore.h>
+#include <stdlib.h>
+#include <string.h>
 #include <sys/syscall.h>
 #include <time.h>
 #include <unistd.h>
 
 typedef int (*sem_clockwait_fn)(sem_t *, clockid_t, const struct timespec *);
+typedef int (*clock_nanosleep_fn)(clockid_t, int, const struct timespec *, struct timespec *);
 
 static long long ns_of(const struct timespec *t) { return (long long)t->tv_sec * 1000000000LL + t->tv_nsec; }
 
@@ -52,6 +62,18 @@ int sem_clockwait(sem_t *sem, clockid_t clk, const struct timespec *abstime) {
     if (real(sem, CLOCK_MONOTONIC, &deadline) == 0) return 0;
     if (errno != ETIMEDOUT) return -1;
   }
+}
+
+/* With a real monotonic clock (FAKETIME_DONT_FAKE_MONOTONIC=1) a monotonic sleep needs no translation. */
+int clock_nanosleep(clockid_t clk, int flags, const struct timespec *req, struct timespec *rem) {
+  static clock_nanosleep_fn next = 0;
+  const char *real_monotonic = getenv("FAKETIME_DONT_FAKE_MONOTONIC");
+  if ((clk == CLOCK_MONOTONIC || clk == CLOCK_MONOTONIC_RAW) && real_monotonic != 0 && strcmp(real_monotonic, "1") == 0) {
+    long r = syscall(SYS_clock_nanosleep, clk, flags, req, rem);
+    return r == 0 ? 0 : errno;
+  }
+  if (!next) next = (clock_nanosleep_fn)dlsym(RTLD_NEXT, "clock_nanosleep");
+  return next(clk, flags, req, rem);
 }
 `
 
