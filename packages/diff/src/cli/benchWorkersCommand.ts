@@ -4,7 +4,7 @@
  * `--runs` generated ones, noise learned as `compare` does), with the load average around each,
  * since this machine's cores are shared. Written as JSON (default evidence/campaign/workers-bench.json).
  */
-import { mkdir, writeFile } from "node:fs/promises"
+import { FileSystem } from "@effect/platform"
 import { cpus, loadavg } from "node:os"
 import { dirname, join } from "node:path"
 import { Effect } from "effect"
@@ -43,7 +43,7 @@ export const benchWorkersCommand = (args: ParsedArgs, kind: "process" | "contain
     const runs = intFlag(args, "runs", 20)
     const seed = intFlag(args, "seed", 1)
     const out = args.values.out ?? join(repoRoot(), "evidence", "campaign", "workers-bench.json")
-    const register = yield* Effect.promise(() => loadRegister())
+    const register = yield* loadRegister()
     const set = scenarioSet([...(yield* loadScenarioFiles(args.values.scenario ?? [])), ...generateScenarios({ seed, count: runs, pin }).map((scenario) => ({ scenario }))])
     const provenance = yield* provenanceFor(pin, kind, true, runs, seed)
     const points: Array<WorkersBenchPoint> = []
@@ -86,10 +86,9 @@ export const benchWorkersCommand = (args: ParsedArgs, kind: "process" | "contain
       machine: { cpus: cpus().length, node: process.version, note: "shared machine: other work shows in the load average around each point" },
       points
     }
-    yield* Effect.promise(async () => {
-      await mkdir(dirname(out), { recursive: true })
-      await writeFile(out, `${JSON.stringify(result, null, 2)}\n`)
-    })
+    const fs = yield* FileSystem.FileSystem
+    yield* Effect.orDie(fs.makeDirectory(dirname(out), { recursive: true }))
+    yield* Effect.orDie(fs.writeFileString(out, `${JSON.stringify(result, null, 2)}\n`))
     const base = points[0]?.scenariosPerSecond ?? 0
     process.stdout.write(
       [

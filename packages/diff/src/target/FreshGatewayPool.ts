@@ -8,13 +8,16 @@
  * Why not reset HERMES_HOME under a running gateway: 0.19.0 keeps state in its process too (run
  * statuses and event buffers, the chat idempotency cache, open connections to state.db and
  * response_store.db), so only a new process is fresh. A start costs about 1.1 s and a graceful
- * stop about 1.3 s on a quiet machine (measured; see evidence/fidelity2/README.md), so gateways are
- * started `ahead` in the background while a scenario plays, and a used one is stopped in the
- * background as soon as its scenario ends.
+ * stop about 1.3 s on a quiet machine (measured; packages/diff/README.md), so gateways are started
+ * `ahead` in the background while a scenario plays, and a used one is stopped in the background as
+ * soon as the next play begins. Each gateway lives in a Scope of its own, closed when it is retired;
+ * the pool's own scope closes whatever is left.
  */
-import { type GatewayHandle, openGateway, type OracleError, startGateway } from "@hermetic/oracle-runner"
-import { Effect, type Scope } from "effect"
-import { type GatewayTargetOptions, gatewayDriver, rememberPristineConfig } from "./GatewayTarget.js"
+import { FileSystem, Path } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
+import { type Gateway, type GatewayOptions, type OracleError, scopedGateway } from "@hermetic/oracle-runner"
+import { Effect, Exit, Fiber, type Scope as ScopeType, Scope } from "effect"
+import { type GatewayTargetOptions, gatewayDriver } from "./GatewayTarget.js"
 import type { LiveDriver } from "./LiveDriver.js"
 import { liveTarget } from "./liveTarget.js"
 import type { Target } from "./Target.js"
@@ -24,145 +27,121 @@ export interface FreshGatewayOptions extends GatewayTargetOptions {
   readonly ahead?: number
 }
 
-/** Pool counters, for the evidence: how many gateways were used and how long a play waited for one. */
+/** Pool counters, for the progress line: how many gateways were used and how long plays waited for one. */
 export interface FreshPoolStats {
   started: number
   waitedMs: number
 }
 
-class FreshPool {
-  private readonly queue: Array<Promise<GatewayHandle>> = []
-  private readonly stopping = new Set<Promise<void>>()
-  /** Gateways handed out and not yet retired: stopped on close. */
-  private readonly inUse = new Set<GatewayHandle>()
-  private closed = false
-  readonly stats: FreshPoolStats = { started: 0, waitedMs: 0 }
-
-  constructor(
-    private readonly start: () => Promise<GatewayHandle>,
-    private readonly ahead: number,
-    first: GatewayHandle
-  ) {
-    this.inUse.add(first)
-    this.stats.started = 1
-  }
-
-  /** Keeps `ahead` gateways starting or ready. */
-  fill(): void {
-    while (!this.closed && this.queue.length < this.ahead) {
-      const next = this.start().then(async (gw) => {
-        await rememberPristineConfig(gw)
-        return gw
-      })
-      // a failure is reported to whoever takes this gateway, not as an unhandled rejection
-      next.catch(() => {})
-      this.stats.started++
-      this.queue.push(next)
-    }
-  }
-
-  /** The next fresh gateway (waits for it when it is still starting); starts another behind it. */
-  async take(): Promise<GatewayHandle> {
-    if (this.queue.length === 0) this.fill()
-    const next = this.queue.shift() as Promise<GatewayHandle>
-    this.fill()
-    const t0 = performance.now()
-    const gw = await next
-    this.stats.waitedMs += performance.now() - t0
-    this.inUse.add(gw)
-    return gw
-  }
-
-  /** Stops a used gateway in the background. */
-  retire(gw: GatewayHandle): void {
-    this.inUse.delete(gw)
-    const stop = gw.stop().catch(() => {})
-    this.stopping.add(stop)
-    void stop.then(() => this.stopping.delete(stop))
-  }
-
-  /** Stops everything still starting, ready or stopping. */
-  async close(): Promise<void> {
-    this.closed = true
-    const pending = this.queue.splice(0)
-    for (const gw of this.inUse) this.retire(gw)
-    await Promise.all(pending.map((p) => p.then((gw) => gw.stop(), () => {})))
-    await Promise.all([...this.stopping])
-  }
+/** One started gateway, its driver, and how to stop it. */
+interface Fresh {
+  readonly gateway: Gateway
+  readonly driver: LiveDriver
+  readonly close: Effect.Effect<void>
 }
 
-/** A driver that plays each scenario on the next fresh gateway of the pool. */
-const freshDriver = (pool: FreshPool, first: GatewayHandle): LiveDriver => {
-  let current = first
-  let used = false
-  let inner = gatewayDriver(current)
-  return {
-    fetch: (path, init) => inner.fetch(path, init),
-    get apiKey() {
-      return current.apiKey
-    },
-    hiddenHeaders: () => inner.hiddenHeaders(),
-    script: (s) => inner.script(s),
-    release: (h) => inner.release(h),
-    isHeld: (h) => inner.isHeld(h),
-    clock: (c) => inner.clock(c),
-    restart: (crash) => inner.restart(crash),
-    reset: () => inner.reset(),
-    drain: (on) => inner.drain(on),
-    begin: async () => {
-      if (used) {
-        pool.retire(current)
-        current = await pool.take()
-        inner = gatewayDriver(current)
-      }
-      used = true
-      await inner.begin()
-    },
-    end: (holds) => inner.end(holds),
-    pollIntervalMs: 50,
-    ...(inner.deadlineScale !== undefined ? { deadlineScale: inner.deadlineScale } : {}),
-    sseDeadlineMs: inner.sseDeadlineMs
-  }
-}
+/** Starts one gateway in a scope of its own, with the driver that restores its pristine config.yaml. */
+const startFresh = (options: GatewayOptions): Effect.Effect<Fresh, OracleError> =>
+  Effect.gen(function*() {
+    const scope = yield* Scope.make()
+    const close = Scope.close(scope, Exit.void)
+    const gateway = yield* Scope.extend(scopedGateway(options), scope).pipe(Effect.onError(() => close))
+    const fs = yield* FileSystem.FileSystem
+    const configFile = (yield* Path.Path).join(gateway.hermesHome, "config.yaml")
+    const pristineConfig = yield* Effect.orDie(fs.readFileString(configFile))
+    return { gateway, driver: gatewayDriver(gateway, fs, configFile, pristineConfig), close }
+  }).pipe(Effect.provide(NodeContext.layer))
 
 /**
  * The real gateway as a Target with a fresh gateway per scenario play. The first gateway is
  * started before this returns (typed OracleErrors when it cannot: the venv may have to be built);
  * the rest are started ahead in the background. Everything stops when the scope closes.
  */
-export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<{ target: Target; stats: FreshPoolStats }, OracleError, Scope.Scope> =>
+export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<{ target: Target; stats: FreshPoolStats }, OracleError, ScopeType.Scope> =>
   Effect.gen(function*() {
-    const gatewayOptions = {
+    const gatewayOptions: GatewayOptions = {
       pin: options.pin,
       launcher: options.launcher,
       clock: options.wallClock === true ? { wallOnly: true } : {},
       ...(options.tools === true ? { tools: true } : {}),
       ...(options.source !== undefined ? { source: options.source } : {})
     }
-    // only the first gateway reports progress (it may build the venv); one line per fresh gateway would drown the comparison's own
-    const first = yield* Effect.acquireRelease(
-      openGateway({ ...gatewayOptions, ...(options.progress ? { progress: options.progress } : {}) }),
-      (gw) => Effect.promise(() => gw.stop())
+    const stats: FreshPoolStats = { started: 1, waitedMs: 0 }
+    const ahead = Math.max(1, options.ahead ?? 1)
+    // gateways starting in the background, oldest first, and every gateway not yet stopped
+    const queue: Array<Fiber.RuntimeFiber<Fresh, OracleError>> = []
+    const live = new Set<Fresh>()
+    const stopping: Array<Fiber.RuntimeFiber<void>> = []
+    const retire = (f: Fresh) => {
+      live.delete(f)
+      stopping.push(Effect.runFork(f.close))
+    }
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        for (const fiber of queue.splice(0)) {
+          const exit = yield* Fiber.await(fiber)
+          if (Exit.isSuccess(exit)) yield* exit.value.close
+        }
+        for (const f of [...live]) retire(f)
+        yield* Fiber.joinAll(stopping)
+        options.progress?.(`fresh gateways: ${stats.started} started; plays waited ${(stats.waitedMs / 1000).toFixed(1)} s in all for one to be ready`)
+      })
     )
-    yield* Effect.promise(() => rememberPristineConfig(first))
-    const pool = yield* Effect.acquireRelease(
-      Effect.sync(() => new FreshPool(() => startGateway(gatewayOptions), Math.max(1, options.ahead ?? 1), first)),
-      (p) =>
-        Effect.promise(async () => {
-          await p.close()
-          options.progress?.(`fresh gateways: ${p.stats.started} started; plays waited ${(p.stats.waitedMs / 1000).toFixed(1)} s in all for one to be ready`)
-        })
-    )
-    pool.fill()
+    // only the first gateway reports progress (it may build the venv); a line per fresh gateway would drown the comparison's own
+    const first = yield* startFresh({ ...gatewayOptions, ...(options.progress ? { progress: options.progress } : {}) })
+    live.add(first)
+    const fill = () => {
+      while (queue.length < ahead) {
+        stats.started++
+        queue.push(Effect.runFork(startFresh(gatewayOptions)))
+      }
+    }
+    fill()
+    let current = first
+    let used = false
+    /** The next fresh gateway (waiting for it when it is still starting); another starts behind it. */
+    const next: Effect.Effect<void, Error> = Effect.gen(function*() {
+      retire(current)
+      const fiber = queue.shift() as Fiber.RuntimeFiber<Fresh, OracleError>
+      fill()
+      const t0 = performance.now()
+      const fresh = yield* Fiber.join(fiber).pipe(Effect.mapError((e) => new Error(`a fresh gateway did not start: ${e.message}`)))
+      stats.waitedMs += performance.now() - t0
+      live.add(fresh)
+      current = fresh
+    })
+    const driver: LiveDriver = {
+      fetch: (path, init) => current.driver.fetch(path, init),
+      get apiKey() {
+        return current.driver.apiKey
+      },
+      hiddenHeaders: () => current.driver.hiddenHeaders(),
+      script: (s) => Effect.suspend(() => current.driver.script(s)),
+      release: (h) => Effect.suspend(() => current.driver.release(h)),
+      isHeld: (h) => Effect.suspend(() => current.driver.isHeld(h)),
+      clock: (c) => Effect.suspend(() => current.driver.clock(c)),
+      restart: (crash) => Effect.suspend(() => current.driver.restart(crash)),
+      reset: Effect.suspend(() => current.driver.reset),
+      drain: (on) => Effect.suspend(() => current.driver.drain(on)),
+      begin: Effect.suspend(() => {
+        const fresh = used ? next : Effect.void
+        used = true
+        return Effect.zipRight(fresh, Effect.suspend(() => current.driver.begin))
+      }),
+      end: (holds) => Effect.suspend(() => current.driver.end(holds)),
+      pollIntervalMs: first.driver.pollIntervalMs,
+      ...(first.driver.deadlineScale !== undefined ? { deadlineScale: first.driver.deadlineScale } : {}),
+      sseDeadlineMs: first.driver.sseDeadlineMs
+    }
     const target = liveTarget(
       {
         kind: options.launcher === "process" ? "gateway-process" : "gateway-container",
-        pin: first.pin,
+        pin: first.gateway.pin,
         real: true,
         clock: "running",
-        description: `real Hermes ${first.pin} gateway (${options.launcher} launcher, fake model, libfaketime), a fresh gateway per scenario play`
+        description: `real Hermes ${first.gateway.pin} gateway (${options.launcher} launcher, fake model, libfaketime), a fresh gateway per scenario play`
       },
-      freshDriver(pool, first)
+      driver
     )
-    return { target, stats: pool.stats }
+    return { target, stats }
   })

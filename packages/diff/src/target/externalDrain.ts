@@ -9,15 +9,22 @@
  * POST /v1/runs with a body that is not JSON answers 503 while draining (the drain check comes
  * before the body is read) and 400 otherwise.
  */
-import type { GatewayHandle } from "@hermetic/oracle-runner"
 import { rm, writeFile } from "node:fs/promises"
 import { join } from "node:path"
+import { Effect } from "effect"
 
 const MARKER = ".drain_request.json"
 
+/** What the drain needs of a gateway (the Effect and the Promise faces both have it). */
+export interface Drainable {
+  readonly baseUrl: string
+  readonly apiKey: string
+  readonly hermesHome: string
+}
+
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
-const probeDraining = async (gw: GatewayHandle): Promise<boolean> => {
+const probeDraining = async (gw: Drainable): Promise<boolean> => {
   const res = await fetch(`${gw.baseUrl}/v1/runs`, {
     method: "POST",
     headers: { authorization: `Bearer ${gw.apiKey}`, "content-type": "application/json", connection: "close" },
@@ -27,7 +34,7 @@ const probeDraining = async (gw: GatewayHandle): Promise<boolean> => {
   return res.status === 503
 }
 
-export const externalDrain = async (gw: GatewayHandle, on: boolean, timeoutMs = 30_000): Promise<void> => {
+const drain = async (gw: Drainable, on: boolean, timeoutMs: number): Promise<void> => {
   const marker = join(gw.hermesHome, MARKER)
   if (on) await writeFile(marker, JSON.stringify({ action: "drain", principal: "hermetic", suppress_notification: true }) + "\n")
   else await rm(marker, { force: true })
@@ -37,3 +44,6 @@ export const externalDrain = async (gw: GatewayHandle, on: boolean, timeoutMs = 
     await sleep(100)
   }
 }
+
+export const externalDrain = (gw: Drainable, on: boolean, timeoutMs = 30_000): Effect.Effect<void, Error> =>
+  Effect.tryPromise({ try: () => drain(gw, on, timeoutMs), catch: (e) => (e instanceof Error ? e : new Error(String(e))) })

@@ -13,6 +13,7 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { startEmulator } from "@hermetic/emulator"
 import { scopedGateway } from "@hermetic/oracle-runner"
+import { FileSystem, Path } from "@effect/platform"
 import { Effect } from "effect"
 import { type ParsedArgs, pinOf } from "../cli/args.js"
 import { loadScenarioFiles } from "../cli/loadInputs.js"
@@ -20,8 +21,8 @@ import { progress } from "../cli/progress.js"
 import { repoRoot } from "../evidence/provenance.js"
 import { runScenario } from "../runner/runScenario.js"
 import { emulatorDriver } from "../target/emulatorDriver.js"
-import { gatewayDriver, rememberPristineConfig } from "../target/GatewayTarget.js"
-import type { LiveDriver } from "../target/LiveDriver.js"
+import { gatewayDriver } from "../target/GatewayTarget.js"
+import { fetchEffect, type LiveDriver } from "../target/LiveDriver.js"
 import { liveTarget } from "../target/liveTarget.js"
 import { type RawHead, rawFetch } from "./rawFetch.js"
 
@@ -75,7 +76,8 @@ export const collapsePolls = (heads: ReadonlyArray<RawHead>): Array<RawHead> =>
 /** A request head with server-made ids and per-play nonces (runs of 8+ hex digits) masked. */
 const maskIds = (head: string) => head.replace(/[0-9a-f]{8,}/g, "<id>")
 
-const recording = (heads: Array<RawHead>, base: string) => (path: string, init: RequestInit) => rawFetch(`${base}${path}`, init, (h) => heads.push(h))
+const recording = (heads: Array<RawHead>, base: string) => (path: string, init: RequestInit) =>
+  fetchEffect((url, i) => rawFetch(url, i, (h) => heads.push(h)), `${base}${path}`, init)
 
 export const wireCommand = (args: ParsedArgs) =>
   Effect.gen(function*() {
@@ -85,7 +87,9 @@ export const wireCommand = (args: ParsedArgs) =>
     const inputs = yield* loadScenarioFiles(files, "strict")
     progress(`wire: starting the real ${pin} gateway…`)
     const gw = yield* scopedGateway({ pin, launcher: "process", clock: {}, progress: (l) => progress(`gateway: ${l}`) })
-    yield* Effect.promise(() => rememberPristineConfig(gw))
+    const fs = yield* FileSystem.FileSystem
+    const configFile = (yield* Path.Path).join(gw.hermesHome, "config.yaml")
+    const pristineConfig = yield* Effect.orDie(fs.readFileString(configFile))
     // the emulator takes the gateway's key, so the Authorization bytes are the same on both sides
     const emu = yield* Effect.acquireRelease(
       Effect.promise(() => startEmulator({ hermesVersion: pin, apiKey: gw.apiKey, port: 0 })),
@@ -101,7 +105,7 @@ export const wireCommand = (args: ParsedArgs) =>
       // both sides get the emulator's namespace header (the gateway ignores it) and Connection: close
       const hidden = () => ({ connection: "close", ...emuBase.hiddenHeaders() })
       const emuDriver: LiveDriver = { ...emuBase, fetch: recording(emuHeads, emu.url), hiddenHeaders: hidden }
-      const realDriver: LiveDriver = { ...gatewayDriver(gw), fetch: recording(realHeads, gw.baseUrl), hiddenHeaders: hidden }
+      const realDriver: LiveDriver = { ...gatewayDriver(gw, fs, configFile, pristineConfig), fetch: recording(realHeads, gw.baseUrl), hiddenHeaders: hidden }
       const info = (real: boolean) => ({ kind: real ? ("gateway-process" as const) : ("emulator-http" as const), pin, real, clock: "running" as const, description: "" })
       // the emulator first: its begin() opens the namespace both sides then carry
       yield* runScenario(liveTarget(info(false), emuDriver), scenario)

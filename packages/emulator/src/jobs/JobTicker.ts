@@ -13,7 +13,7 @@
  */
 import { Effect, Either } from "effect"
 import { playAgentTurn } from "../agent/AgentLoop.js"
-import { Gateways } from "../runs/GatewayState.js"
+import { Gateways } from "../services/GatewayProcess.js"
 import { EmuClock } from "../services/Clock.js"
 import { Ids } from "../services/Ids.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"

@@ -8,14 +8,16 @@
  * same HERMES_HOME.
  */
 import { createWriteStream } from "node:fs"
+import { NodeFileSystem } from "@effect/platform-node"
+import { Effect } from "effect"
 import { execa } from "execa"
 import { GatewayStartFailed, MissingTool, PinUnavailable } from "../errors.js"
 import type { FakeClock } from "../gateway/FakeClock.js"
 import type { HermesHome } from "../gateway/hermesHome.js"
-import { type LaunchedGateway, launchedGateway, type Progress } from "../gateway/Launcher.js"
-import { tailOf } from "../gateway/ProcessLauncher.js"
+import { type LauncherControls, logTail, type Progress, promiseControls } from "../gateway/Launcher.js"
 import { waitHealthy } from "../gateway/waitHealthy.js"
 import type { Pin } from "../lock/SourceLock.js"
+import { toPromise } from "../promiseFace.js"
 import { containerEnvDefaults, probeEngine } from "./engine.js"
 import { ensureHermesImage, IMAGE_VENV } from "./HermesImage.js"
 
@@ -48,7 +50,7 @@ const containerEnv = (o: ContainerLaunchOptions): Record<string, string> => ({
   ...(o.clock ? o.clock.clock.env(o.clock.lib) : {})
 })
 
-export const launchContainer = async (o: ContainerLaunchOptions): Promise<LaunchedGateway> => {
+export const launchContainer = async (o: ContainerLaunchOptions): Promise<LauncherControls> => {
   const progress = o.progress ?? (() => {})
   const engine = await probeEngine()
   if (!engine.ok) {
@@ -91,10 +93,10 @@ export const launchContainer = async (o: ContainerLaunchOptions): Promise<Launch
       .withStartupTimeout(o.readyTimeoutMs ?? 120_000)
       .start()
     containerId = started.getId()
-    const health = await waitHealthy(baseUrl, { timeoutMs: o.readyTimeoutMs ?? 120_000, exited: () => exitInfo })
+    const health = await toPromise(waitHealthy(baseUrl, { timeoutMs: o.readyTimeoutMs ?? 120_000, exited: () => exitInfo }))
     if (!health.ok) {
       await removeNow()
-      throw new GatewayStartFailed({ reason: health.reason, logFile: o.home.logFile, logTail: await tailOf(o.home.logFile) })
+      throw new GatewayStartFailed({ reason: health.reason, logFile: o.home.logFile, logTail: await toPromise(Effect.provide(logTail(o.home.logFile), NodeFileSystem.layer)) })
     }
     progress(`gateway ready at ${baseUrl} (container ${containerId.slice(0, 12)})`)
   }
@@ -114,7 +116,7 @@ export const launchContainer = async (o: ContainerLaunchOptions): Promise<Launch
     await removeNow()
   }
 
-  return launchedGateway({
+  return promiseControls({
     baseUrl,
     home: o.home,
     keepTemp: o.keepTemp,

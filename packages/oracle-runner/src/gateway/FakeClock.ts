@@ -12,7 +12,8 @@
  * runner's shim mends that, semClockwaitShim.ts).
  */
 import { existsSync } from "node:fs"
-import { rename, writeFile } from "node:fs/promises"
+import { FileSystem } from "@effect/platform"
+import { Effect } from "effect"
 import { MissingTool } from "../errors.js"
 
 export const FAKETIME_LIBS = [
@@ -56,7 +57,17 @@ export class FakeClock {
   /** The stopped time when frozen (whole seconds: libfaketime's absolute form has no fraction). */
   private frozenAt: number | undefined
 
-  constructor(readonly timestampFile: string, private readonly realNow: () => number = () => Date.now() / 1000, readonly mode: FakeClockMode = "both") {}
+  private constructor(
+    readonly timestampFile: string,
+    private readonly fs: FileSystem.FileSystem,
+    private readonly realNow: () => number,
+    readonly mode: FakeClockMode
+  ) {}
+
+  /** A clock at real time whose offset is kept in `timestampFile` (written by `write`, `set`, `advance`). */
+  static make(timestampFile: string, realNow: () => number = () => Date.now() / 1000, mode: FakeClockMode = "both"): Effect.Effect<FakeClock, never, FileSystem.FileSystem> {
+    return Effect.map(FileSystem.FileSystem, (fs) => new FakeClock(timestampFile, fs, realNow, mode))
+  }
 
   /** Environment that puts a process under this clock. */
   env(lib: string): Record<string, string> {
@@ -73,34 +84,43 @@ export class FakeClock {
     return this.frozenAt ?? this.realNow() + this.offset
   }
 
-  async set(epochSeconds: number): Promise<void> {
-    if (this.frozenAt !== undefined) this.frozenAt = Math.floor(epochSeconds)
-    else this.offset = epochSeconds - this.realNow()
-    await this.write()
+  set(epochSeconds: number): Effect.Effect<void> {
+    return Effect.suspend(() => {
+      if (this.frozenAt !== undefined) this.frozenAt = Math.floor(epochSeconds)
+      else this.offset = epochSeconds - this.realNow()
+      return this.write
+    })
   }
 
-  async advance(seconds: number): Promise<void> {
-    if (this.frozenAt !== undefined) this.frozenAt = Math.floor(this.frozenAt + seconds)
-    else this.offset += seconds
-    await this.write()
+  advance(seconds: number): Effect.Effect<void> {
+    return Effect.suspend(() => {
+      if (this.frozenAt !== undefined) this.frozenAt = Math.floor(this.frozenAt + seconds)
+      else this.offset += seconds
+      return this.write
+    })
   }
 
   /** Stops the wall clock where it is, or lets it run on from there; only in "wall" mode. */
-  async freeze(frozen: boolean): Promise<void> {
-    if (this.mode !== "wall") throw new Error("a clock faking the monotonic clock too cannot be frozen (the event loop would stop): start the gateway with the wall-only clock")
-    if (frozen && this.frozenAt === undefined) this.frozenAt = Math.floor(this.now())
-    if (!frozen && this.frozenAt !== undefined) {
-      this.offset = this.frozenAt - this.realNow()
-      this.frozenAt = undefined
-    }
-    await this.write()
+  freeze(frozen: boolean): Effect.Effect<void, Error> {
+    return Effect.suspend(() => {
+      if (this.mode !== "wall") {
+        return Effect.fail(new Error("a clock faking the monotonic clock too cannot be frozen (the event loop would stop): start the gateway with the wall-only clock"))
+      }
+      if (frozen && this.frozenAt === undefined) this.frozenAt = Math.floor(this.now())
+      if (!frozen && this.frozenAt !== undefined) {
+        this.offset = this.frozenAt - this.realNow()
+        this.frozenAt = undefined
+      }
+      return this.write
+    })
   }
 
-  async write(): Promise<void> {
-    const s = this.offset.toFixed(3)
-    // libfaketime re-reads this file on every time call: replace it atomically, never truncate it in place
-    const next = `${this.timestampFile}.next`
-    await writeFile(next, this.frozenAt !== undefined ? `${absolute(this.frozenAt)}\n` : `${this.offset >= 0 ? "+" : ""}${s}\n`)
-    await rename(next, this.timestampFile)
+  /** libfaketime re-reads the file on every time call: it is replaced atomically, never truncated in place. */
+  get write(): Effect.Effect<void> {
+    return Effect.suspend(() => {
+      const next = `${this.timestampFile}.next`
+      const text = this.frozenAt !== undefined ? `${absolute(this.frozenAt)}\n` : `${this.offset >= 0 ? "+" : ""}${this.offset.toFixed(3)}\n`
+      return this.fs.writeFileString(next, text).pipe(Effect.zipRight(this.fs.rename(next, this.timestampFile)), Effect.orDie)
+    })
   }
 }
