@@ -22,6 +22,7 @@ afterAll(() => rmSync(out, { recursive: true, force: true }))
 
 type Interrupted = {
   readonly code: number | null
+  readonly signal: NodeJS.Signals | null
   readonly stderr: string
   readonly baseUrls: Array<string>
   readonly containers: Array<string>
@@ -86,10 +87,11 @@ const interruptCompare = (target: "process" | "container"): Promise<Interrupted>
         child.kill("SIGINT")
       }
     })
-    child.on("exit", (code) => {
+    child.on("exit", (code, signal) => {
       clearTimeout(timer)
       resolve({
         code,
+        signal,
         stderr,
         baseUrls: [...stderr.matchAll(/gateway ready at (http:\/\/127\.0\.0\.1:\d+)/g)].map((m) => m[1] as string),
         containers: [...stderr.matchAll(/\(container ([0-9a-f]{12})/g)].map((m) => m[1] as string),
@@ -108,7 +110,7 @@ const refused = async (baseUrl: string): Promise<boolean> => {
 }
 
 const expectNothingLeft = async (r: Interrupted) => {
-  expect(r.code, r.stderr.slice(-2000)).toBe(130)
+  expect({ code: r.code, signal: r.signal }, r.stderr.slice(-2000)).toEqual({ code: 130, signal: null })
   expect(new Set(r.baseUrls).size, "both workers' gateways had started").toBe(2)
   for (const url of r.baseUrls) expect(await refused(url), `${url} still answers`).toBe(true)
   expect(r.roots.length, "both gateways' temp roots were found").toBe(2)

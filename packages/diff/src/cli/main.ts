@@ -6,6 +6,7 @@ import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { readFileSync } from "node:fs"
 import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
+import { guardInterrupts } from "@hermetic/oracle-runner"
 import { Cause, Effect, Exit, type Scope } from "effect"
 import { cassetteJsonSchema, evidenceJsonSchema, schemaDir } from "../evidence/evidenceJsonSchema.js"
 import { parse } from "./args.js"
@@ -85,7 +86,9 @@ const main: Effect.Effect<number, unknown> =
       Effect.catchAllCause((cause) => (Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.sync(() => report(Cause.squash(cause)))))
     )
 
-// @effect/platform-node's runtime: SIGINT/SIGTERM interrupt the comparison and its scope (gateways, emulators) closes.
+// @effect/platform-node's runtime: SIGINT/SIGTERM interrupt the comparison and its scope (gateways, emulators) closes;
+// the guard keeps execa's signal-exit from killing the process first (interruptGuard.ts)
+guardInterrupts()
 NodeRuntime.runMain(main, {
   teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? Number(exit.value) : Cause.isInterruptedOnly(exit.cause) ? 130 : 2)
 })
