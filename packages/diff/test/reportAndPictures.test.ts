@@ -9,6 +9,7 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { gzipSync } from "node:zlib"
+import { NodeContext } from "@effect/platform-node"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { compareAll } from "../src/compare/compareAll.js"
@@ -66,8 +67,9 @@ describe("oracle report --base --head", () => {
   it("exits 1 from the CLI when a divergence is new, 0 when none is", async () => {
     const dir = await mkdtemp(join(tmpdir(), "hermetic-report-"))
     try {
-      const base = (await writeEvidence(await evidenceOf(false), join(dir, "base"))).json
-      const head = (await writeEvidence(await evidenceOf(true), join(dir, "head"))).json
+      const write = async (e: Evidence, to: string) => (await Effect.runPromise(writeEvidence(e, to).pipe(Effect.provide(NodeContext.layer)))).json
+      const base = await write(await evidenceOf(false), join(dir, "base"))
+      const head = await write(await evidenceOf(true), join(dir, "head"))
       const main = new URL("../src/cli/main.ts", import.meta.url).pathname
       const oracle = (...args: Array<string>) =>
         promisify(execFile)(process.execPath, ["--import", "tsx", main, ...args], { timeout: 60_000 }).then(

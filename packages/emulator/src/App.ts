@@ -14,7 +14,7 @@ import { addCorsHeaders, addSecurityHeaders, bodyLimitShortCircuit, corsShortCir
 import { MAX_REQUEST_BYTES } from "./http/RequestBody.js"
 import { type AppServices, type Handler, HandlerCrash, type Route, type RouteContext } from "./http/Route.js"
 import { type RouteMatch, Router } from "./http/Router.js"
-import { Gateways } from "./runs/GatewayState.js"
+import { Gateways } from "./services/GatewayProcess.js"
 import { routesFor } from "./routes/RouteTable.js"
 import { EmuClock } from "./services/Clock.js"
 import { type FaultRule, Faults } from "./services/Faults.js"

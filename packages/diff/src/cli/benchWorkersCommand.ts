@@ -6,7 +6,7 @@
  * gateways, and the whole machine. Written as JSON (default evidence/campaign/workers-bench.json);
  * each point's evidence goes to a temp directory whose path is printed.
  */
-import { mkdir, writeFile } from "node:fs/promises"
+import { FileSystem } from "@effect/platform"
 import { cpus, loadavg, tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { Effect } from "effect"
@@ -55,7 +55,7 @@ export const benchWorkersCommand = (args: ParsedArgs, kind: "process" | "contain
     const runs = intFlag(args, "runs", 20)
     const seed = intFlag(args, "seed", 1)
     const out = args.values.out ?? join(repoRoot(), "evidence", "campaign", "workers-bench.json")
-    const register = yield* Effect.promise(() => loadRegister())
+    const register = yield* loadRegister()
     const set = scenarioSet([...(yield* loadScenarioFiles(args.values.scenario ?? [])), ...generateScenarios({ seed, count: runs, pin }).map((scenario) => ({ scenario }))])
     const provenance = yield* provenanceFor(pin, kind, true, runs, seed)
     const points: Array<WorkersBenchPoint> = []
@@ -74,7 +74,7 @@ export const benchWorkersCommand = (args: ParsedArgs, kind: "process" | "contain
         })
       )
       const cpu = cpuBetween(cpuBefore, sampleCpu())
-      yield* Effect.promise(() => writeEvidence(evidence.evidence, join(evidenceDir, `workers-${n}`)))
+      yield* writeEvidence(evidence.evidence, join(evidenceDir, `workers-${n}`))
       for (const c of evidence.evidence.scenarios) if (c.verdict === "divergent" || c.error !== undefined) progress(`workers ${n}: ${c.verdict} ${c.name}${c.error !== undefined ? ` — ${c.error}` : ""}`)
       const s = evidence.evidence.summary
       const perScenario = s.scenarios === 0 ? 0 : (cpu.runnerSeconds + cpu.gatewaySeconds) / s.scenarios
@@ -110,13 +110,12 @@ export const benchWorkersCommand = (args: ParsedArgs, kind: "process" | "contain
       machine: { cpus: cpus().length, node: process.version, note: "shared machine: other work shows in the load average around each point" },
       points
     }
-    yield* Effect.promise(async () => {
-      await mkdir(dirname(out), { recursive: true })
-      await writeFile(out, `${JSON.stringify(result, null, 2)}\n`)
-      // the REPORT.md beside it gets its workers section (kept when the evidence there is rewritten)
-      const section = renderWorkersSection(result)
-      if (section !== undefined) await writeReportSection(join(dirname(out), "REPORT.md"), WORKERS_SECTION, section)
-    })
+    const fs = yield* FileSystem.FileSystem
+    yield* Effect.orDie(fs.makeDirectory(dirname(out), { recursive: true }))
+    yield* Effect.orDie(fs.writeFileString(out, `${JSON.stringify(result, null, 2)}\n`))
+    // the REPORT.md beside it gets its workers section (kept when the evidence there is rewritten)
+    const section = renderWorkersSection(result)
+    if (section !== undefined) yield* writeReportSection(join(dirname(out), "REPORT.md"), WORKERS_SECTION, section)
     const base = points[0]?.scenariosPerSecond ?? 0
     process.stdout.write(
       [

@@ -2,9 +2,11 @@
  * The `oracle` CLI. Exit codes: 0 no divergence, 1 divergences, 2 the oracle could not run — a
  * pin that cannot be obtained, a launcher that failed, a cassette missing a request, a bad flag.
  */
+import type { FileSystem as FileSystemService, Path } from "@effect/platform"
+import { FileSystem } from "@effect/platform"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { readFileSync } from "node:fs"
-import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
 import { guardInterrupts } from "@hermetic/oracle-runner"
 import { Cause, Effect, Exit, type Scope } from "effect"
@@ -20,17 +22,21 @@ import { replayCommand } from "./replayCommand.js"
 import { reportCommand } from "./reportCommand.js"
 import { COMPARE_HELP, MAIN_HELP, MERGE_HELP, RECORD_HELP, REPLAY_HELP, REPORT_HELP } from "./usage.js"
 
-const schemaCommand = Effect.promise(async () => {
-  await writeFile(join(schemaDir(), "evidence.schema.json"), `${JSON.stringify(evidenceJsonSchema(), null, 2)}\n`)
-  await writeFile(join(schemaDir(), "cassette.schema.json"), `${JSON.stringify(cassetteJsonSchema(), null, 2)}\n`)
+const schemaCommand = Effect.gen(function*() {
+  const fs = yield* FileSystem.FileSystem
+  yield* fs.writeFileString(join(schemaDir(), "evidence.schema.json"), `${JSON.stringify(evidenceJsonSchema(), null, 2)}\n`)
+  yield* fs.writeFileString(join(schemaDir(), "cassette.schema.json"), `${JSON.stringify(cassetteJsonSchema(), null, 2)}\n`)
   process.stdout.write(`wrote ${schemaDir()}evidence.schema.json and cassette.schema.json\n`)
   return 0 as const
 })
 
 const HELP: Record<string, string> = { compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP, merge: MERGE_HELP, report: REPORT_HELP }
 
-const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Scope.Scope> =>
-  Effect.suspend((): Effect.Effect<number, unknown, Scope.Scope> => {
+/** What every command may use: its scope, and the Node file system and paths (provided once, below). */
+type CliServices = Scope.Scope | FileSystemService.FileSystem | Path.Path
+
+const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, CliServices> =>
+  Effect.suspend((): Effect.Effect<number, unknown, CliServices> => {
     // the fuzz mode parses its own flags (packages/diff/src/fuzz)
     if (argv[0] === "fuzz") return Effect.promise(() => fuzzCommand(argv.slice(1)))
     const args = parse(argv)
@@ -83,6 +89,7 @@ const main: Effect.Effect<number, unknown> =
       return 0
     })
     : Effect.scoped(program(argv)).pipe(
+      Effect.provide(NodeContext.layer),
       Effect.catchAllCause((cause) => (Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.sync(() => report(Cause.squash(cause)))))
     )
 

@@ -3,7 +3,8 @@
  * `<!-- name:end -->`: replaced in place, or appended when absent; nothing else in the file changes.
  * writeEvidence keeps such sections when it rewrites the report.
  */
-import { readFile, writeFile } from "node:fs/promises"
+import { FileSystem } from "@effect/platform"
+import { Effect } from "effect"
 
 export const replaceReportSection = (text: string, name: string, markdown: string): string => {
   const start = `<!-- ${name}:start -->`
@@ -15,7 +16,9 @@ export const replaceReportSection = (text: string, name: string, markdown: strin
   return `${text}${text === "" || text.endsWith("\n\n") ? "" : text.endsWith("\n") ? "\n" : "\n\n"}${block}\n`
 }
 
-export const writeReportSection = async (path: string, name: string, markdown: string): Promise<void> => {
-  const text = await readFile(path, "utf8").catch(() => "")
-  await writeFile(path, replaceReportSection(text, name, markdown))
-}
+export const writeReportSection = (path: string, name: string, markdown: string): Effect.Effect<void, never, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const text = yield* fs.readFileString(path).pipe(Effect.orElseSucceed(() => ""))
+    yield* fs.writeFileString(path, replaceReportSection(text, name, markdown))
+  }).pipe(Effect.orDie)

@@ -9,7 +9,8 @@ import { Effect, Either, Schema } from "effect"
 import { EmulatorConfig } from "../config/EmulatorConfig.js"
 import { type BodyReader, type EmuRequest, type EmuRequestHead, type EmuResponse, jsonResponse } from "../http/Exchange.js"
 import type { AppServices } from "../http/Route.js"
-import { Gateways } from "../runs/GatewayState.js"
+import { Gateways } from "../services/GatewayProcess.js"
+import { runsOf } from "../runs/Runs.js"
 import { clearSettled, countSettled } from "../runs/SettledRuns.js"
 import {
   ADMIN_PREFIX,
@@ -180,8 +181,8 @@ export const handleAdmin = (
           namespace: ns,
           hermes_version: config.pin,
           pending_turns: (yield* player.view).pendingTurns,
-          runs: gw.runStatuses.size + (yield* countSettled(ns)),
-          live_runs: gw.liveRuns.size,
+          runs: runsOf(gw).statusCount + (yield* countSettled(ns)),
+          live_runs: runsOf(gw).liveCount,
           draining: gw.draining,
           now: (yield* EmuClock).now(ns)
         })

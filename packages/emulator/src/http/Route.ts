@@ -5,7 +5,7 @@
 import type { SqlClient } from "@effect/sql"
 import { Data, type Effect } from "effect"
 import type { EmulatorConfig, EmulatorConfigShape } from "../config/EmulatorConfig.js"
-import type { GatewayState, Gateways } from "../runs/GatewayState.js"
+import type { GatewayState, Gateways } from "../services/GatewayProcess.js"
 import type { Agent } from "../services/Agent.js"
 import type { EmuClock } from "../services/Clock.js"
 import type { Faults } from "../services/Faults.js"

@@ -7,7 +7,7 @@
  * approval guard stops a tool — then settles the run as completed, failed or cancelled, in
  * upstream's order: a stop wins over the result.
  */
-import { type Context, Deferred, Duration, Effect, Queue } from "effect"
+import { type Context, Deferred, Duration, Effect } from "effect"
 import { markAgentTurn } from "../discovery/AgentWarmth.js"
 import { type AgentTurnResult, type ExecutedToolCall, playAgentTurn } from "../agent/AgentLoop.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
@@ -17,16 +17,17 @@ import { toolPreview } from "../chat/ToolProgress.js"
 import type { Agent } from "../services/Agent.js"
 import type { Storage } from "../services/Storage.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
-import type { Gateways, GatewayState, LiveRun } from "./GatewayState.js"
+import type { Gateways } from "../services/GatewayProcess.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import type { RunRecord, RunStatus } from "./RunRecord.js"
-import { writeRunStatus } from "./RunStatusWriter.js"
+import type { LiveRun, Runs } from "./Runs.js"
 import { PyFloat, pyStr, pyStrip } from "../python/index.js"
 
 export interface RunSpec {
   readonly runId: string
   readonly namespace: string
-  readonly gateway: GatewayState
+  /** The run owner of the process the run belongs to. */
+  readonly runs: Runs
   readonly now: () => number
   /** The run's user message (the string input, or the last input item's content). */
   readonly userMessage: unknown
@@ -37,18 +38,15 @@ export interface RunSpec {
 }
 
 /** `_put_event_if_active`: only while this run still owns its transport buffer. */
-const putIfActive = (spec: RunSpec, event: RunEvent | null): Effect.Effect<void> => {
-  const stream = spec.gateway.runStreams.get(spec.runId)
-  return stream === undefined ? Effect.void : Queue.offer(stream.queue, event).pipe(Effect.asVoid)
-}
+const putIfActive = (spec: RunSpec, event: RunEvent | null): Effect.Effect<void> => spec.runs.publish(spec.runId, event)
 
 export const setStatus = (spec: RunSpec, status: RunStatus, fields: Record<string, unknown> = {}) =>
-  Effect.suspend(() => writeRunStatus(spec.gateway, spec.namespace, spec.runId, status, spec.now(), fields))
+  Effect.suspend(() => spec.runs.writeStatus(spec.namespace, spec.runId, status, spec.now(), fields))
 
 /** A progress event (tool, reasoning): refreshes last_event on the status, then queues the event. */
 const pushProgress = (spec: RunSpec, event: RunEvent) =>
   Effect.suspend(() => {
-    const current = spec.gateway.runStatuses.get(spec.runId)
+    const current = spec.runs.status(spec.runId)
     const status = (current?.["status"] as RunStatus | undefined) ?? "running"
     return setStatus(spec, status, { last_event: event["event"] }).pipe(Effect.zipRight(putIfActive(spec, event)))
   })
@@ -122,7 +120,7 @@ const playTurn = (
     approvalSession: spec.runId,
     callbacks: {
       onDelta: (chunk) =>
-        spec.gateway.runStreams.has(spec.runId)
+        spec.runs.hasStream(spec.runId)
           ? putIfActive(spec, runEvent("message.delta", spec.runId, spec.now(), { delta: chunk }))
           : Effect.void,
       onAssistantReply: (text) => {
@@ -187,18 +185,7 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
       })
     }
   }).pipe(
-    Effect.ensuring(
-      Effect.suspend(() => {
-        const gw = spec.gateway
-        return putIfActive(spec, null).pipe(
-          Effect.zipRight(
-            Effect.sync(() => {
-              gw.liveRuns.delete(spec.runId)
-            })
-          )
-        )
-      })
-    )
+    Effect.ensuring(putIfActive(spec, null).pipe(Effect.zipRight(Effect.sync(() => spec.runs.leave(live)))))
   )
 
 /**
@@ -207,21 +194,7 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
  */
 export const startRun = (spec: RunSpec, record: RunRecord, keyed: boolean, sessionId: string) =>
   Effect.gen(function*() {
-    const gw = spec.gateway
-    const queue = yield* Queue.unbounded<RunEvent | null>()
-    gw.runStreams.set(spec.runId, { queue, createdAt: spec.now() })
-    gw.runStatuses.set(spec.runId, record)
-    if (keyed) gw.keyedRuns.set(spec.runId, "queued")
-    markAgentTurn(gw)
-    const live: LiveRun = {
-      runId: spec.runId,
-      interrupt: yield* Deferred.make<void>(),
-      fiber: undefined,
-      agentStarted: false,
-      stopping: false,
-      approvals: [],
-      steers: []
-    }
-    gw.liveRuns.set(spec.runId, live)
-    live.fiber = yield* runTask(spec, live, sessionId).pipe(Effect.forkDaemon)
+    const live = yield* spec.runs.enter(spec.runId, record, keyed, spec.now())
+    markAgentTurn(spec.runs.process)
+    spec.runs.attach(live, yield* runTask(spec, live, sessionId).pipe(Effect.forkDaemon))
   })

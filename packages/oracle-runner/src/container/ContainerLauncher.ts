@@ -10,14 +10,16 @@
  * runner was killed outright (orphans.ts).
  */
 import { createWriteStream } from "node:fs"
+import { NodeFileSystem } from "@effect/platform-node"
+import { Effect } from "effect"
 import { execa } from "execa"
 import { GatewayStartFailed, MissingTool, PinUnavailable } from "../errors.js"
 import type { FakeClock } from "../gateway/FakeClock.js"
 import type { HermesHome } from "../gateway/hermesHome.js"
-import { type LaunchedGateway, launchedGateway, type Progress } from "../gateway/Launcher.js"
-import { tailOf } from "../gateway/ProcessLauncher.js"
+import { type LauncherControls, logTail, type Progress, promiseControls } from "../gateway/Launcher.js"
 import { waitHealthy } from "../gateway/waitHealthy.js"
 import type { Pin } from "../lock/SourceLock.js"
+import { toPromise } from "../promiseFace.js"
 import { settleContainerCpu, trackContainerCpu } from "./containerCpu.js"
 import { type CpuPlacement, cpuPlacement } from "./cpuWeight.js"
 import { containerEnvDefaults, probeEngine } from "./engine.js"
@@ -69,7 +71,7 @@ const gatewayContainer = async (image: string, placement: CpuPlacement | null) =
   return new GatewayContainer()
 }
 
-export const launchContainer = async (o: ContainerLaunchOptions): Promise<LaunchedGateway> => {
+export const launchContainer = async (o: ContainerLaunchOptions): Promise<LauncherControls> => {
   const progress = o.progress ?? (() => {})
   const engine = await probeEngine()
   if (!engine.ok) {
@@ -119,10 +121,10 @@ export const launchContainer = async (o: ContainerLaunchOptions): Promise<Launch
     containerId = started.getId()
     trackContainerCpu(containerId)
     const running = performance.now()
-    const health = await waitHealthy(baseUrl, { timeoutMs: o.readyTimeoutMs ?? 120_000, exited: () => exitInfo })
+    const health = await toPromise(waitHealthy(baseUrl, { timeoutMs: o.readyTimeoutMs ?? 120_000, exited: () => exitInfo }))
     if (!health.ok) {
       await removeNow()
-      throw new GatewayStartFailed({ reason: health.reason, logFile: o.home.logFile, logTail: await tailOf(o.home.logFile) })
+      throw new GatewayStartFailed({ reason: health.reason, logFile: o.home.logFile, logTail: await toPromise(Effect.provide(logTail(o.home.logFile), NodeFileSystem.layer)) })
     }
     const s = (ms: number) => (ms / 1000).toFixed(1)
     progress(`gateway ready at ${baseUrl} (container ${containerId.slice(0, 12)}, cpu weight ${placement?.cpuShares ?? "engine default"}; running after ${s(running - t0)} s, healthy after ${s(performance.now() - t0)} s)`)
@@ -145,7 +147,7 @@ export const launchContainer = async (o: ContainerLaunchOptions): Promise<Launch
     await removeNow()
   }
 
-  return launchedGateway({
+  return promiseControls({
     baseUrl,
     home: o.home,
     keepTemp: o.keepTemp,

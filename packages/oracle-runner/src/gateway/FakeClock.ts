@@ -11,7 +11,8 @@
  * sleep); move the clock only at settle points, never backwards while requests are in flight.
  */
 import { existsSync } from "node:fs"
-import { rename, writeFile } from "node:fs/promises"
+import { FileSystem } from "@effect/platform"
+import { Effect } from "effect"
 import { MissingTool } from "../errors.js"
 
 export const FAKETIME_LIBS = [
@@ -41,7 +42,16 @@ export class FakeClock {
   /** Seconds added to real time. */
   private offset = 0
 
-  constructor(readonly timestampFile: string, private readonly realNow: () => number = () => Date.now() / 1000) {}
+  private constructor(
+    readonly timestampFile: string,
+    private readonly fs: FileSystem.FileSystem,
+    private readonly realNow: () => number
+  ) {}
+
+  /** A clock at real time whose offset is kept in `timestampFile` (written by `write`, `set`, `advance`). */
+  static make(timestampFile: string, realNow: () => number = () => Date.now() / 1000): Effect.Effect<FakeClock, never, FileSystem.FileSystem> {
+    return Effect.map(FileSystem.FileSystem, (fs) => new FakeClock(timestampFile, fs, realNow))
+  }
 
   /** Environment that puts a process under this clock. */
   env(lib: string): Record<string, string> {
@@ -53,21 +63,26 @@ export class FakeClock {
     return this.realNow() + this.offset
   }
 
-  async set(epochSeconds: number): Promise<void> {
-    this.offset = epochSeconds - this.realNow()
-    await this.write()
+  set(epochSeconds: number): Effect.Effect<void> {
+    return Effect.suspend(() => {
+      this.offset = epochSeconds - this.realNow()
+      return this.write
+    })
   }
 
-  async advance(seconds: number): Promise<void> {
-    this.offset += seconds
-    await this.write()
+  advance(seconds: number): Effect.Effect<void> {
+    return Effect.suspend(() => {
+      this.offset += seconds
+      return this.write
+    })
   }
 
-  async write(): Promise<void> {
-    const s = this.offset.toFixed(3)
-    // libfaketime re-reads this file on every time call: replace it atomically, never truncate it in place
-    const next = `${this.timestampFile}.next`
-    await writeFile(next, `${this.offset >= 0 ? "+" : ""}${s}\n`)
-    await rename(next, this.timestampFile)
+  /** libfaketime re-reads the file on every time call: it is replaced atomically, never truncated in place. */
+  get write(): Effect.Effect<void> {
+    return Effect.suspend(() => {
+      const next = `${this.timestampFile}.next`
+      const text = `${this.offset >= 0 ? "+" : ""}${this.offset.toFixed(3)}\n`
+      return this.fs.writeFileString(next, text).pipe(Effect.zipRight(this.fs.rename(next, this.timestampFile)), Effect.orDie)
+    })
   }
 }
