@@ -8,9 +8,34 @@ import { randomBytes } from "node:crypto"
 import type { RunEvent } from "./RunEvents.js"
 import type { RunRecord } from "./RunRecord.js"
 
-export interface RunStream {
-  readonly queue: Queue.Queue<RunEvent | null>
-  readonly createdAt: number
+/**
+ * A run's event buffer (null ends it). Most runs are never subscribed to, yet upstream keeps
+ * their buffers for 300 s: the events wait in a plain array, and the Queue a subscriber takes from
+ * is made, holding them, only when first asked for (a Queue per run cost more retained memory, and
+ * so garbage collection, than the events themselves).
+ */
+export class RunStream {
+  private buffered: Array<RunEvent | null> = []
+  private made: Queue.Queue<RunEvent | null> | undefined
+  constructor(readonly createdAt: number) {}
+
+  /** Appends an event; never waits (the buffer is unbounded). */
+  offer(event: RunEvent | null): Effect.Effect<void> {
+    return Effect.sync(() => {
+      if (this.made === undefined) this.buffered.push(event)
+      else this.made.unsafeOffer(event)
+    })
+  }
+
+  get queue(): Queue.Queue<RunEvent | null> {
+    if (this.made === undefined) {
+      const queue = Effect.runSync(Queue.unbounded<RunEvent | null>())
+      for (const event of this.buffered) queue.unsafeOffer(event)
+      this.buffered = []
+      this.made = queue
+    }
+    return this.made
+  }
 }
 
 export interface PendingApproval {

@@ -7,7 +7,7 @@
  * approval guard stops a tool — then settles the run as completed, failed or cancelled, in
  * upstream's order: a stop wins over the result.
  */
-import { type Context, Deferred, Duration, Effect, Queue } from "effect"
+import { type Context, Deferred, Duration, Effect } from "effect"
 import { markAgentTurn } from "../discovery/AgentWarmth.js"
 import { type AgentTurnResult, type ExecutedToolCall, playAgentTurn } from "../agent/AgentLoop.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
@@ -17,7 +17,7 @@ import { toolPreview } from "../chat/ToolProgress.js"
 import type { Agent } from "../services/Agent.js"
 import type { Storage } from "../services/Storage.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
-import type { Gateways, GatewayState, LiveRun } from "./GatewayState.js"
+import { type Gateways, type GatewayState, type LiveRun, RunStream } from "./GatewayState.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import type { RunRecord, RunStatus } from "./RunRecord.js"
 import { writeRunStatus } from "./RunStatusWriter.js"
@@ -39,7 +39,7 @@ export interface RunSpec {
 /** `_put_event_if_active`: only while this run still owns its transport buffer. */
 const putIfActive = (spec: RunSpec, event: RunEvent | null): Effect.Effect<void> => {
   const stream = spec.gateway.runStreams.get(spec.runId)
-  return stream === undefined ? Effect.void : Queue.offer(stream.queue, event).pipe(Effect.asVoid)
+  return stream === undefined ? Effect.void : stream.offer(event)
 }
 
 export const setStatus = (spec: RunSpec, status: RunStatus, fields: Record<string, unknown> = {}) =>
@@ -208,8 +208,7 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
 export const startRun = (spec: RunSpec, record: RunRecord, keyed: boolean, sessionId: string) =>
   Effect.gen(function*() {
     const gw = spec.gateway
-    const queue = yield* Queue.unbounded<RunEvent | null>()
-    gw.runStreams.set(spec.runId, { queue, createdAt: spec.now() })
+    gw.runStreams.set(spec.runId, new RunStream(spec.now()))
     gw.runStatuses.set(spec.runId, record)
     if (keyed) gw.keyedRuns.set(spec.runId, "queued")
     markAgentTurn(gw)
