@@ -2,7 +2,8 @@
  * The packages as a stranger gets them: build, `npm pack` every workspace, install the tarballs
  * into a fresh project outside the repository, then use them there with plain node (no tsx):
  * (a) a plain ESM program with startEmulator(), (b) an Effect program on the Layer under
- * @effect/vitest, (c) every CLI's --version and --help, (d) tsc --strict, NodeNext,
+ * @effect/vitest, (c) every CLI's --version and --help, (e) the recorded cassettes shipped in
+ * @hermetic/diff replayed against the installed emulator, (d) tsc --strict, NodeNext,
  * erasableSyntaxOnly over the consumer's TypeScript (skipLibCheck, as most projects set it: the
  * consumer's code is checked against the shipped .d.ts, not Effect's own declarations). tsx is not installed there, so the bins
  * prove they need no TypeScript loader.
@@ -125,6 +126,24 @@ describe("the packed packages in a fresh project", () => {
       expect(help.stdout).toMatch(/usage/i)
     }
   }, 120_000)
+
+  it("(e) the shipped 0.19.0 cassettes replay against the installed emulator, outside the repository", async () => {
+    const diff = installed.find((i) => i.manifest.name === "@hermetic/diff")
+    expect(diff).toBeDefined()
+    if (diff === undefined) return
+    const oracle = join(diff.dir, diff.manifest.bin?.["oracle"] ?? "")
+    const shipped = readdirSync(join(diff.dir, "fixtures", "0.19.0")).filter((f) => f.endsWith(".json"))
+    expect(shipped).toEqual(readdirSync(join(repo, "fixtures", "0.19.0")).filter((f) => f.endsWith(".json")))
+    // every strict-profile cassette, found by the package itself (no file named); evidence where asked
+    const compare = await run(node, [oracle, "compare", "--target", "cassette", "--out", join(project, "evidence")])
+    expect(compare.stdout, compare.stderr).toMatch(/\b0 divergent, 0 errors\b/)
+    expect(compare.status, compare.stderr).toBe(0)
+    expect(existsSync(join(project, "evidence", "0.19.0-cassette-vs-emulator-inprocess.json"))).toBe(true)
+    // one cassette named by its installed path, as the README's replay command does
+    const replay = await run(node, [oracle, "replay", join(diff.dir, "fixtures", "0.19.0", shipped[0] ?? ""), "--target", "cassette"])
+    expect(replay.stdout, replay.stderr).toMatch(/\b0 divergent, 0 errors\b/)
+    expect(replay.status, replay.stderr).toBe(0)
+  }, 180_000)
 
   it("(d) tsc --strict with NodeNext and erasableSyntaxOnly type-checks the consumer", async () => {
     const r = await run(node, [join(project, "node_modules", "typescript", "bin", "tsc"), "-p", project])

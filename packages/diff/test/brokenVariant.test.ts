@@ -6,6 +6,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { NodeContext } from "@effect/platform-node"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { compareScenario } from "../src/compare/compareScenario.js"
@@ -47,8 +48,9 @@ afterAll(async () => {
 const search = async (wrap: (f: Fetch) => Fetch, seed: number, numRuns = 200) => {
   const reference = await target({ pin: "0.19.0" })
   const candidate = await target({ pin: "0.19.0", wrapFetch: wrap })
-  const compare = (scenario: Scenario) => Effect.runPromise(compareScenario(reference, candidate, scenario, { register: EMPTY_REGISTER, pin: "0.19.0" }))
-  const result = await searchCounterexample({ pin: "0.19.0", seed, numRuns, compare, out })
+  const compareEffect = (scenario: Scenario) => compareScenario(reference, candidate, scenario, { register: EMPTY_REGISTER, pin: "0.19.0" })
+  const compare = (scenario: Scenario) => Effect.runPromise(compareEffect(scenario))
+  const result = await Effect.runPromise(searchCounterexample({ pin: "0.19.0", seed, numRuns, compare: compareEffect, out }).pipe(Effect.provide(NodeContext.layer)))
   return { result, compare }
 }
 

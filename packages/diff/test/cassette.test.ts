@@ -6,6 +6,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { NodeContext } from "@effect/platform-node"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { readCassette, writeCassette } from "../src/cassette/cassetteFiles.js"
@@ -41,13 +42,13 @@ describe("cassettes", () => {
     const recorded = await Effect.runPromise(
       Effect.scoped(Effect.flatMap(emulatorHttpTarget({ pin: "0.19.0" }), (t) => recordCassette(t, scenario, 2, { launcher: "emulator-http", hermeticCommit: "t" })))
     )
-    const file = await writeCassette(recorded, dir)
+    const file = await Effect.runPromise(writeCassette(recorded, dir).pipe(Effect.provide(NodeContext.layer)))
     expect(file).toBe(join(dir, "0.19.0", "run-poll-read-events.json"))
     const text = await readFile(file, "utf8")
     // stable: top-level keys sorted; response bodies kept as the exact text received
     expect(Object.keys(JSON.parse(text) as object)).toEqual(["pin", "provenance", "runs", "scenario", "schema", "version"])
     expect(text).toContain('\\"run_id\\": \\"run_')
-    const cassette = await Effect.runPromise(readCassette(file))
+    const cassette = await Effect.runPromise(readCassette(file).pipe(Effect.provide(NodeContext.layer)))
     expect(cassette.runs).toHaveLength(2)
     const evidence = await Effect.runPromise(
       Effect.scoped(

@@ -7,6 +7,7 @@
  */
 import { readdirSync } from "node:fs"
 import { join } from "node:path"
+import { NodeContext } from "@effect/platform-node"
 import { Effect, Exit, Scope } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { readCassette, cassetteFiles, fixturesDir } from "../src/cassette/cassetteFiles.js"
@@ -29,7 +30,7 @@ const emulators = new Map<string, Target>()
 const emulatorKey = (pin: string, profile: GatewayProfile) => `${pin}/${profile}`
 beforeAll(async () => {
   scope = Effect.runSync(Scope.make())
-  register = await loadRegister()
+  register = await Effect.runPromise(loadRegister().pipe(Effect.provide(NodeContext.layer)))
   for (const pin of pins) {
     if (!isPinName(pin)) continue
     for (const profile of GATEWAY_PROFILES) {
@@ -42,14 +43,14 @@ afterAll(() => Effect.runPromise(Scope.close(scope, Exit.void)))
 
 describe("committed cassettes replay against the emulator", () => {
   it("has cassettes of the pin every machine can record (0.19.0)", async () => {
-    expect((await cassetteFiles(fixturesDir(), "0.19.0")).length).toBeGreaterThan(0)
+    expect((await Effect.runPromise(cassetteFiles(fixturesDir(), "0.19.0").pipe(Effect.provide(NodeContext.layer)))).length).toBeGreaterThan(0)
   })
 
   for (const pin of pins) {
     const files = readdirSync(join(fixturesDir(), pin)).filter((f) => f.endsWith(".json")).sort()
     it.each(files)(`${pin}: %s`, async (name) => {
       const file = join(fixturesDir(), pin, name)
-      const cassette = await Effect.runPromise(readCassette(file))
+      const cassette = await Effect.runPromise(readCassette(file).pipe(Effect.provide(NodeContext.layer)))
       const second = cassette.runs[1]
       const noise = new LearnedNoise()
       const comparison = await Effect.runPromise(

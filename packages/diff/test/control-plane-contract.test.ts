@@ -7,7 +7,7 @@
 import { startEmulator } from "@hermetic/emulator"
 import { startFakeModel } from "@hermetic/oracle-runner"
 import { AdminError, ClockMoved, HoldReleased, ResetDone, Restarted, ScriptAppended } from "@hermetic/script"
-import { Schema } from "effect"
+import { Effect, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 
 type Post = (path: string, body?: unknown) => Promise<{ readonly status: number; readonly body: unknown }>
@@ -56,8 +56,8 @@ describe("the control-plane contract", () => {
       let now = 1_800_000_000
       let restarts = 0
       fm.attachGateway({
-        clock: { now: () => now, set: async (s) => void (now = s), advance: async (s) => void (now += s) },
-        restart: async () => void restarts++
+        clock: { now: () => now, set: (s) => Effect.sync(() => void (now = s)), advance: (s) => Effect.sync(() => void (now += s)) },
+        restart: Effect.sync(() => void restarts++)
       })
       const fromEmulator = await playContract(poster(emu.url))
       const fromFakeModel = await playContract(poster(fm.url))
@@ -75,7 +75,7 @@ describe("the control-plane contract", () => {
       const post = poster(fm.url)
       expect((await post("/clock", { advance: 1 })).status).toBe(409)
       expect((await post("/restart")).status).toBe(409)
-      fm.attachGateway({ clock: { now: () => 0, set: async () => {}, advance: async () => {} } })
+      fm.attachGateway({ clock: { now: () => 0, set: () => Effect.void, advance: () => Effect.void } })
       const freeze = await post("/clock", { freeze: true })
       expect(freeze.status).toBe(400)
       expect(decodes(AdminError, freeze.body).error.message).toMatch(/cannot be frozen/)

@@ -2,6 +2,7 @@
  * The pipeline end to end on the emulator alone: the built-in scenarios played in process and over
  * HTTP must come out equal after normalization, and a deliberately wrong answer must not.
  */
+import { NodeContext } from "@effect/platform-node"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { compareAll, exitCodeOf } from "../src/compare/compareAll.js"
@@ -12,8 +13,9 @@ import { builtinScenarioDir, readScenarioFile, scenarioFilesIn } from "../src/sc
 import { emulatorHttpTarget, emulatorInProcessTarget } from "../src/target/EmulatorTargets.js"
 
 const provenance = { emulatorCommit: "test", emulatorDirty: false, node: process.version, runs: 1, command: "vitest" }
-const builtin = Effect.promise(() => scenarioFilesIn(builtinScenarioDir())).pipe(
-  Effect.flatMap((files) => Effect.forEach(files, (file) => Effect.map(readScenarioFile(file), (scenario) => ({ scenario, file }))))
+const builtin = scenarioFilesIn(builtinScenarioDir()).pipe(
+  Effect.flatMap((files) => Effect.forEach(files, (file) => Effect.map(readScenarioFile(file), (scenario) => ({ scenario, file })))),
+  Effect.provide(NodeContext.layer)
 )
 
 describe("emulator targets", () => {

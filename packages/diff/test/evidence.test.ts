@@ -1,6 +1,7 @@
 import { mkdtemp, readFile, rm } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { NodeContext } from "@effect/platform-node"
 import { Effect, Schema } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { compareAll } from "../src/compare/compareAll.js"
@@ -57,7 +58,7 @@ describe("evidence", () => {
     )
     const dir = await mkdtemp(join(tmpdir(), "hermetic-evidence-"))
     dirs.push(dir)
-    const written = await writeEvidence(evidence, dir)
+    const written = await Effect.runPromise(writeEvidence(evidence, dir).pipe(Effect.provide(NodeContext.layer)))
     const decoded = Schema.decodeUnknownSync(Evidence)(JSON.parse(await readFile(written.json, "utf8")))
     expect(decoded.summary).toMatchObject({ scenarios: 1, divergent: 1, differences: { divergence: 1, registered: 1 } })
     expect(decoded.normalization.clock).toBe("pinned")

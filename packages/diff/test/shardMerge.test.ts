@@ -4,6 +4,7 @@
  * one worker each, then merged — must give the same verdicts, summary, coverage, rule counts,
  * register hits and JUnit. The candidate is deliberately broken so some verdicts are divergent.
  */
+import { NodeContext } from "@effect/platform-node"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { compareAll, type ScenarioInput, type Worker } from "../src/compare/compareAll.js"
@@ -73,7 +74,7 @@ describe("shards and merge", () => {
     const { whole, merged, shardSizes } = await Effect.runPromise(
       Effect.scoped(
         Effect.gen(function*() {
-          const files = yield* Effect.promise(() => scenarioFilesIn(builtinScenarioDir()))
+          const files = yield* scenarioFilesIn(builtinScenarioDir())
           const loaded = yield* Effect.forEach(files, (file) => Effect.map(readScenarioFile(file), (scenario): ScenarioInput => ({ scenario, file })))
           const set = scenarioSet([...loaded, ...generateScenarios({ seed: 5, count: 12, pin: "0.19.0" }).map((scenario) => ({ scenario }))])
           const whole = yield* compare(set, 3)
@@ -81,7 +82,7 @@ describe("shards and merge", () => {
           // the merge does not depend on the order the shards are given in
           return { whole, merged: mergeEvidence([shards[2], shards[0], shards[1]] as Array<Evidence>), shardSizes: shards.map((s) => s.summary.scenarios) }
         })
-      )
+      ).pipe(Effect.provide(NodeContext.layer))
     )
     expect(whole.summary.scenarios).toBeGreaterThan(20)
     expect(shardSizes.reduce((a, b) => a + b, 0)).toBe(whole.summary.scenarios)

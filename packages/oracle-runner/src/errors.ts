@@ -45,9 +45,21 @@ export class GatewayStartFailed extends Data.TaggedError("GatewayStartFailed")<{
   }
 }
 
-export type OracleError = PinUnavailable | LockMismatch | MissingTool | GatewayStartFailed
+/** Building the pin's venv failed at one command (venv creation, pip install). */
+export class VenvBuildFailed extends Data.TaggedError("VenvBuildFailed")<{
+  readonly pin: string
+  readonly command: string
+  readonly exitCode: number | null
+  readonly outputTail: string
+}> {
+  override get message(): string {
+    return `building the venv of pin ${this.pin} failed: ${this.command} exited ${String(this.exitCode)}\n${this.outputTail}`
+  }
+}
 
-const ORACLE_ERROR_TAGS: ReadonlySet<string> = new Set(["PinUnavailable", "LockMismatch", "MissingTool", "GatewayStartFailed"])
+export type OracleError = PinUnavailable | LockMismatch | MissingTool | GatewayStartFailed | VenvBuildFailed
+
+const ORACLE_ERROR_TAGS: ReadonlySet<string> = new Set(["PinUnavailable", "LockMismatch", "MissingTool", "GatewayStartFailed", "VenvBuildFailed"])
 
 /** Whether a value is one of the OracleErrors (by its tag). */
 export const isOracleError = (e: unknown): e is OracleError =>

@@ -4,11 +4,11 @@
  *   const gw = await startGateway({ pin: "0.19.0" })      // Promise API
  *   gw.script({ turns: [...] }); fetch(`${gw.baseUrl}/v1/runs`, ...); await gw.stop()
  *
- *   Effect.scoped(Effect.flatMap(scopedGateway({ pin: "0.19.0" }), (gw) => ...))   // Effect API
+ *   Effect.scoped(Effect.flatMap(scopedGateway({ pin: "0.19.0" }), (gw) => ...))   // Effect API (a Gateway: its actions are Effects)
  */
 export { startGateway, resolvePin } from "./gateway/Gateway.js"
-export type { GatewayHandle, GatewayOptions, GatewayClock, LauncherKind } from "./gateway/Gateway.js"
-export { acquireGateway, openGateway, scopedGateway, withGateway, RealGateway, RealGatewayLayer } from "./gateway/GatewayResource.js"
+export type { Gateway, GatewayHandle, GatewayOptions, GatewayClock, LauncherKind } from "./gateway/Gateway.js"
+export { openGateway, scopedGateway, withGateway, RealGateway, RealGatewayLayer } from "./gateway/GatewayResource.js"
 export type { Determinism } from "./gateway/hermesHome.js"
 export { TOOLS_PROFILE_TOOLSETS } from "./gateway/toolsProfile.js"
 export { startFakeModel, scopedFakeModel, fakeModelLayer, FakeModelServer, EXHAUSTED_REPLY_TEXT } from "./fake-model/FakeModelServer.js"
@@ -16,5 +16,9 @@ export type { FakeModel, FakeModelOptions } from "./fake-model/FakeModelServer.j
 export type { GatewayControls } from "./fake-model/GatewayControls.js"
 export type { JournalEntry } from "./fake-model/Journal.js"
 export { defaultLockPath, readSourceLock, SourceLock, Pin } from "./lock/SourceLock.js"
-export { PinUnavailable, LockMismatch, MissingTool, GatewayStartFailed, isOracleError } from "./errors.js"
+export { PinUnavailable, LockMismatch, MissingTool, GatewayStartFailed, VenvBuildFailed, isOracleError } from "./errors.js"
 export type { OracleError } from "./errors.js"
+export { probeEngine } from "./container/engine.js"
+export type { EngineProbe } from "./container/engine.js"
+export { containerCpuSeconds } from "./container/containerCpu.js"
+export { guardInterrupts } from "./cli/interruptGuard.js"

@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs"
 import { readFile, rm } from "node:fs/promises"
+import type { FileSystem } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { Effect } from "effect"
 import { mkdtemp } from "node:fs/promises"
@@ -7,12 +8,15 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { FakeClock } from "../src/gateway/FakeClock.js"
-import { createHermesHome, scopedHermesHome } from "../src/gateway/hermesHome.js"
+import { type HermesHomeOptions, scopedHermesHome } from "../src/gateway/hermesHome.js"
+
+/** Runs `use` on a HERMES_HOME written for `o`; the home is gone afterwards. */
+const withHome = <A>(o: HermesHomeOptions, use: (h: { hermesHome: string; apiKey: string }) => Promise<A>) =>
+  Effect.runPromise(Effect.scoped(Effect.flatMap(scopedHermesHome(o), (h) => Effect.promise(() => use(h)))).pipe(Effect.provide(NodeContext.layer)))
 
 describe("HERMES_HOME", () => {
   it("writes config.yaml (custom provider, ≥64k context, no tools) and .env (key, loopback, port)", async () => {
-    const h = await createHermesHome({ fakeModelBaseUrl: "http://127.0.0.1:9/v1", fakeModelId: "m", port: 12345 })
-    try {
+    await withHome({ fakeModelBaseUrl: "http://127.0.0.1:9/v1", fakeModelId: "m", port: 12345 }, async (h) => {
       const cfg = JSON.parse(await readFile(join(h.hermesHome, "config.yaml"), "utf8")) as Record<string, Record<string, unknown>>
       expect(cfg["model"]).toMatchObject({ provider: "custom", base_url: "http://127.0.0.1:9/v1", default: "m" })
       expect(Number(cfg["model"]?.["context_length"])).toBeGreaterThanOrEqual(64_000)
@@ -22,12 +26,9 @@ describe("HERMES_HOME", () => {
       expect(env).toContain("API_SERVER_HOST=127.0.0.1\n")
       expect(env).toContain("API_SERVER_PORT=12345\n")
       expect(/API_SERVER_KEY=(\S+)/.exec(env)?.[1]?.length).toBeGreaterThanOrEqual(16)
-      const other = await createHermesHome({ fakeModelBaseUrl: "x", fakeModelId: "m", port: 1 })
-      await rm(other.root, { recursive: true, force: true })
-      expect(h.apiKey).not.toBe(other.apiKey)
-    } finally {
-      await rm(h.root, { recursive: true, force: true })
-    }
+      const other = await withHome({ fakeModelBaseUrl: "x", fakeModelId: "m", port: 1 }, async (o) => o.apiKey)
+      expect(h.apiKey).not.toBe(other)
+    })
   })
 })
 
@@ -36,15 +37,38 @@ describe("FakeClock", () => {
     const dir = await mkdtemp(join(tmpdir(), "hermetic-clock-"))
     const file = join(dir, "faketime.rc")
     let real = 1_000_000
-    const c = new FakeClock(file, () => real)
-    await c.set(1_003_600)
+    const run = <A>(e: Effect.Effect<A, never, FileSystem.FileSystem>) => Effect.runPromise(Effect.provide(e, NodeContext.layer))
+    const c = await run(FakeClock.make(file, () => real))
+    await run(c.set(1_003_600))
     expect(await readFile(file, "utf8")).toBe("+3600.000\n")
-    await c.advance(86_400.5)
+    await run(c.advance(86_400.5))
     expect(await readFile(file, "utf8")).toBe("+90000.500\n")
     real += 10
     expect(c.now()).toBe(1_090_010.5)
-    await c.set(999_000)
+    await run(c.set(999_000))
     expect(await readFile(file, "utf8")).toBe("-1010.000\n")
+    await rm(dir, { recursive: true, force: true })
+  })
+
+  it("freezes only in wall mode: an absolute time while frozen, moved by advance, running on from it after", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hermetic-clock-"))
+    const file = join(dir, "faketime.rc")
+    let real = 1_796_083_200.75 // 2026-12-01T00:00:00.75Z
+    const run = <A, E>(e: Effect.Effect<A, E, FileSystem.FileSystem>) => Effect.runPromise(Effect.provide(e, NodeContext.layer))
+    const both = await run(FakeClock.make(file, () => real))
+    await expect(run(both.freeze(true))).rejects.toThrow(/cannot be frozen/)
+    const c = await run(FakeClock.make(file, () => real, "wall"))
+    expect(c.env("/lib/faketime.so")).toMatchObject({ FAKETIME_DONT_FAKE_MONOTONIC: "1" })
+    await run(c.freeze(true))
+    expect(await readFile(file, "utf8")).toBe("2026-12-01 00:00:00\n")
+    real += 30
+    expect(c.now()).toBe(1_796_083_200)
+    await run(c.advance(90))
+    expect(await readFile(file, "utf8")).toBe("2026-12-01 00:01:30\n")
+    await run(c.freeze(false))
+    expect(c.now()).toBe(1_796_083_290)
+    real += 5
+    expect(c.now()).toBeCloseTo(1_796_083_295, 6)
     await rm(dir, { recursive: true, force: true })
   })
 })

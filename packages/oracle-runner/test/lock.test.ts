@@ -2,6 +2,8 @@ import { mkdtemp, mkdir, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createHash } from "node:crypto"
+import { NodeContext } from "@effect/platform-node"
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { LockMismatch, PinUnavailable } from "../src/errors.js"
 import { resolvePin } from "../src/gateway/Gateway.js"
@@ -9,6 +11,10 @@ import { decodeSourceLock, readSourceLock, type Pin } from "../src/lock/SourceLo
 import { verifyFiles } from "../src/lock/verifyFiles.js"
 import { ensureVenv } from "../src/venv/HermesVenv.js"
 import { inRange } from "../src/venv/findPython.js"
+
+/** The typed failure of an Effect of the runner (files through the Node platform), or undefined when it succeeds. */
+const failureOf = <E>(effect: Effect.Effect<unknown, E, NodeContext.NodeContext>) =>
+  Effect.runPromise(effect.pipe(Effect.flip, Effect.option, Effect.provide(NodeContext.layer))).then((o) => (o._tag === "Some" ? o.value : undefined))
 
 const sha = (s: string) => createHash("sha256").update(s).digest("hex")
 
@@ -32,8 +38,8 @@ describe("source-lock.json", () => {
 
   it("refuses an unknown pin as unavailable instead of picking another", async () => {
     const { lock } = await readSourceLock()
-    expect(() => resolvePin(lock, "0.20.0")).toThrow(PinUnavailable)
-    expect(resolvePin(lock, undefined).name).toBe("0.19.0")
+    expect(await failureOf(resolvePin(lock, "0.20.0"))).toBeInstanceOf(PinUnavailable)
+    expect((await Effect.runPromise(resolvePin(lock, undefined))).name).toBe("0.19.0")
   })
 })
 
@@ -47,15 +53,15 @@ describe("file verification", () => {
     await mkdir(join(root, "gateway"), { recursive: true })
     await writeFile(join(root, "gateway", "a.py"), "A")
     await writeFile(join(root, "b.py"), "B")
-    await verifyFiles(root, "t", pinWith({ "gateway/a.py": sha("A"), "b.py": sha("B") }))
-    const err = await verifyFiles(root, "t", pinWith({ "gateway/a.py": sha("A"), "b.py": sha("not B"), "c.py": sha("C") })).catch((e: unknown) => e)
+    expect(await failureOf(verifyFiles(root, "t", pinWith({ "gateway/a.py": sha("A"), "b.py": sha("B") })))).toBeUndefined()
+    const err = await failureOf(verifyFiles(root, "t", pinWith({ "gateway/a.py": sha("A"), "b.py": sha("not B"), "c.py": sha("C") })))
     expect(err).toBeInstanceOf(LockMismatch)
     expect((err as LockMismatch).mismatches.map((m) => [m.file, m.actual])).toEqual([["b.py", sha("B")], ["c.py", null]])
   })
 
   it("refuses a pin without PyPI source and without --source, saying what is needed", async () => {
     const { lock } = await readSourceLock()
-    const err = await ensureVenv("0.21.0", lock.pins["0.21.0"]!).catch((e: unknown) => e)
+    const err = await failureOf(ensureVenv("0.21.0", lock.pins["0.21.0"]!))
     expect(err).toBeInstanceOf(PinUnavailable)
     expect((err as PinUnavailable).needed.join("\n")).toMatch(/--source DIR/)
     expect((err as PinUnavailable).needed.join("\n")).toMatch(/registry/)
@@ -66,7 +72,7 @@ describe("file verification", () => {
     const root = await mkdtemp(join(tmpdir(), "hermetic-src-"))
     await mkdir(join(root, "gateway", "platforms"), { recursive: true })
     await writeFile(join(root, "gateway", "platforms", "api_server.py"), "# not the release\n")
-    const err = await ensureVenv("0.21.0", lock.pins["0.21.0"]!, { source: root }).catch((e: unknown) => e)
+    const err = await failureOf(ensureVenv("0.21.0", lock.pins["0.21.0"]!, { source: root }))
     expect(err).toBeInstanceOf(LockMismatch)
   })
 

@@ -40,7 +40,12 @@ export type Housekeeping =
   | "curator"
   | "vision"
 
-/** Main-agent calls that continue the current turn even though their last message is a user message. */
+/**
+ * Main-agent calls that continue the current turn even though their last message is a user message.
+ * A length continuation is only one when it follows the cut-off reply (see classifyModelCall); the
+ * request alone cannot tell it from a user who typed the same text after a finished answer, so the
+ * cursor also asks whether the turn's last reply was cut (ScriptCursor's `afterCutReply`).
+ */
 export type Continuation = "iteration_limit_summary" | "length_continuation"
 
 export type Classification =
@@ -124,7 +129,11 @@ export const classifyModelCall = (call: ModelCall): Classification => {
   if (sys.startsWith("You are a strict judge")) return { kind: "housekeeping", task: "goal_judge" }
   if (sys.includes("You are the skill curator") || sys.includes("skill library curator")) return { kind: "housekeeping", task: "curator" }
   const continuation = continuationOf(user)
-  if (continuation !== undefined) return { kind: "continues-turn", continuation }
+  if (continuation === "iteration_limit_summary") return { kind: "continues-turn", continuation }
+  // 0.19.0 appends the cut-off reply as an assistant message right before its "go on" prompt
+  // (agent/conversation_loop.py: interim_msg, then continue_msg), and strips finish_reason from
+  // what it sends: the same text from the user, with no assistant message before it, is a turn
+  if (continuation !== undefined && call.messages.at(-2)?.role === "assistant") return { kind: "continues-turn", continuation }
   // a call whose last message is a tool result (or an assistant message) continues the turn
   return call.messages.at(-1)?.role === "user" ? { kind: "opens-turn" } : { kind: "continues-turn" }
 }

@@ -7,7 +7,8 @@
  * Hermes' own "go on" prompts — see `classifyModelCall`) takes a Script turn: the first queued
  * turn whose `when` it matches, else the first queued turn without `when`. A turn with `when` is
  * never taken by a call it does not match; it keeps its place in the queue until one comes. A call
- * that continues a turn (a tool result, a length continuation) gets the current turn's next reply;
+ * that continues a turn (a tool result, a length continuation right after a reply cut by the length
+ * limit) gets the current turn's next reply;
  * with no current turn (none opened yet, the last one found the queue empty, or a reset) it opens
  * the next queued turn, as the fake model behind the real 0.19.0 gateway always did. When the
  * current turn has no reply left for a continuation, the call gets the fixed "exhausted" answer
@@ -36,6 +37,11 @@ export interface CursorCall {
   readonly fingerprint: string
   /** Whether a turn's `when` holds for this call. */
   readonly matches: (when: When) => boolean
+  /**
+   * A Hermes "go on" prompt after an assistant message: it continues the turn only if the turn's
+   * last reply was cut by the length limit; after a finished reply it is the user's and opens a turn.
+   */
+  readonly afterCutReply?: boolean
 }
 
 /** Index of the turn a call opening a turn takes: a matching conditional turn first, else the queue's next. */
@@ -48,7 +54,11 @@ interface CurrentTurn {
   readonly turn: number
   readonly replies: ReadonlyArray<Reply>
   readonly next: number
+  /** The last reply given was cut by the length limit with no tool calls: Hermes asks it to go on. */
+  readonly cut: boolean
 }
+
+const isCut = (reply: Reply): boolean => reply.finishReason === "length" && (reply.toolCalls ?? []).length === 0
 
 interface StickyError {
   readonly fingerprint: string
@@ -99,19 +109,20 @@ export const pickReply = (state: CursorState, call: CursorCall): readonly [Pick,
   }
   let next: CursorState = { ...state, lastError: null }
   let skipped = 0
-  if (call.opensTurn || next.current === null) {
+  const opensTurn = call.opensTurn || (call.afterCutReply === true && next.current?.cut !== true)
+  if (opensTurn || next.current === null) {
     if (next.current !== null) skipped = next.current.replies.length - next.current.next
     const at = turnFor(next.queue, call.matches)
     const turn = next.queue[at]
     if (turn === undefined) return [{ kind: "exhausted", why: "no-turn-queued" }, { ...next, current: null }]
     const rest = [...next.queue.slice(0, at), ...next.queue.slice(at + 1)]
-    next = { ...next, queue: rest, turnsStarted: next.turnsStarted + 1, current: { turn: next.turnsStarted, replies: turn.replies, next: 0 } }
+    next = { ...next, queue: rest, turnsStarted: next.turnsStarted + 1, current: { turn: next.turnsStarted, replies: turn.replies, next: 0, cut: false } }
   }
   const current = next.current as CurrentTurn
   const reply = current.replies[current.next]
   if (reply === undefined) return [{ kind: "exhausted", why: "turn-has-no-reply-left" }, next]
   const index = current.next
-  next = { ...next, current: { ...current, next: index + 1 } }
+  next = { ...next, current: { ...current, next: index + 1, cut: isCut(reply) } }
   if (reply.error !== undefined) {
     next = {
       ...next,

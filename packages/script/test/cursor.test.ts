@@ -62,6 +62,44 @@ describe("Script cursor", () => {
   })
 })
 
+describe("a user message that equals Hermes' continuation prompt", () => {
+  // 0.19.0 sends the cut-off reply as an assistant message, then the prompt; finish_reason is
+  // stripped from the request (agent/conversation_loop.py), so the text alone proves nothing
+  const cut = { role: "assistant", content: "cut" }
+  const done = { role: "assistant", content: "done" }
+  const script: Script = {
+    turns: [
+      { replies: [{ text: "part one", finishReason: "length" }, { text: "part two" }] },
+      { replies: [{ text: "second turn" }] },
+      { replies: [{ text: "third turn" }] }
+    ]
+  }
+  const answers = async (calls: ReadonlyArray<ReadonlyArray<{ role: string; content: string }>>) => {
+    const player = makeScriptPlayer()
+    await Effect.runPromise(player.append(script))
+    const texts: Array<string | undefined> = []
+    for (const messages of calls) texts.push((await Effect.runPromise(player.answer({ messages }))).reply.text)
+    return texts
+  }
+
+  it("opens a turn when no assistant message comes before it", () => {
+    expect(classifyModelCall({ messages: [user(LENGTH_CONTINUATION_PROMPT)] })).toEqual({ kind: "opens-turn" })
+    expect(classifyModelCall({ messages: [user("hi"), user(LENGTH_CONTINUATION_PROMPT)] })).toEqual({ kind: "opens-turn" })
+  })
+
+  it("continues the turn right after a reply cut by the length limit, and opens one after a finished reply", async () => {
+    const hi = user("hi")
+    const prompt = user(LENGTH_CONTINUATION_PROMPT)
+    expect(await answers([
+      [hi],
+      [hi, cut, prompt],
+      // the user types the prompt's text after the answer was finished: a new turn, not "part two"'s turn
+      [hi, cut, prompt, done, prompt],
+      [prompt]
+    ])).toEqual(["part one", "part two", "second turn", "third turn"])
+  })
+})
+
 describe("model call classification", () => {
   it("tells openings, continuations and housekeeping apart", () => {
     expect(classifyModelCall({ messages: [user("hi")] })).toEqual({ kind: "opens-turn" })

@@ -3,13 +3,12 @@
  * same pin, over the scenario files plus N generated scenarios — all of them, or one shard — on
  * one or more workers; writes the evidence, prints a summary table; exit 0 / 1 / 2.
  */
-import { join } from "node:path"
 import { Effect } from "effect"
 import { compareAll, exitCodeOf, type ScenarioInput } from "../compare/compareAll.js"
 import { compareScenario } from "../compare/compareScenario.js"
 import { parseShard, scenarioSet, shardOf } from "../compare/scenarioSet.js"
 import { loadRegister } from "../diff/DivergenceRegister.js"
-import { repoRoot } from "../evidence/provenance.js"
+import { defaultEvidenceDir } from "../evidence/provenance.js"
 import { writeEvidence } from "../evidence/writeEvidence.js"
 import { generateScenarios } from "../generate/generateScenarios.js"
 import { searchCounterexample } from "../generate/searchCounterexample.js"
@@ -41,8 +40,8 @@ export const compareCommand = (args: ParsedArgs) =>
     if (workerCount < 1 || workerCount > 16) throw new UsageError({ message: `--workers wants 1 to 16, got ${workerCount}` })
     const shard = args.values.shard === undefined ? undefined : parseShard(args.values.shard)
     if (args.values.shard !== undefined && shard === undefined) throw new UsageError({ message: `--shard wants i/n with 1 ≤ i ≤ n, got ${args.values.shard}` })
-    const out = args.values.out ?? join(repoRoot(), "evidence")
-    const register = yield* Effect.promise(() => (args.values.register ? loadRegister(args.values.register) : loadRegister()))
+    const out = args.values.out ?? defaultEvidenceDir()
+    const register = yield* (args.values.register ? loadRegister(args.values.register) : loadRegister())
     const files = args.values.scenario ?? []
 
     // the whole set (files, then generated from the seed), numbered, then this machine's shard of it
@@ -57,13 +56,13 @@ export const compareCommand = (args: ParsedArgs) =>
     const inputs = shardOf(set, shard)
     const shardText = shard === undefined ? "" : ` (shard ${shard.index}/${shard.count} of ${set.length})`
 
-    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(set, pin) : kind, workerCount, args.values.source, profile)
+    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(set, pin) : kind, workerCount, args.values.source, profile, args.values.fresh === true)
     const learn = !args.values["no-noise"]
     const noiseMethod = !learn
       ? "not learned (--no-noise)"
       : kind === "cassette"
         ? "from the two runs recorded in each cassette (where a cassette has two)"
-        : "each scenario played twice on the real gateway; what differed between the two runs is noise"
+        : `each scenario played twice on the real gateway${args.values.fresh === true ? " (each play on a fresh gateway)" : ""}; what differed between the two runs is noise`
     progress(`comparing ${inputs.length} scenarios${shardText} on pin ${pin} (${profile} profile): ${kind} vs emulator in process, ${workerCount} worker(s)` + (runs > 0 && kind !== "cassette" ? `; ${runs} generated with seed ${seed} (again: --seed ${seed} --runs ${runs})` : ""))
     const t0 = Date.now()
     const noise = learn ? new LearnedNoise() : undefined
@@ -86,15 +85,13 @@ export const compareCommand = (args: ParsedArgs) =>
     if (failed !== undefined && typeof path === "string" && kind !== "cassette" && args.values["no-shrink"] !== true) {
       progress(`shrinking ${failed.evidence.name} (seed ${seed}, path ${path})…`)
       const settings = { register, pin, ...(noise !== undefined ? { noise } : {}) }
-      const search = yield* Effect.promise(() =>
-        searchCounterexample({ pin, profile, seed, numRuns: 1, path, out, compare: (scenario) => Effect.runPromise(compareScenario(main.reference, main.candidate, scenario, settings)) })
-      )
+      const search = yield* searchCounterexample({ pin, profile, seed, numRuns: 1, path, out, compare: (scenario) => compareScenario(main.reference, main.candidate, scenario, settings) })
       if (search.failure !== undefined) {
         progress(`counterexample (seed ${seed}, path ${search.failure.path}, ${search.failure.shrinks} shrinks): ${search.failure.file ?? ""}`)
         progress(`replay it: oracle replay ${search.failure.file ?? ""} --target ${kind}`)
       } else progress("it did not diverge again when replayed from its path: look at its evidence")
     }
-    const written = yield* Effect.promise(() => writeEvidence(evidence, out))
+    const written = yield* writeEvidence(evidence, out)
     process.stdout.write(summaryTable(evidence))
     process.stdout.write(`evidence: ${written.json}\nreport:   ${written.report}\njunit:    ${written.junit}\n`)
     return exitCodeOf(evidence)

@@ -10,7 +10,7 @@ import { UsageError } from "./CliError.js"
 /** The named files, or the profile's built-in scenarios; only those written for the profile. */
 export const loadScenarioFiles = (files: ReadonlyArray<string>, profile: GatewayProfile = "strict") =>
   Effect.gen(function*() {
-    const list = files.length > 0 ? files : yield* Effect.promise(() => scenarioFilesIn(`${builtinScenarioDir()}${scenarioSubdir(profile)}`))
+    const list = files.length > 0 ? files : yield* scenarioFilesIn(`${builtinScenarioDir()}${scenarioSubdir(profile)}`)
     const all = yield* Effect.forEach(list, (file) => Effect.map(readScenarioFile(file), (scenario): ScenarioInput => ({ scenario, file })))
     return all.filter((i) => profileOf(i.scenario) === profile)
   })
@@ -18,7 +18,7 @@ export const loadScenarioFiles = (files: ReadonlyArray<string>, profile: Gateway
 /** Each cassette becomes a scenario input with its own reference (and its second run for noise). */
 export const loadCassettes = (pin: string, files: ReadonlyArray<string>, profile: GatewayProfile = "strict") =>
   Effect.gen(function*() {
-    const list = files.length > 0 ? files : yield* Effect.promise(() => cassetteFiles(fixturesDir(), pin))
+    const list = files.length > 0 ? files : yield* cassetteFiles(fixturesDir(), pin)
     if (list.length === 0) {
       return yield* new UsageError({
         message: `no cassettes for pin ${pin} under fixtures/${pin}/ — record them with \`oracle record --pin ${pin}\` on a machine that can start that gateway`

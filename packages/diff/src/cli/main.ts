@@ -2,10 +2,13 @@
  * The `oracle` CLI. Exit codes: 0 no divergence, 1 divergences, 2 the oracle could not run — a
  * pin that cannot be obtained, a launcher that failed, a cassette missing a request, a bad flag.
  */
+import type { FileSystem as FileSystemService, Path } from "@effect/platform"
+import { FileSystem } from "@effect/platform"
+import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { readFileSync } from "node:fs"
-import { writeFile } from "node:fs/promises"
 import { join } from "node:path"
+import { guardInterrupts } from "@hermetic/oracle-runner"
 import { Cause, Effect, Exit, type Scope } from "effect"
 import { cassetteJsonSchema, evidenceJsonSchema, schemaDir } from "../evidence/evidenceJsonSchema.js"
 import { parse } from "./args.js"
@@ -13,23 +16,28 @@ import { UsageError } from "./CliError.js"
 import { benchCommand } from "./benchCommand.js"
 import { compareCommand } from "./compareCommand.js"
 import { fuzzCommand } from "../fuzz/fuzzCommand.js"
+import { wireCommand } from "../wire/wireCommand.js"
 import { mergeCommand } from "./mergeCommand.js"
 import { recordCommand } from "./recordCommand.js"
 import { replayCommand } from "./replayCommand.js"
 import { reportCommand } from "./reportCommand.js"
-import { COMPARE_HELP, MAIN_HELP, MERGE_HELP, RECORD_HELP, REPLAY_HELP, REPORT_HELP } from "./usage.js"
+import { COMPARE_HELP, MAIN_HELP, MERGE_HELP, RECORD_HELP, REPLAY_HELP, REPORT_HELP, WIRE_HELP } from "./usage.js"
 
-const schemaCommand = Effect.promise(async () => {
-  await writeFile(join(schemaDir(), "evidence.schema.json"), `${JSON.stringify(evidenceJsonSchema(), null, 2)}\n`)
-  await writeFile(join(schemaDir(), "cassette.schema.json"), `${JSON.stringify(cassetteJsonSchema(), null, 2)}\n`)
+const schemaCommand = Effect.gen(function*() {
+  const fs = yield* FileSystem.FileSystem
+  yield* fs.writeFileString(join(schemaDir(), "evidence.schema.json"), `${JSON.stringify(evidenceJsonSchema(), null, 2)}\n`)
+  yield* fs.writeFileString(join(schemaDir(), "cassette.schema.json"), `${JSON.stringify(cassetteJsonSchema(), null, 2)}\n`)
   process.stdout.write(`wrote ${schemaDir()}evidence.schema.json and cassette.schema.json\n`)
   return 0 as const
 })
 
-const HELP: Record<string, string> = { compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP, merge: MERGE_HELP, report: REPORT_HELP }
+const HELP: Record<string, string> = { wire: WIRE_HELP, compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP, merge: MERGE_HELP, report: REPORT_HELP }
 
-const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Scope.Scope> =>
-  Effect.suspend((): Effect.Effect<number, unknown, Scope.Scope> => {
+/** What every command may use: its scope, and the Node file system and paths (provided once, below). */
+type CliServices = Scope.Scope | FileSystemService.FileSystem | Path.Path
+
+const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, CliServices> =>
+  Effect.suspend((): Effect.Effect<number, unknown, CliServices> => {
     // the fuzz mode parses its own flags (packages/diff/src/fuzz)
     if (argv[0] === "fuzz") return Effect.promise(() => fuzzCommand(argv.slice(1)))
     const args = parse(argv)
@@ -57,6 +65,8 @@ const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Sc
         return schemaCommand
       case "bench":
         return benchCommand(args)
+      case "wire":
+        return wireCommand(args)
       default:
         throw new UsageError({ message: `unknown command ${command}` })
     }
@@ -82,10 +92,13 @@ const main: Effect.Effect<number, unknown> =
       return 0
     })
     : Effect.scoped(program(argv)).pipe(
+      Effect.provide(NodeContext.layer),
       Effect.catchAllCause((cause) => (Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.sync(() => report(Cause.squash(cause)))))
     )
 
-// @effect/platform-node's runtime: SIGINT/SIGTERM interrupt the comparison and its scope (gateways, emulators) closes.
+// @effect/platform-node's runtime: SIGINT/SIGTERM interrupt the comparison and its scope (gateways, emulators) closes;
+// the guard keeps execa's signal-exit from killing the process first (interruptGuard.ts)
+guardInterrupts()
 NodeRuntime.runMain(main, {
   teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? Number(exit.value) : Cause.isInterruptedOnly(exit.cause) ? 130 : 2)
 })

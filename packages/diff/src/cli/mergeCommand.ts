@@ -1,9 +1,8 @@
 /** `oracle merge DIR|FILE…`: the shards' evidence joined into one evidence JSON, REPORT.md and JUnit. */
-import { join } from "node:path"
 import { Effect } from "effect"
 import { exitCodeOf } from "../compare/compareAll.js"
 import { mergeEvidence } from "../evidence/mergeEvidence.js"
-import { repoRoot } from "../evidence/provenance.js"
+import { defaultEvidenceDir } from "../evidence/provenance.js"
 import { readEvidencePaths } from "../evidence/readEvidence.js"
 import { writeEvidence } from "../evidence/writeEvidence.js"
 import type { ParsedArgs } from "./args.js"
@@ -21,7 +20,7 @@ export const mergeCommand = (args: ParsedArgs) =>
       progress(`${file}: ${s === undefined ? "unsharded" : `shard ${s.index}/${s.count}`}, ${evidence.summary.scenarios} scenarios`)
     }
     const merged = yield* Effect.try({ try: () => mergeEvidence(found.map((f) => f.evidence)), catch: (e) => new UsageError({ message: e instanceof Error ? e.message : String(e) }) })
-    const written = yield* Effect.promise(() => writeEvidence(merged, args.values.out ?? join(repoRoot(), "evidence")))
+    const written = yield* writeEvidence(merged, args.values.out ?? defaultEvidenceDir())
     process.stdout.write(summaryTable(merged))
     process.stdout.write(`evidence: ${written.json}\nreport:   ${written.report}\njunit:    ${written.junit}\n`)
     return exitCodeOf(merged)

@@ -3,10 +3,10 @@ import { Effect } from "effect"
 import { emulatorGitState, installedVersions, sourceLockEntry } from "../evidence/provenance.js"
 
 export const provenanceFor = (pin: string, launcher: string | undefined, realInstalled: boolean, runs: number, seed: number | undefined) =>
-  Effect.promise(async () => {
-    const git = await emulatorGitState()
-    const lock = await sourceLockEntry(pin)
-    const installed = realInstalled ? await installedVersions(pin) : undefined
+  Effect.gen(function*() {
+    const git = yield* emulatorGitState
+    const lock = yield* sourceLockEntry(pin)
+    const installed = realInstalled ? yield* installedVersions(pin) : undefined
     return {
       emulatorCommit: git.commit,
       emulatorDirty: git.dirty,

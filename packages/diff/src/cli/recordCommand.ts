@@ -22,9 +22,9 @@ export const recordCommand = (args: ParsedArgs) =>
     const applicable = inputs.filter((i) => i.scenario.pins === undefined || i.scenario.pins.includes(pin))
     progress(`starting the real ${pin} gateway (${kind} launcher)…`)
     const target = yield* realReference(pin, kind, { source: args.values.source, profile })
-    const git = yield* Effect.promise(() => emulatorGitState())
-    const installed = yield* Effect.promise(() => installedVersions(pin))
-    const lock = yield* Effect.promise(() => sourceLockEntry(pin))
+    const git = yield* emulatorGitState
+    const installed = yield* installedVersions(pin)
+    const lock = yield* sourceLockEntry(pin)
     for (const [i, input] of applicable.entries()) {
       const t0 = Date.now()
       const cassette = yield* recordCassette(target, input.scenario, runs, {
@@ -33,7 +33,7 @@ export const recordCommand = (args: ParsedArgs) =>
         ...(installed !== undefined ? { installed } : {}),
         ...(lock !== undefined ? { sourceLock: lock } : {})
       })
-      const file = yield* Effect.promise(() => writeCassette(cassette, out))
+      const file = yield* writeCassette(cassette, out)
       progress(`${i + 1}/${applicable.length} recorded ${input.scenario.name} (${Date.now() - t0} ms) → ${file}`)
     }
     process.stdout.write(`${applicable.length} cassettes written under ${out}${pin}/\n`)

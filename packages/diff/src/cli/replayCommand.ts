@@ -2,7 +2,7 @@
  * `oracle replay FILE`: a scenario, counterexample or cassette, played on the emulator (printing
  * the normalized exchanges) or compared against the real gateway or the cassette.
  */
-import { readFile } from "node:fs/promises"
+import { FileSystem } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { Cassette } from "../cassette/Cassette.js"
 import { compareAll, exitCodeOf, type ScenarioInput } from "../compare/compareAll.js"
@@ -25,7 +25,8 @@ import { summaryTable } from "./summaryTable.js"
 
 const loadFile = (file: string) =>
   Effect.gen(function*() {
-    const json = yield* Effect.tryPromise({ try: async () => JSON.parse(await readFile(file, "utf8")) as unknown, catch: (e) => new UsageError({ message: `${file}: ${String(e)}` }) })
+    const text = yield* Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(file)).pipe(Effect.mapError((e) => new UsageError({ message: `${file}: ${e.message}` })))
+    const json = yield* Effect.try({ try: () => JSON.parse(text) as unknown, catch: (e) => new UsageError({ message: `${file}: ${String(e)}` }) })
     const asCassette = Schema.decodeUnknownEither(Cassette)(json)
     if (asCassette._tag === "Right") return { cassette: asCassette.right, scenario: asCassette.right.scenario }
     const asScenario = Schema.decodeUnknownEither(Scenario)(json)
@@ -67,12 +68,12 @@ export const replayCommand = (args: ParsedArgs) =>
       reference,
       candidate,
       scenarios: [input],
-      register: yield* Effect.promise(() => loadRegister()),
+      register: yield* loadRegister(),
       noise: new LearnedNoise(),
       noiseMethod: kind === "cassette" ? "the cassette's two recorded runs" : "the scenario played twice on the real gateway",
       provenance: yield* provenanceFor(pin, kind, kind !== "cassette", 1, undefined)
     })
-    if (args.values.out !== undefined) yield* Effect.promise(() => writeEvidence(evidence, args.values.out ?? ""))
+    if (args.values.out !== undefined) yield* writeEvidence(evidence, args.values.out)
     process.stdout.write(summaryTable(evidence))
     for (const d of evidence.scenarios.flatMap((s) => s.steps.flatMap((st) => st.differences))) {
       process.stdout.write(`  step ${d.step} ${d.operation} ${d.kind} ${d.path}: real ${JSON.stringify(d.expected)} | emulator ${JSON.stringify(d.actual)} [${d.classification}]\n`)

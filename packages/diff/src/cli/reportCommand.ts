@@ -1,5 +1,5 @@
 /** `oracle report --base OLD.json --head NEW.json [--out FILE]`: the change between two evidence files as Markdown; exit 1 when a divergence is new. */
-import { writeFile } from "node:fs/promises"
+import { FileSystem } from "@effect/platform"
 import { Effect } from "effect"
 import { readEvidenceFile } from "../evidence/readEvidence.js"
 import { renderDelta } from "../evidence/renderDelta.js"
@@ -12,7 +12,7 @@ export const reportCommand = (args: ParsedArgs) =>
     if (base === undefined || head === undefined) return yield* new UsageError({ message: "report needs --base OLD.json and --head NEW.json" })
     const read = (file: string) => readEvidenceFile(file).pipe(Effect.mapError((e) => new UsageError({ message: e.message })))
     const delta = renderDelta(yield* read(base), yield* read(head))
-    if (out !== undefined) yield* Effect.promise(() => writeFile(out, delta.markdown))
+    if (out !== undefined) yield* Effect.orDie(Effect.flatMap(FileSystem.FileSystem, (fs) => fs.writeFileString(out, delta.markdown)))
     else process.stdout.write(delta.markdown)
     return delta.newDivergences > 0 ? (1 as const) : (0 as const)
   })

@@ -3,8 +3,8 @@
  * tolerated, each with a written reason. A difference that matches no entry (and is not learned
  * noise) is a divergence and fails the comparison. Kept in packages/diff/divergence-register.json.
  */
-import { readFile } from "node:fs/promises"
-import { Schema } from "effect"
+import { FileSystem } from "@effect/platform"
+import { Effect, Schema } from "effect"
 import type { Difference } from "./Difference.js"
 import { DifferenceKind } from "./Difference.js"
 
@@ -33,8 +33,12 @@ export const EMPTY_REGISTER: DivergenceRegister = { version: 1, entries: [] }
 
 export const registerPath = () => new URL("../../divergence-register.json", import.meta.url)
 
-export const loadRegister = async (path: string | URL = registerPath()): Promise<DivergenceRegister> =>
-  Schema.decodeUnknownSync(DivergenceRegister)(JSON.parse(await readFile(path, "utf8")))
+/** The register at `path` (the package's own by default); an unreadable or invalid register is a defect. */
+export const loadRegister = (path: string | URL = registerPath()): Effect.Effect<DivergenceRegister, never, FileSystem.FileSystem> =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(typeof path === "string" ? path : path.pathname)).pipe(
+    Effect.map((text) => Schema.decodeUnknownSync(DivergenceRegister)(JSON.parse(text))),
+    Effect.orDie
+  )
 
 const glob = (pattern: string) => new RegExp(`^${pattern.split("*").map((p) => p.replace(/[.+?^${}()|[\]\\]/g, "\\$&")).join(".*")}$`)
 

@@ -5,36 +5,36 @@
  */
 import { execFile } from "node:child_process"
 import { existsSync } from "node:fs"
-import { readdir, readFile, stat } from "node:fs/promises"
 import { homedir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
+import { FileSystem } from "@effect/platform"
 import { defaultLockPath } from "@hermetic/oracle-runner"
+import { Effect } from "effect"
 import type { JsonValue } from "../json/JsonValue.js"
 
-const run = promisify(execFile)
+/** A command's stdout; a command that cannot run or fails is the failure (git, the venv's Python: the process edge). */
+const output = (file: string, args: ReadonlyArray<string>, options: { readonly cwd?: string; readonly timeout?: number } = {}): Effect.Effect<string, Error> =>
+  Effect.tryPromise({ try: () => promisify(execFile)(file, [...args], options).then((r) => r.stdout), catch: (e) => (e instanceof Error ? e : new Error(String(e))) })
 
 export const repoRoot = (): string => new URL("../../../../", import.meta.url).pathname.replace(/\/$/, "")
 
-export const emulatorGitState = async (): Promise<{ commit: string; dirty: boolean }> => {
-  try {
-    const cwd = repoRoot()
-    const commit = (await run("git", ["rev-parse", "HEAD"], { cwd })).stdout.trim()
-    const status = (await run("git", ["status", "--porcelain", "--", "packages/emulator"], { cwd })).stdout.trim()
-    return { commit, dirty: status !== "" }
-  } catch {
-    return { commit: "unknown (not a git checkout)", dirty: false }
-  }
-}
+/** Where evidence goes without --out: the repository's evidence/ in a checkout, ./evidence where the package is installed. */
+export const defaultEvidenceDir = (): string =>
+  existsSync(join(repoRoot(), "packages", "diff", "package.json")) ? join(repoRoot(), "evidence") : join(process.cwd(), "evidence")
 
-export const sourceLockEntry = async (pin: string): Promise<JsonValue | undefined> => {
-  try {
-    const lock = JSON.parse(await readFile(defaultLockPath(), "utf8")) as { pins?: Record<string, JsonValue> }
-    return lock.pins?.[pin]
-  } catch {
-    return undefined
-  }
-}
+export const emulatorGitState: Effect.Effect<{ commit: string; dirty: boolean }> = Effect.gen(function*() {
+  const cwd = repoRoot()
+  const commit = (yield* output("git", ["rev-parse", "HEAD"], { cwd })).trim()
+  const status = (yield* output("git", ["status", "--porcelain", "--", "packages/emulator"], { cwd })).trim()
+  return { commit, dirty: status !== "" }
+}).pipe(Effect.orElseSucceed(() => ({ commit: "unknown (not a git checkout)", dirty: false })))
+
+export const sourceLockEntry = (pin: string): Effect.Effect<JsonValue | undefined, never, FileSystem.FileSystem> =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(defaultLockPath())).pipe(
+    Effect.flatMap((text) => Effect.try(() => (JSON.parse(text) as { pins?: Record<string, JsonValue> }).pins?.[pin])),
+    Effect.orElseSucceed(() => undefined)
+  )
 
 const VERSIONS_SCRIPT = `import json, sys, importlib.metadata as m
 out = {"python": sys.version.split()[0]}
@@ -44,19 +44,16 @@ for p in ["hermes-agent", "aiohttp", "openai", "httpx", "pydantic"]:
 print(json.dumps(out))`
 
 /** Installed versions in the newest cached venv of the pin (the one the process launcher uses). */
-export const installedVersions = async (pin: string): Promise<Record<string, string> | undefined> => {
-  const root = process.env["HERMETIC_CACHE_DIR"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "hermetic")
-  const venvs = join(root, "venvs")
-  if (!existsSync(venvs)) return undefined
-  const candidates = (await readdir(venvs)).filter((d) => d.startsWith(`${pin}-`))
-  const withTimes = await Promise.all(candidates.map(async (d) => ({ d, t: (await stat(join(venvs, d))).mtimeMs })))
-  const newest = withTimes.sort((a, b) => b.t - a.t)[0]
-  if (newest === undefined) return undefined
-  try {
+export const installedVersions = (pin: string): Effect.Effect<Record<string, string> | undefined, never, FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const root = process.env["HERMETIC_CACHE_DIR"] ?? join(process.env["XDG_CACHE_HOME"] ?? join(homedir(), ".cache"), "hermetic")
+    const venvs = join(root, "venvs")
+    const candidates = (yield* fs.readDirectory(venvs)).filter((d) => d.startsWith(`${pin}-`))
+    const withTimes = yield* Effect.forEach(candidates, (d) => Effect.map(fs.stat(join(venvs, d)), (info) => ({ d, t: info.mtime._tag === "Some" ? info.mtime.value.getTime() : 0 })))
+    const newest = withTimes.sort((a, b) => b.t - a.t)[0]
+    if (newest === undefined) return undefined
     const python = join(venvs, newest.d, "bin", "python")
-    const out = (await run(python, ["-c", VERSIONS_SCRIPT], { timeout: 30_000 })).stdout
+    const out = yield* output(python, ["-c", VERSIONS_SCRIPT], { timeout: 30_000 })
     return { ...(JSON.parse(out) as Record<string, string>), venv: join(venvs, newest.d) }
-  } catch {
-    return undefined
-  }
-}
+  }).pipe(Effect.orElseSucceed(() => undefined))

@@ -3,8 +3,9 @@
  * the command sequence; the smallest failing Scenario is written to <out>/counterexamples/ with its
  * seed and path, replayable with `oracle replay FILE --target …`.
  */
-import { mkdir, writeFile } from "node:fs/promises"
 import { join } from "node:path"
+import { FileSystem } from "@effect/platform"
+import { Effect, Runtime } from "effect"
 import * as fc from "fast-check"
 import { cassetteSlug } from "../cassette/Cassette.js"
 import type { ScenarioComparison } from "../compare/compareScenario.js"
@@ -19,7 +20,7 @@ export interface SearchOptions extends GeneratorOptions {
   /** Start at this run of the seed (a generated scenario's `origin.path`) and shrink the failure found there. */
   readonly path?: string
   /** Compares one scenario on both targets. */
-  readonly compare: (scenario: Scenario) => Promise<ScenarioComparison>
+  readonly compare: (scenario: Scenario) => Effect.Effect<ScenarioComparison>
   /** Directory that receives counterexamples/ (none written when absent). */
   readonly out?: string
   readonly progress?: (line: string) => void
@@ -40,17 +41,23 @@ export interface SearchResult {
 
 const divergent = (c: ScenarioComparison) => c.evidence.verdict === "divergent" || c.evidence.verdict === "error"
 
-export const searchCounterexample = async (options: SearchOptions): Promise<SearchResult> => {
+/**
+ * fast-check drives the search and wants a Promise per property run: `compare` runs on the
+ * caller's runtime there (the library's edge), and the search as a whole is one Effect.
+ */
+export const searchCounterexample = (options: SearchOptions): Effect.Effect<SearchResult, never, FileSystem.FileSystem> => Effect.gen(function*() {
+  const runtime = yield* Effect.runtime<never>()
+  const compare = (scenario: Scenario) => Runtime.runPromise(runtime)(options.compare(scenario))
   const compared: Array<ScenarioComparison> = []
   let failing: { scenario: Scenario; comparison: ScenarioComparison; commands: ReadonlyArray<GenCommand> } | undefined
   let evaluations = 0
-  const details = await fc.check(
+  const details = yield* Effect.promise(() => fc.check(
     fc.asyncProperty(commandsArbitrary(options), async (commands) => {
       // an empty scenario says nothing; fast-check draws another instead of counting it
       fc.pre(buildFromList([...commands], options.pin, "", { seed: options.seed }, options.profile).scenario.steps.length > 0)
       evaluations++
       const { scenario, executed } = buildFromList([...commands], options.pin, `(#${evaluations})`, { seed: options.seed }, options.profile)
-      const comparison = await options.compare(scenario)
+      const comparison = await compare(scenario)
       if (failing === undefined) {
         compared.push(comparison)
         options.progress?.(`generated #${evaluations}: ${comparison.evidence.verdict} (${scenario.steps.length} steps)`)
@@ -63,7 +70,7 @@ export const searchCounterexample = async (options: SearchOptions): Promise<Sear
       return true
     }),
     { seed: options.seed, numRuns: options.numRuns, endOnFailure: false, ...(options.path !== undefined ? { path: options.path } : {}) }
-  )
+  ))
   if (!details.failed || failing === undefined || details.counterexamplePath === null) return { seed: options.seed, compared }
   // fast-check drops commands from the front; a last pass removes any single command that is not needed (1-minimal)
   let best = failing
@@ -72,7 +79,7 @@ export const searchCounterexample = async (options: SearchOptions): Promise<Sear
     const fewer = best.commands.filter((_, k) => k !== i)
     const { scenario, executed } = buildFromList(fewer, options.pin, "(shrunk)", { seed: options.seed }, options.profile)
     if (scenario.steps.length === 0) continue
-    const comparison = await options.compare(scenario)
+    const comparison = yield* options.compare(scenario)
     if (divergent(comparison)) {
       best = { scenario, comparison, commands: executed }
       removed++
@@ -89,13 +96,14 @@ export const searchCounterexample = async (options: SearchOptions): Promise<Sear
   let file: string | undefined
   if (options.out !== undefined) {
     const dir = join(options.out, "counterexamples")
-    await mkdir(dir, { recursive: true })
+    const fs = yield* FileSystem.FileSystem
+    yield* Effect.orDie(fs.makeDirectory(dir, { recursive: true }))
     file = join(dir, `${cassetteSlug(`${options.pin} seed ${options.seed} path ${details.counterexamplePath}`)}.json`)
-    await writeFile(file, encodeScenario(scenario))
+    yield* Effect.orDie(fs.writeFileString(file, encodeScenario(scenario)))
   }
   return {
     seed: options.seed,
     compared,
     failure: { path, scenario, comparison: { ...failing.comparison, evidence: { ...failing.comparison.evidence, name: scenario.name } }, shrinks: details.numShrinks, ...(file !== undefined ? { file } : {}) }
   }
-}
+})

@@ -6,12 +6,13 @@
  */
 import type { Exchange, WireResponse } from "../exchange/Exchange.js"
 import { parseSse } from "../exchange/SseFrames.js"
-import { isJsonObject, type JsonObject, type JsonValue, jsonTypeOf, numericValue } from "../json/JsonValue.js"
+import { isJsonObject, type JsonValue, jsonTypeOf, numericValue } from "../json/JsonValue.js"
 import { parseJsonPreservingNumbers } from "../json/parseJsonPreservingNumbers.js"
 import type { ScenarioRun } from "../runner/ScenarioRun.js"
 import type { Scenario } from "../scenario/Scenario.js"
 import { IdTokens } from "./IdTokens.js"
 import type { NormalizedBody, NormalizedExchange, NormalizedFrame, NormalizedRun, NormalizedStep, TimeRelation } from "./NormalizedRun.js"
+import { joinResponsesDeltas } from "./responsesDeltaJoin.js"
 import { HEADER_RULES, type HeaderRule, RESPONSES_DELTA_JOIN, SSE_KEEPALIVE, TIME_RELATIONS, TOOL_DURATION, UNTIL_ATTEMPTS } from "./NormalizationRule.js"
 
 export interface NormalizeOptions {
@@ -115,33 +116,11 @@ class Normalizer {
     }
   }
 
-  /** RESPONSES_DELTA_JOIN: adjacent text deltas of one content part become one; the stream is renumbered only where something was joined. */
+  /** RESPONSES_DELTA_JOIN (responsesDeltaJoin.ts), counted once per join. */
   joinDeltas(frames: ReadonlyArray<NormalizedFrame>): Array<NormalizedFrame> {
-    const rule = RESPONSES_DELTA_JOIN
-    const deltaOf = (f: NormalizedFrame | undefined): JsonObject | undefined =>
-      f !== undefined && isJsonObject(f.data) && f.data["type"] === rule.event && typeof f.data["delta"] === "string" ? f.data : undefined
-    const out: Array<NormalizedFrame> = []
-    let joined = false
-    for (const frame of frames) {
-      const prev = out[out.length - 1]
-      const [a, b] = [deltaOf(prev), deltaOf(frame)]
-      if (prev !== undefined && a !== undefined && b !== undefined && rule.sameTarget.every((k) => JSON.stringify(a[k]) === JSON.stringify(b[k]))) {
-        out[out.length - 1] = { ...prev, data: { ...a, delta: `${String(a["delta"])}${String(b["delta"])}` } }
-        this.count(rule)
-        joined = true
-        continue
-      }
-      out.push(frame)
-    }
-    if (!joined) return out
-    let next: number | undefined
-    return out.map((f) => {
-      if (!isJsonObject(f.data)) return f
-      const n = numericValue(f.data[rule.renumbered])
-      if (n === undefined) return f
-      next ??= n
-      return { ...f, data: { ...f.data, [rule.renumbered]: next++ } }
-    })
+    const { frames: joined, joined: times } = joinResponsesDeltas(frames)
+    for (let i = 0; i < times; i++) this.count(RESPONSES_DELTA_JOIN)
+    return joined
   }
 
   exchange(ex: Exchange, step: number, location: string): NormalizedExchange {
@@ -233,7 +212,23 @@ const timeRelations = (times: ReadonlyArray<TimeObservation>, scenario: Scenario
     const newestBefore = Math.floor(Math.max(...before) + jump * 0.999)
     out.push({ id: `step ${index}: newest timestamp after advance ${jump}s ≥ newest before + ${jump}s`, holds: Math.max(...after) >= newestBefore })
   })
+  // a frozen clock shows: timestamps made while it stands (between clock steps) are within 1 s of
+  // each other, however long the steps took (the real gateway freezes at whole seconds)
+  let frozenFrom: number | undefined
+  scenario.steps.forEach((step, index) => {
+    if (!("clock" in step)) return
+    if (frozenFrom !== undefined) frozenWindow(out, times, frozenFrom, index)
+    frozenFrom = "freeze" in step.clock ? (step.clock.freeze ? index : undefined) : frozenFrom !== undefined ? index : undefined
+  })
+  if (frozenFrom !== undefined) frozenWindow(out, times, frozenFrom, scenario.steps.length)
   return out
+}
+
+const frozenWindow = (out: Array<TimeRelation>, times: ReadonlyArray<TimeObservation>, from: number, to: number) => {
+  // only readings of the clock: a scheduled time (a job's next_run_at) lies ahead by design
+  const values = times.filter((t) => t.step > from && t.step < to && !t.field.startsWith("next_")).map((t) => t.value)
+  if (values.length < 2) return
+  out.push({ id: `steps ${from + 1}–${to - 1}: timestamps made while the clock is frozen are within 1 s of each other`, holds: Math.max(...values) - Math.min(...values) < 1 })
 }
 
 export const normalizeRun = (run: ScenarioRun, scenario: Scenario, options: NormalizeOptions): NormalizedRun => {

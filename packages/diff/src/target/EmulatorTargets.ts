@@ -4,8 +4,9 @@
  * compared on the same pin as the real gateway.
  */
 import { Emulator, type EmulatorOptions, layer, type Pin, startEmulator } from "@hermetic/emulator"
-import { Effect, ManagedRuntime, type Scope } from "effect"
+import { Context, Effect, Layer, type Scope } from "effect"
 import { emulatorDriver } from "./emulatorDriver.js"
+import type { Fetch } from "./LiveDriver.js"
 import { liveTarget } from "./liveTarget.js"
 import type { Target } from "./Target.js"
 
@@ -22,7 +23,7 @@ export interface EmulatorTargetOptions {
    * Wraps the emulator's fetch: how a test builds a deliberately broken variant without touching
    * the emulator itself.
    */
-  readonly wrapFetch?: (fetch: (url: string, init: RequestInit) => Promise<Response>) => (url: string, init: RequestInit) => Promise<Response>
+  readonly wrapFetch?: (fetch: Fetch) => Fetch
   readonly sseDeadlineMs?: number
 }
 
@@ -30,15 +31,11 @@ const clockOf = (o: EmulatorTargetOptions) => (o.pinnedClock !== undefined ? "pi
 
 export const emulatorInProcessTarget = (options: EmulatorTargetOptions): Effect.Effect<Target, never, Scope.Scope> =>
   Effect.gen(function*() {
-    const runtime = yield* Effect.acquireRelease(
-      Effect.sync(() =>
-        ManagedRuntime.make(
-          layer({ ...options.emulatorOptions, hermesVersion: options.pin, apiKey: EMULATOR_API_KEY }, options.seed !== undefined ? { seed: options.seed } : {})
-        )
-      ),
-      (rt) => Effect.promise(() => rt.dispose())
+    // the emulator's Layer built in this scope (released with it); its fetch is the in-process HTTP edge
+    const built = yield* Layer.build(
+      layer({ ...options.emulatorOptions, hermesVersion: options.pin, apiKey: EMULATOR_API_KEY }, options.seed !== undefined ? { seed: options.seed } : {})
     )
-    const emu = yield* Effect.promise(() => runtime.runPromise(Emulator))
+    const emu = Context.get(built, Emulator)
     const base = (url: string, init: RequestInit) => emu.fetch(url, init)
     const driver = emulatorDriver({
       fetch: options.wrapFetch ? options.wrapFetch(base) : base,
@@ -56,6 +53,7 @@ export const emulatorInProcessTarget = (options: EmulatorTargetOptions): Effect.
 
 export const emulatorHttpTarget = (options: EmulatorTargetOptions): Effect.Effect<Target, never, Scope.Scope> =>
   Effect.gen(function*() {
+    // the emulator's socket server has only a Promise face (startEmulator): it is wrapped here, at its edge
     const running = yield* Effect.acquireRelease(
       Effect.promise(() =>
         startEmulator({ ...options.emulatorOptions, hermesVersion: options.pin, apiKey: EMULATOR_API_KEY, port: 0 }, options.seed !== undefined ? { seed: options.seed } : {})

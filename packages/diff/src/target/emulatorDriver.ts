@@ -4,11 +4,12 @@
  * namespace is reset when the scenario ends, which also ends its live runs.
  */
 import type { Script } from "@hermetic/script"
+import { Effect } from "effect"
 import type { ClockCommand } from "../scenario/Scenario.js"
-import type { LiveDriver } from "./LiveDriver.js"
+import { type Fetch, fetchEffect, type LiveDriver } from "./LiveDriver.js"
 
 export interface EmulatorDriverOptions {
-  readonly fetch: (url: string, init: RequestInit) => Promise<Response>
+  readonly fetch: Fetch
   readonly baseUrl: string
   readonly apiKey: string
   /** Epoch seconds to freeze every scenario's clock at; running real time when absent. */
@@ -21,6 +22,8 @@ export interface EmulatorDriverOptions {
 
 let driverCount = 0
 
+const bodyText = (res: Response) => Effect.tryPromise({ try: () => res.text(), catch: (e) => (e instanceof Error ? e : new Error(String(e))) })
+
 export const emulatorDriver = (options: EmulatorDriverOptions): LiveDriver => {
   const prefix = options.namespacePrefix ?? `diff${++driverCount}`
   let scenarioCount = 0
@@ -28,45 +31,45 @@ export const emulatorDriver = (options: EmulatorDriverOptions): LiveDriver => {
   const nsHeader = () => ({ "x-hermetic-namespace": namespace })
   // the control plane wants the API key once one is set
   const adminKey: Record<string, string> = options.apiKey === "" ? {} : { "x-hermetic-admin-key": options.apiKey }
-  const admin = async (path: string, body: unknown = {}): Promise<unknown> => {
-    const res = await options.fetch(`${options.baseUrl}/__admin${path}`, {
-      method: "POST",
-      headers: { ...nsHeader(), ...adminKey, "content-type": "application/json" },
-      body: JSON.stringify(body)
-    })
-    const text = await res.text()
-    if (res.status !== 200) throw new Error(`admin ${path} answered ${res.status}: ${text}`)
-    return text === "" ? null : JSON.parse(text)
-  }
+  /** One control-plane call; anything but a 200 is a failure naming the answer. */
+  const admin = (path: string, body: unknown = {}): Effect.Effect<void, Error> =>
+    Effect.suspend(() =>
+      fetchEffect(options.fetch, `${options.baseUrl}/__admin${path}`, {
+        method: "POST",
+        headers: { ...nsHeader(), ...adminKey, "content-type": "application/json" },
+        body: JSON.stringify(body)
+      })
+    ).pipe(
+      Effect.flatMap((res) =>
+        Effect.flatMap(bodyText(res), (text) => (res.status === 200 ? Effect.void : Effect.fail(new Error(`admin ${path} answered ${res.status}: ${text}`))))
+      )
+    )
+  const release = (hold: string) => admin(`/holds/${encodeURIComponent(hold)}/release`)
+  const pinClock = (steps: ReadonlyArray<unknown>) => (options.pinnedClock === undefined ? Effect.void : Effect.forEach(steps, (step) => admin("/clock", step), { discard: true }))
   return {
-    fetch: (path, init) => options.fetch(`${options.baseUrl}${path}`, init),
+    fetch: (path, init) => fetchEffect(options.fetch, `${options.baseUrl}${path}`, init),
     apiKey: options.apiKey,
     hiddenHeaders: nsHeader,
-    script: async (script: Script) => void (await admin("/script", script)),
-    release: async (hold) => void (await admin(`/holds/${encodeURIComponent(hold)}/release`)),
-    isHeld: async (hold) => {
-      const res = await options.fetch(`${options.baseUrl}/__admin/holds`, { method: "GET", headers: { ...nsHeader(), ...adminKey } })
-      const body = (await res.json()) as { waiting?: ReadonlyArray<string> }
-      if (res.status !== 200 || body.waiting === undefined) throw new Error(`admin /holds answered ${res.status}`)
-      return body.waiting.includes(hold)
-    },
-    clock: async (command: ClockCommand) => void (await admin("/clock", command)),
-    restart: async () => void (await admin("/restart")),
-    reset: async () => {
-      await admin("/reset")
-      if (options.pinnedClock !== undefined) await admin("/clock", { set: options.pinnedClock }).then(() => admin("/clock", { freeze: true }))
-    },
-    begin: async () => {
+    script: (script: Script) => admin("/script", script),
+    release,
+    isHeld: (hold) =>
+      Effect.suspend(() => fetchEffect(options.fetch, `${options.baseUrl}/__admin/holds`, { method: "GET", headers: { ...nsHeader(), ...adminKey } })).pipe(
+        Effect.flatMap((res) =>
+          Effect.flatMap(bodyText(res), (text) => {
+            const waiting = res.status === 200 ? (JSON.parse(text) as { waiting?: ReadonlyArray<string> }).waiting : undefined
+            return waiting === undefined ? Effect.fail(new Error(`admin /holds answered ${res.status}`)) : Effect.succeed(waiting.includes(hold))
+          })
+        )
+      ),
+    clock: (command: ClockCommand) => admin("/clock", command),
+    restart: () => admin("/restart"),
+    drain: (on) => admin("/drain", { draining: on }),
+    reset: Effect.zipRight(admin("/reset"), pinClock([{ set: options.pinnedClock }, { freeze: true }])),
+    begin: Effect.suspend(() => {
       namespace = `${prefix}-${++scenarioCount}`
-      if (options.pinnedClock !== undefined) {
-        await admin("/clock", { freeze: true })
-        await admin("/clock", { set: options.pinnedClock })
-      }
-    },
-    end: async (holds) => {
-      for (const hold of holds) await admin(`/holds/${encodeURIComponent(hold)}/release`)
-      await admin("/reset")
-    },
+      return pinClock([{ freeze: true }, { set: options.pinnedClock }])
+    }),
+    end: (holds) => Effect.zipRight(Effect.forEach(holds, release, { discard: true }), admin("/reset")),
     pollIntervalMs: options.pollIntervalMs,
     sseDeadlineMs: options.sseDeadlineMs
   }

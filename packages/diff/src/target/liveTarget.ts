@@ -3,19 +3,18 @@
  * process, emulator over HTTP, real gateway). Polls `until` at the driver's pace, reads SSE
  * bodies with a bound, and keeps the API key out of everything it records.
  */
-import { Effect } from "effect"
+import { Duration, Effect } from "effect"
 import type { Exchange, WireRequest } from "../exchange/Exchange.js"
 import { readResponse } from "../exchange/readResponse.js"
 import { isJsonObject } from "../json/JsonValue.js"
 import { parseJsonPreservingNumbers } from "../json/parseJsonPreservingNumbers.js"
+import { describeGeneratedBody, generatedBodyInit } from "../scenario/generatedBody.js"
 import { type HttpRequestSpec, type Scenario, type Step, TERMINAL_RUN_STATUSES, type Until } from "../scenario/Scenario.js"
 import { type LiveDriver, WRONG_API_KEY } from "./LiveDriver.js"
 import { type StepOutcome, type Target, TargetError, type TargetInfo } from "./Target.js"
 
 export const DEFAULT_UNTIL_DEADLINE_MS = 10_000
 export const DEFAULT_USER_AGENT = "hermetic-oracle/1"
-
-const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms))
 
 /** fetch's "fetch failed" hides the reason in `cause` (ECONNRESET, "other side closed", …): show it. */
 const describeError = (e: unknown): string => {
@@ -25,13 +24,17 @@ const describeError = (e: unknown): string => {
 }
 
 /** The request as the scenario describes it (what gets recorded), and the init actually sent. */
-export const buildRequest = (spec: HttpRequestSpec, driver: LiveDriver): { wire: WireRequest; init: RequestInit } => {
+export const buildRequest = (spec: HttpRequestSpec, driver: Pick<LiveDriver, "apiKey" | "hiddenHeaders">): { wire: WireRequest; init: RequestInit } => {
   // every target sees the same User-Agent (servers echo it, e.g. a cron job's origin); fetch over a
   // socket would otherwise send "node" and the in-process fetch nothing
   const headers: Record<string, string> = { "user-agent": DEFAULT_USER_AGENT }
   for (const [k, v] of Object.entries(spec.headers ?? {})) headers[k.toLowerCase()] = v
   let body: string | undefined
-  if (spec.rawBody !== undefined) body = spec.rawBody
+  let sentBody: { body: BodyInit; duplex?: "half" } | undefined
+  if (spec.generatedBody !== undefined) {
+    body = describeGeneratedBody(spec.generatedBody)
+    sentBody = generatedBodyInit(spec.generatedBody)
+  } else if (spec.rawBody !== undefined) body = spec.rawBody
   else if (spec.body !== undefined) {
     body = JSON.stringify(spec.body)
     headers["content-type"] ??= "application/json"
@@ -43,7 +46,7 @@ export const buildRequest = (spec: HttpRequestSpec, driver: LiveDriver): { wire:
   const method = spec.method.toUpperCase()
   return {
     wire: { method, path: spec.path, headers, auth, ...(body !== undefined ? { body } : {}) },
-    init: { method, headers: sent, ...(body !== undefined ? { body } : {}) }
+    init: { method, headers: sent, ...(sentBody ?? (body !== undefined ? { body } : {})) }
   }
 }
 
@@ -71,59 +74,57 @@ const settledBy = (until: Until, exchange: Exchange): boolean => {
 }
 
 export const liveTarget = (info: TargetInfo, driver: LiveDriver): Target => {
-  const fail = (reason: string) => new TargetError({ target: info.kind, reason })
-  const attempt = <A>(what: string, run: () => Promise<A>) => Effect.tryPromise({ try: run, catch: (e) => fail(`${what}: ${describeError(e)}`) })
+  /** What `what` failed with, as the step's TargetError. */
+  const attempt = <A>(what: string, effect: Effect.Effect<A, Error>) =>
+    Effect.mapError(effect, (e) => new TargetError({ target: info.kind, reason: `${what}: ${describeError(e)}` }))
+  const pause = Effect.suspend(() => Effect.sleep(Duration.millis(driver.pollIntervalMs)))
 
-  const send = async (spec: HttpRequestSpec): Promise<Exchange> => {
+  const send = (spec: HttpRequestSpec): Effect.Effect<Exchange, Error> => {
     const { wire, init } = buildRequest(spec, driver)
-    let res: Response
-    try {
-      res = await driver.fetch(spec.path, init)
-    } catch (e) {
-      // The real gateway going away is the oracle failing; an emulator dropping a connection is behaviour.
-      if (info.real) throw e
-      return { request: wire, transportError: describeError(e) }
-    }
     const limits = { deadlineMs: driver.sseDeadlineMs, ...(spec.maxFrames !== undefined ? { maxFrames: spec.maxFrames } : {}) }
-    return { request: wire, response: await readResponse(res, limits) }
+    return Effect.matchEffect(driver.fetch(spec.path, init), {
+      // The real gateway going away is the oracle failing; an emulator dropping a connection is behaviour.
+      onFailure: (e): Effect.Effect<Exchange, Error> => (info.real ? Effect.fail(e) : Effect.succeed({ request: wire, transportError: describeError(e) })),
+      // reading the body is the other half of the HTTP edge
+      onSuccess: (res) =>
+        Effect.tryPromise({ try: () => readResponse(res, limits), catch: (e) => (e instanceof Error ? e : new Error(String(e))) }).pipe(
+          Effect.map((response) => ({ request: wire, response }))
+        )
+    })
   }
 
-  const sendUntil = async (spec: HttpRequestSpec, until: Until): Promise<StepOutcome> => {
-    const deadline = Date.now() + (until.deadlineMs ?? DEFAULT_UNTIL_DEADLINE_MS) * (driver.deadlineScale ?? 1)
-    let attempts = 0
-    for (;;) {
-      const exchange = await send(spec)
-      attempts++
-      if (settledBy(until, exchange)) return { exchanges: [exchange], attempts, settled: true }
-      if (Date.now() >= deadline) return { exchanges: [exchange], attempts, settled: false }
-      await sleep(driver.pollIntervalMs)
-    }
-  }
+  /** Repeats `probe` at the driver's pace until it settles or the (scaled) deadline passes. */
+  const poll = (deadlineMs: number, probe: Effect.Effect<{ readonly settled: boolean; readonly exchanges: ReadonlyArray<Exchange> }, Error>) =>
+    Effect.suspend(() => {
+      const deadline = Date.now() + deadlineMs * (driver.deadlineScale ?? 1)
+      const loop = (attempts: number): Effect.Effect<StepOutcome, Error> =>
+        Effect.flatMap(probe, ({ settled, exchanges }) =>
+          settled || Date.now() >= deadline
+            ? Effect.succeed({ exchanges, attempts, settled })
+            : Effect.zipRight(pause, loop(attempts + 1)))
+      return loop(1)
+    })
 
   const apply = (step: Step): Effect.Effect<StepOutcome, TargetError> => {
     const none: StepOutcome = { exchanges: [] }
-    if ("script" in step) return attempt("script", () => driver.script(step.script)).pipe(Effect.as(none))
-    if ("release" in step) return attempt(`release ${step.release}`, () => driver.release(step.release)).pipe(Effect.as(none))
+    if ("script" in step) return attempt("script", driver.script(step.script)).pipe(Effect.as(none))
+    if ("release" in step) return attempt(`release ${step.release}`, driver.release(step.release)).pipe(Effect.as(none))
     if ("awaitHold" in step) {
-      const deadline = Date.now() + (step.deadlineMs ?? DEFAULT_UNTIL_DEADLINE_MS) * (driver.deadlineScale ?? 1)
-      return attempt(`await hold ${step.awaitHold}`, async () => {
-        for (let attempts = 1; ; attempts++) {
-          if (await driver.isHeld(step.awaitHold)) return { exchanges: [], attempts, settled: true }
-          if (Date.now() >= deadline) return { exchanges: [], attempts, settled: false }
-          await sleep(driver.pollIntervalMs)
-        }
-      })
+      const held = Effect.map(driver.isHeld(step.awaitHold), (settled) => ({ settled, exchanges: [] }))
+      return attempt(`await hold ${step.awaitHold}`, poll(step.deadlineMs ?? DEFAULT_UNTIL_DEADLINE_MS, held))
     }
-    if ("clock" in step) return attempt("clock", () => driver.clock(step.clock)).pipe(Effect.as(none))
-    if ("restart" in step) return attempt("restart", () => driver.restart(step.restart.crash === true)).pipe(Effect.as(none))
-    if ("reset" in step) return attempt("reset", () => driver.reset()).pipe(Effect.as(none))
+    if ("clock" in step) return attempt("clock", driver.clock(step.clock)).pipe(Effect.as(none))
+    if ("restart" in step) return attempt("restart", driver.restart(step.restart.crash === true)).pipe(Effect.as(none))
+    if ("reset" in step) return attempt("reset", driver.reset).pipe(Effect.as(none))
+    if ("drain" in step) return attempt(`drain ${String(step.drain)}`, driver.drain(step.drain)).pipe(Effect.as(none))
     if ("parallel" in step) {
-      return attempt("parallel requests", async () => ({ exchanges: await Promise.all(step.parallel.map((p) => send(p.request))) }))
+      return attempt("parallel requests", Effect.map(Effect.forEach(step.parallel, (p) => send(p.request), { concurrency: "unbounded" }), (exchanges) => ({ exchanges })))
     }
     const until = step.until
-    return attempt(`${step.request.method} ${step.request.path}`, () =>
-      until === undefined ? send(step.request).then((e) => ({ exchanges: [e] })) : sendUntil(step.request, until)
-    )
+    const request = until === undefined
+      ? Effect.map(send(step.request), (e): StepOutcome => ({ exchanges: [e] }))
+      : poll(until.deadlineMs ?? DEFAULT_UNTIL_DEADLINE_MS, Effect.map(send(step.request), (e) => ({ settled: settledBy(until, e), exchanges: [e] })))
+    return attempt(`${step.request.method} ${step.request.path}`, request)
   }
 
   const holdsOf = (scenario: Scenario): Array<string> => {
@@ -137,8 +138,8 @@ export const liveTarget = (info: TargetInfo, driver: LiveDriver): Target => {
 
   return {
     info,
-    begin: () => attempt("begin", () => driver.begin()),
+    begin: () => attempt("begin", driver.begin),
     apply,
-    end: (scenario) => attempt("end", () => driver.end(holdsOf(scenario)))
+    end: (scenario) => attempt("end", driver.end(holdsOf(scenario)))
   }
 }

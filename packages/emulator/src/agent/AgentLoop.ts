@@ -33,7 +33,7 @@ import {
   toolArguments
 } from "@hermetic/script"
 import { markAgentTurn } from "../discovery/AgentWarmth.js"
-import { Gateways } from "../runs/GatewayState.js"
+import { Gateways } from "../services/GatewayProcess.js"
 import { AGENT_MODEL } from "../sessions/AgentIdentity.js"
 import { Agent } from "../services/Agent.js"
 import { type AgentMessage, repairMessageSequence, stampPersisted } from "./AgentMessages.js"

@@ -11,7 +11,8 @@
  * - `active_agents`: 0 — it counts messaging-platform turns, which the emulator has none of; API
  *   turns are not in it (observed live: a held run and a held chat leave it 0).
  */
-import type { GatewayState } from "../runs/GatewayState.js"
+import { runsOf } from "../runs/Runs.js"
+import type { GatewayState } from "../services/GatewayProcess.js"
 import { PyFloat } from "../python/index.js"
 
 export const EMULATED_PID = 4242
@@ -28,13 +29,7 @@ export const pyIsoFormat = (epochSeconds: number): string => {
   return micros === 0 ? `${base}+00:00` : `${base}.${String(micros).padStart(6, "0")}+00:00`
 }
 
-export const activeApiRuns = (gw: GatewayState): number => {
-  let n = 0
-  for (const record of gw.runStatuses.values()) {
-    if (ACTIVE_RUN_STATUSES.has(String(record["status"]))) n++
-  }
-  return n
-}
+export const activeApiRuns = (gw: GatewayState): number => runsOf(gw).countStatuses(ACTIVE_RUN_STATUSES)
 
 export const detailedHealth = (gw: GatewayState, version: string) => {
   const gatewayState = gw.draining ? "draining" : "running"

@@ -11,7 +11,7 @@
  */
 import { Deferred, Effect } from "effect"
 import { createHash } from "node:crypto"
-import type { GatewayState } from "../runs/GatewayState.js"
+import type { GatewayState } from "../services/GatewayProcess.js"
 import { PyDict, pyRepr, type PyValue } from "../python/index.js"
 
 export const IDEMPOTENCY_TTL_SECONDS = 300

@@ -17,16 +17,17 @@ import { toolPreview } from "../chat/ToolProgress.js"
 import type { Agent } from "../services/Agent.js"
 import type { Storage } from "../services/Storage.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
-import { type Gateways, type GatewayState, type LiveRun, RunStream } from "./GatewayState.js"
+import type { Gateways } from "../services/GatewayProcess.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import type { RunRecord, RunStatus } from "./RunRecord.js"
-import { writeRunStatus } from "./RunStatusWriter.js"
+import type { LiveRun, Runs } from "./Runs.js"
 import { PyFloat, pyStr, pyStrip } from "../python/index.js"
 
 export interface RunSpec {
   readonly runId: string
   readonly namespace: string
-  readonly gateway: GatewayState
+  /** The run owner of the process the run belongs to. */
+  readonly runs: Runs
   readonly now: () => number
   /** The run's user message (the string input, or the last input item's content). */
   readonly userMessage: unknown
@@ -37,18 +38,15 @@ export interface RunSpec {
 }
 
 /** `_put_event_if_active`: only while this run still owns its transport buffer. */
-const putIfActive = (spec: RunSpec, event: RunEvent | null): Effect.Effect<void> => {
-  const stream = spec.gateway.runStreams.get(spec.runId)
-  return stream === undefined ? Effect.void : stream.offer(event)
-}
+const putIfActive = (spec: RunSpec, event: RunEvent | null): Effect.Effect<void> => spec.runs.publish(spec.runId, event)
 
 export const setStatus = (spec: RunSpec, status: RunStatus, fields: Record<string, unknown> = {}) =>
-  Effect.suspend(() => writeRunStatus(spec.gateway, spec.namespace, spec.runId, status, spec.now(), fields))
+  Effect.suspend(() => spec.runs.writeStatus(spec.namespace, spec.runId, status, spec.now(), fields))
 
 /** A progress event (tool, reasoning): refreshes last_event on the status, then queues the event. */
 const pushProgress = (spec: RunSpec, event: RunEvent) =>
   Effect.suspend(() => {
-    const current = spec.gateway.runStatuses.get(spec.runId)
+    const current = spec.runs.status(spec.runId)
     const status = (current?.["status"] as RunStatus | undefined) ?? "running"
     return setStatus(spec, status, { last_event: event["event"] }).pipe(Effect.zipRight(putIfActive(spec, event)))
   })
@@ -76,7 +74,18 @@ const commandOf = (call: ExecutedToolCall): string => {
  * event carries the approval core's fields, then the run's event fields and the choices.
  */
 /** approvals.timeout (Hermes' default, and the tools profile's): silence is a denial after this. */
-const APPROVAL_TIMEOUT = Duration.seconds(60)
+const APPROVAL_TIMEOUT_SECONDS = 60
+
+/**
+ * Upstream waits in 1 s slices of threading.Event.wait until 60 s of time.monotonic() have passed,
+ * checking for an interrupt between slices. The gateway's clock is the namespace clock here, read
+ * every 100 ms, so a clock jump past the deadline ends the wait at once (as on the real gateway
+ * under libfaketime with the runner's sem_clockwait shim); a stop is seen at the next 1 s slice.
+ */
+const approvalTimeout = (spec: RunSpec) => {
+  const deadline = spec.now() + APPROVAL_TIMEOUT_SECONDS
+  return Effect.sleep(Duration.millis(100)).pipe(Effect.repeat({ until: () => spec.now() >= deadline }), Effect.as("timeout" as const))
+}
 
 const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall, match: DangerousMatch) =>
   Effect.gen(function*() {
@@ -88,19 +97,28 @@ const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall, mat
       allow_permanent: true
     }
     const answer = yield* Deferred.make<string>()
-    live.approvals.push({ request, answer })
+    const pending = { request, answer }
+    live.approvals.push(pending)
     yield* setStatus(spec, "waiting_for_approval", { last_event: "approval.request" })
     yield* putIfActive(spec, {
       ...request,
       ...runEvent("approval.request", spec.runId, spec.now()),
       choices: ["once", "session", "always", "deny"]
     })
-    // 0.19.0's wait does not see a stop (observed live: the run stays "stopping" and the request
-    // can still be answered); only the answer or the approval timeout ends it
-    return yield* Effect.raceFirst(
+    // the answer, the timeout, or a stop seen at the next slice (then the request is resolved as a denial)
+    const choice = yield* Effect.raceAll([
       Deferred.await(answer).pipe(Effect.map((choice) => choice as ApprovalChoice)),
-      Effect.sleep(APPROVAL_TIMEOUT).pipe(Effect.as("timeout" as const))
-    )
+      approvalTimeout(spec),
+      Deferred.await(live.interrupt).pipe(
+        Effect.zipRight(Effect.sleep(Duration.seconds(1))),
+        Effect.zipRight(Deferred.succeed(answer, "deny")),
+        Effect.as("deny" as const)
+      )
+    ])
+    // upstream drops the entry when its wait ends: a later answer finds nothing pending
+    const at = live.approvals.indexOf(pending)
+    if (at >= 0) live.approvals.splice(at, 1)
+    return choice
   })
 
 const playTurn = (
@@ -122,7 +140,7 @@ const playTurn = (
     approvalSession: spec.runId,
     callbacks: {
       onDelta: (chunk) =>
-        spec.gateway.runStreams.has(spec.runId)
+        spec.runs.hasStream(spec.runId)
           ? putIfActive(spec, runEvent("message.delta", spec.runId, spec.now(), { delta: chunk }))
           : Effect.void,
       onAssistantReply: (text) => {
@@ -187,18 +205,7 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
       })
     }
   }).pipe(
-    Effect.ensuring(
-      Effect.suspend(() => {
-        const gw = spec.gateway
-        return putIfActive(spec, null).pipe(
-          Effect.zipRight(
-            Effect.sync(() => {
-              gw.liveRuns.delete(spec.runId)
-            })
-          )
-        )
-      })
-    )
+    Effect.ensuring(putIfActive(spec, null).pipe(Effect.zipRight(Effect.sync(() => spec.runs.leave(live)))))
   )
 
 /**
@@ -207,20 +214,7 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
  */
 export const startRun = (spec: RunSpec, record: RunRecord, keyed: boolean, sessionId: string) =>
   Effect.gen(function*() {
-    const gw = spec.gateway
-    gw.runStreams.set(spec.runId, new RunStream(spec.now()))
-    gw.runStatuses.set(spec.runId, record)
-    if (keyed) gw.keyedRuns.set(spec.runId, "queued")
-    markAgentTurn(gw)
-    const live: LiveRun = {
-      runId: spec.runId,
-      interrupt: yield* Deferred.make<void>(),
-      fiber: undefined,
-      agentStarted: false,
-      stopping: false,
-      approvals: [],
-      steers: []
-    }
-    gw.liveRuns.set(spec.runId, live)
-    live.fiber = yield* runTask(spec, live, sessionId).pipe(Effect.forkDaemon)
+    const live = yield* spec.runs.enter(spec.runId, record, keyed, spec.now())
+    markAgentTurn(spec.runs.process)
+    spec.runs.attach(live, yield* runTask(spec, live, sessionId).pipe(Effect.forkDaemon))
   })

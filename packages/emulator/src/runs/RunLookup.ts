@@ -1,6 +1,6 @@
 /**
  * Finding a run's status the way upstream does before any run route acts: its process memory —
- * a live run in GatewayState, else a settled status (runs/SettledRuns) unless the hourly sweep
+ * a live run (runs/Runs), else a settled status (runs/SettledRuns) unless the hourly sweep
  * has dropped it — else, where the pin keeps a ledger, the durable row, hydrated back into memory.
  * A hydrated unsettled run whose owner process is gone becomes `interrupted` (persisted).
  */
@@ -11,7 +11,7 @@ import type { RouteContext } from "../http/Route.js"
 import { decodeStatus, INTERRUPTED_ERROR, isTerminal, ledger } from "./RunLedger.js"
 import type { RunRecord } from "./RunRecord.js"
 import { decodeSettled, loadSettled, type SettledRun, sweepSettled } from "./SettledRuns.js"
-import { sweepIfDue } from "./Sweep.js"
+import { runsOf } from "./Runs.js"
 import { PyFloat } from "../python/index.js"
 
 export type FoundRun =
@@ -24,13 +24,13 @@ const ABSENT: FoundRun = { _tag: "absent" }
 
 /** Where the run's status is, without decoding a settled one (GET answers its stored bytes). */
 export const findRun = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun, never, SqlClient.SqlClient> => {
-  const gw = ctx.gateway
+  const runs = runsOf(ctx.gateway)
   const now = ctx.now()
-  const sweepDue = sweepIfDue(gw, now)
-  const live = gw.runStatuses.get(runId)
+  const sweepDue = runs.sweepIfDue(now)
+  const live = runs.status(runId)
   if (live !== undefined) return Exit.succeed({ _tag: "live", record: live })
   // settled statuses are gone only once a sweep dropped them: the last sweep's time decides
-  const settled = mapNow(loadSettled(ctx.storage, ctx.namespace, runId, gw.lastSweepAt), (run): FoundRun =>
+  const settled = mapNow(loadSettled(ctx.storage, ctx.namespace, runId, runs.lastSweepAt), (run): FoundRun =>
     run === undefined ? ABSENT : { _tag: "settled", run })
   const found = sweepDue ? Effect.zipRight(sweepSettled(ctx.namespace, now), settled) : settled
   if (!ctx.features.runsIdempotencyLedger) return found
@@ -45,12 +45,11 @@ export const lookupRun = (ctx: RouteContext, runId: string): Effect.Effect<RunRe
 
 const hydrate = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun> =>
   ctx.storage.use((): FoundRun => {
-    const gw = ctx.gateway
     const runs = ledger(ctx.storage, ctx.namespace)
     const row = runs.findByRun(runId)
     if (row === undefined) return ABSENT
     const record: RunRecord = decodeStatus(row.status_json)
-    if (!isTerminal(row.status) && row.owner !== gw.owner) {
+    if (!isTerminal(row.status) && row.owner !== ctx.gateway.owner) {
       const now = ctx.now()
       record["status"] = "interrupted"
       record["error"] = INTERRUPTED_ERROR

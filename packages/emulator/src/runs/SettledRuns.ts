@@ -2,7 +2,7 @@
  * Statuses of settled runs (completed, failed, cancelled, interrupted). Upstream keeps them in
  * process memory for an hour; the emulator keeps them in a Storage table marked volatile instead —
  * dropped on a restart and on every process start, exactly like process memory — so that a
- * million settled runs cost disk, not RSS. Live runs stay in GatewayState. The status is stored
+ * million settled runs cost disk, not RSS. Live runs stay in process memory (runs/Runs). The status is stored
  * as the bytes GET /v1/runs/{id} answers with, so a poll needs no re-encoding.
  */
 import { SqlClient } from "@effect/sql"

@@ -8,40 +8,23 @@
  * soon after a sweep stays readable until the next one (observed: 200 for 12 s and more after
  * +3590 s then +15 s). See docs/pins/time.md.
  *
- * The emulator keeps the cadence on its namespace clock: the sweep is due 60 s after the last one
+ * The emulator keeps the cadence on its namespace clock (`Runs.sweepIfDue`): the sweep is due 60 s after the last one
  * (the first 60 s after the process started), runs when a run route finds it due, before that
  * route reads anything, and every expiry check compares against the last sweep's time, never `now`.
  */
-import type { GatewayState } from "./GatewayState.js"
-import { SWEPT_STATUSES, recordUpdatedAt } from "./RunRecord.js"
+import { type RunRecord, SWEPT_STATUSES, recordUpdatedAt } from "./RunRecord.js"
 
 export const RUN_STREAM_TTL_SECONDS = 300
 export const RUN_STATUS_TTL_SECONDS = 3600
 export const SWEEP_INTERVAL_SECONDS = 60
 
-/** Drops this run's status and buffer if a sweep at `now` drops them. */
-const expireRun = (gw: GatewayState, runId: string, now: number): void => {
-  const stream = gw.runStreams.get(runId)
-  if (stream !== undefined && now - stream.createdAt > RUN_STREAM_TTL_SECONDS && !gw.streamSubscribers.has(runId)) {
-    gw.runStreams.delete(runId)
-  }
-  const record = gw.runStatuses.get(runId)
-  if (record !== undefined && SWEPT_STATUSES.has(String(record["status"])) && now - recordUpdatedAt(record) > RUN_STATUS_TTL_SECONDS) {
-    gw.runStatuses.delete(runId)
-  }
-}
+/** A sweep is due 60 s after the last one, or at once after the clock went backwards. */
+export const sweepDue = (lastSweepAt: number, now: number): boolean =>
+  now - lastSweepAt >= SWEEP_INTERVAL_SECONDS || now < lastSweepAt
 
-/**
- * The full sweep of live memory, at most once per interval (or after the clock went backwards);
- * true when it ran, so the caller sweeps the settled statuses in Storage too.
- */
-export const sweepRuns = (gw: GatewayState, now: number): boolean => {
-  if (now - gw.lastSweepAt < SWEEP_INTERVAL_SECONDS && now >= gw.lastSweepAt) return false
-  gw.lastSweepAt = now
-  for (const runId of gw.runStreams.keys()) expireRun(gw, runId, now)
-  for (const runId of gw.runStatuses.keys()) expireRun(gw, runId, now)
-  return true
-}
+/** An SSE buffer nobody subscribed to goes 300 s after its run was created. */
+export const streamExpired = (createdAt: number, now: number): boolean => now - createdAt > RUN_STREAM_TTL_SECONDS
 
-/** What every run route does first: the periodic sweep, when due; true when it ran. */
-export const sweepIfDue = (gw: GatewayState, now: number): boolean => sweepRuns(gw, now)
+/** A completed/failed/cancelled status goes 3600 s after its last update. */
+export const statusExpired = (record: RunRecord, now: number): boolean =>
+  SWEPT_STATUSES.has(String(record["status"])) && now - recordUpdatedAt(record) > RUN_STATUS_TTL_SECONDS

@@ -2,7 +2,7 @@
  * The Responses API's behaviour on both pins, black-box over HTTP: the store (GET, DELETE, LRU by
  * access, durability across /__admin/restart and a process restart), named conversations, the
  * Idempotency-Key cache, a stream cut short, and /v1/runs chaining onto a stored response.
- * (Byte-level parity with the real 0.19.0 gateway is live-parity.test.ts.)
+ * (Byte-level parity with the real 0.19.0 gateway: packages/diff/test/responses-live-parity/.)
  */
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"

@@ -4,11 +4,12 @@
  * It downloads nothing but the 0.19.0 wheel (into the cache, digest-checked) and tries one HEAD
  * request to the 0.21.0 archive host with a short timeout.
  */
-import { execa } from "execa"
 import { existsSync } from "node:fs"
+import type { FileSystem, Path } from "@effect/platform"
+import { Effect, Either } from "effect"
 import { probeEngine } from "../container/engine.js"
 import { imageTagFor } from "../container/imageName.js"
-import { LockMismatch } from "../errors.js"
+import { runCommand } from "../exec/Command.js"
 import { findFaketimeLib } from "../gateway/FakeClock.js"
 import { readSourceLock, defaultLockPath, type Pin } from "../lock/SourceLock.js"
 import { verifyFiles } from "../lock/verifyFiles.js"
@@ -19,32 +20,33 @@ import { applyFixes } from "./doctorFix.js"
 
 const out = (line: string) => process.stdout.write(`${line}\n`)
 
-const imagePresent = async (ref: string): Promise<boolean> =>
-  (await execa("docker", ["image", "inspect", ref], { reject: false, timeout: 10_000 })).exitCode === 0
+const imagePresent = (ref: string): Effect.Effect<boolean> =>
+  Effect.map(runCommand("docker", ["image", "inspect", ref], { timeoutMs: 10_000 }), (r) => r.exitCode === 0)
 
-const archiveReachable = async (url: string): Promise<string | null> => {
-  try {
-    const r = await fetch(url, { method: "HEAD", signal: AbortSignal.timeout(5000) })
-    return r.ok ? null : `HTTP ${r.status}`
-  } catch (e) {
-    const cause = (e as { cause?: { code?: string; message?: string } }).cause
-    return `${(e as Error).message}${cause ? ` (${cause.code ?? cause.message ?? ""})` : ""}`
-  }
-}
+const archiveReachable = (url: string): Effect.Effect<string | null> =>
+  Effect.promise(async () => {
+    try {
+      const r = await fetch(url, { method: "HEAD", signal: AbortSignal.timeout(5000) })
+      return r.ok ? null : `HTTP ${r.status}`
+    } catch (e) {
+      const cause = (e as { cause?: { code?: string; message?: string } }).cause
+      return `${(e as Error).message}${cause ? ` (${cause.code ?? cause.message ?? ""})` : ""}`
+    }
+  })
 
-export const doctorCommand = async (flags: Values<"doctor">): Promise<number> => {
+export const doctorCommand = (flags: Values<"doctor">): Effect.Effect<number, unknown, FileSystem.FileSystem | Path.Path> => Effect.gen(function*() {
   const source = flags.source
-  const { lock } = await readSourceLock()
+  const { lock } = yield* Effect.tryPromise(() => readSourceLock())
   if (flags.fix === true) {
     // fix first, then report on the machine as it now is
-    for (const fix of await applyFixes(lock, (line) => out(`fix       ${line}`))) out(`fix       ${fix.what}: ${fix.outcome} — ${fix.detail}`)
+    for (const fix of yield* applyFixes(lock, (line) => out(`fix       ${line}`))) out(`fix       ${fix.what}: ${fix.outcome} — ${fix.detail}`)
   }
   out(`lock      ${defaultLockPath()}: ok; pins ${Object.keys(lock.pins).join(", ")}; default ${lock.default}`)
-  const pythons = await listPythons()
+  const pythons = yield* listPythons
   out(`python    ${pythons.map((p) => `${p.path} ${p.version}`).join("; ") || "none found: apt-get install python3 python3-venv (3.11 to 3.13)"}`)
   const ft = findFaketimeLib()
   out(`faketime  ${ft ? `ok: ${ft}` : "missing: apt-get update && apt-get install -y faketime (needed only for clock control)"}`)
-  const engine = await probeEngine()
+  const engine = yield* Effect.promise(probeEngine)
   out(`engine    ${engine.ok ? `ok: ${engine.info}` : `not running (${engine.reason}); start one with scripts/container-engine.sh up`}`)
   let defaultRunnable = false
 
@@ -53,7 +55,7 @@ export const doctorCommand = async (flags: Values<"doctor">): Promise<number> =>
     const py = pythons.find((p) => inRange(p.version, pin.python))
     const pyLine = py ? `python ${py.version}` : `no python >=${pin.python.min},<${pin.python.maxExclusive}`
     // process launcher
-    const processLine = await processStatus(name, pin, py?.path, source)
+    const processLine = yield* processStatus(name, pin, py?.path, source)
     out(`  process    ${processLine.ok ? "obtainable" : "NOT obtainable here"}: ${processLine.text} [${pyLine}]`)
     if (name === lock.default && processLine.ok && py) defaultRunnable = true
     // container launcher
@@ -61,14 +63,14 @@ export const doctorCommand = async (flags: Values<"doctor">): Promise<number> =>
     if (pin.obtain.pypi) {
       const tag = imageTagFor(name, pin)
       containerLine = engine.ok
-        ? (await imagePresent(tag)) ? `obtainable: image ${tag} is built` : `obtainable: image ${tag} is built on first use from Debian packages and the PyPI wheels`
+        ? (yield* imagePresent(tag)) ? `obtainable: image ${tag} is built` : `obtainable: image ${tag} is built on first use from Debian packages and the PyPI wheels`
         : `needs a container engine (scripts/container-engine.sh up); the image is then built locally`
     } else if (pin.obtain.image) {
       const ref = `${pin.obtain.image.ref.split(":")[0]}@${pin.obtain.image.digest}`
       if (!engine.ok) containerLine = `NOT obtainable here: needs a running container engine and ${ref} from a reachable registry`
-      else if (await imagePresent(ref)) containerLine = `image ${ref} is in the local image store, but running the official image is not implemented yet (its entrypoint and user handling were never seen here)`
+      else if (yield* imagePresent(ref)) containerLine = `image ${ref} is in the local image store, but running the official image is not implemented yet (its entrypoint and user handling were never seen here)`
       else {
-        const pull = await execa("docker", ["pull", ref], { reject: false, all: true, timeout: 30_000 })
+        const pull = yield* runCommand("docker", ["pull", ref], { timeoutMs: 30_000 })
         containerLine = pull.exitCode === 0
           ? `pulled ${ref}, but running the official image is not implemented yet`
           : `NOT obtainable here: pulling ${ref} failed: ${String(pull.all).trim().split("\n").at(-1) ?? ""}`
@@ -77,39 +79,35 @@ export const doctorCommand = async (flags: Values<"doctor">): Promise<number> =>
     out(`  container  ${containerLine}`)
   }
   return defaultRunnable ? 0 : 2
-}
+})
 
-const processStatus = async (
+const processStatus = (
   name: string,
   pin: Pin,
   python: string | undefined,
   source: string | undefined
-): Promise<{ ok: boolean; text: string }> => {
+): Effect.Effect<{ ok: boolean; text: string }, never, FileSystem.FileSystem | Path.Path> => Effect.gen(function*() {
   if (pin.obtain.pypi) {
-    const cached = await cachedVenv(name, pin).catch((e: unknown) => (e instanceof LockMismatch ? e : null))
-    if (cached instanceof LockMismatch) return { ok: false, text: `cached venv fails the lock check; it will be rebuilt:\n${cached.message}` }
-    if (cached) return { ok: true, text: `cached venv verified against the lock (${cached.dir})` }
+    const cached = yield* Effect.either(cachedVenv(name, pin))
+    if (Either.isLeft(cached)) return { ok: false, text: `cached venv fails the lock check; it will be rebuilt:\n${cached.left.message}` }
+    if (cached.right) return { ok: true, text: `cached venv verified against the lock (${cached.right.dir})` }
     if (!python) return { ok: false, text: "needs a python in range to build the venv" }
-    try {
-      const wheel = await fetchPypiWheel(python, name, pin, () => {})
-      return { ok: true, text: `wheel from PyPI matches the lock (${wheel}); the first 'up' builds the venv (about 30 s)` }
-    } catch (e) {
-      return { ok: false, text: (e as Error).message }
-    }
+    const wheel = yield* Effect.either(fetchPypiWheel(python, name, pin, () => {}))
+    return Either.isRight(wheel)
+      ? { ok: true, text: `wheel from PyPI matches the lock (${wheel.right}); the first 'up' builds the venv (about 30 s)` }
+      : { ok: false, text: wheel.left.message }
   }
   if (source) {
     if (!existsSync(source)) return { ok: false, text: `--source ${source} does not exist` }
-    try {
-      await verifyFiles(source, name, pin)
-      return { ok: true, text: `--source ${source} matches the lock digests; 'up --pin ${name} --source ${source}' installs it editable` }
-    } catch (e) {
-      return { ok: false, text: (e as Error).message }
-    }
+    const verified = yield* Effect.either(verifyFiles(source, name, pin))
+    return Either.isRight(verified)
+      ? { ok: true, text: `--source ${source} matches the lock digests; 'up --pin ${name} --source ${source}' installs it editable` }
+      : { ok: false, text: verified.left.message }
   }
   const archive = pin.obtain.sourceArchive
-  const why = archive ? await archiveReachable(archive.url) : "no archive in the lock"
+  const why = archive ? yield* archiveReachable(archive.url) : "no archive in the lock"
   return {
     ok: false,
     text: `not on PyPI; needs --source DIR (a checkout of ${pin.tag ?? "?"} whose files match the lock)${archive ? `; the source archive host is unreachable: ${why ?? "reachable (download and unpack it, then pass --source)"}` : ""}`
   }
-}
+})

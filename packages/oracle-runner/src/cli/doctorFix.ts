@@ -4,7 +4,9 @@
  * PyPI (verified against the lock, as `up` would build it). What it cannot install (a Python in
  * range, a container engine, a pin not on PyPI) it leaves to the doctor's report, with the reason.
  */
-import { execa } from "execa"
+import type { FileSystem, Path } from "@effect/platform"
+import { Effect, Either } from "effect"
+import { runCommand } from "../exec/Command.js"
 import { findFaketimeLib } from "../gateway/FakeClock.js"
 import type { SourceLock } from "../lock/SourceLock.js"
 import { cachedVenv, ensureVenv } from "../venv/HermesVenv.js"
@@ -17,36 +19,35 @@ export interface Fix {
 
 const isRoot = () => typeof process.getuid === "function" && process.getuid() === 0
 
-const installFaketime = async (): Promise<Fix> => {
+const installFaketime: Effect.Effect<Fix> = Effect.gen(function*() {
   if (findFaketimeLib() !== null) return { what: "faketime", outcome: "skipped", detail: "already installed" }
-  const apt = await execa("sh", ["-c", "command -v apt-get"], { reject: false })
+  const apt = yield* runCommand("sh", ["-c", "command -v apt-get"])
   if (apt.exitCode !== 0) return { what: "faketime", outcome: "skipped", detail: "no apt-get here: install libfaketime with the system's package manager" }
   // as root directly; otherwise through sudo without a prompt (it fails, and says so, where that is not allowed)
   const run = (args: ReadonlyArray<string>) =>
     isRoot()
-      ? execa("apt-get", args, { reject: false, all: true, env: { DEBIAN_FRONTEND: "noninteractive" }, timeout: 300_000 })
-      : execa("sudo", ["-n", "apt-get", ...args], { reject: false, all: true, env: { DEBIAN_FRONTEND: "noninteractive" }, timeout: 300_000 })
-  const update = await run(["update", "-qq"])
+      ? runCommand("apt-get", args, { env: { DEBIAN_FRONTEND: "noninteractive" }, timeoutMs: 300_000 })
+      : runCommand("sudo", ["-n", "apt-get", ...args], { env: { DEBIAN_FRONTEND: "noninteractive" }, timeoutMs: 300_000 })
+  const update = yield* run(["update", "-qq"])
   if (update.exitCode !== 0) return { what: "faketime", outcome: "failed", detail: `apt-get update failed: ${String(update.all).trim().split("\n").at(-1) ?? ""}` }
-  const install = await run(["install", "-y", "-qq", "--no-install-recommends", "faketime"])
+  const install = yield* run(["install", "-y", "-qq", "--no-install-recommends", "faketime"])
   if (install.exitCode !== 0) return { what: "faketime", outcome: "failed", detail: `apt-get install faketime failed: ${String(install.all).trim().split("\n").at(-1) ?? ""}` }
   const lib = findFaketimeLib()
   return lib !== null ? { what: "faketime", outcome: "done", detail: `installed: ${lib}` } : { what: "faketime", outcome: "failed", detail: "installed, but libfaketimeMT.so.1 is not where the runner looks" }
-}
+})
 
-const buildVenv = async (lock: SourceLock, progress: (line: string) => void): Promise<Fix> => {
+const buildVenv = (lock: SourceLock, progress: (line: string) => void): Effect.Effect<Fix, never, FileSystem.FileSystem | Path.Path> => Effect.gen(function*() {
   const name = lock.default
   const pin = lock.pins[name]
   if (pin === undefined) return { what: `venv ${name}`, outcome: "failed", detail: "the lock's default pin is not among its pins" }
   if (!pin.obtain.pypi) return { what: `venv ${name}`, outcome: "skipped", detail: "not on PyPI: install it with up --source DIR" }
-  const cached = await cachedVenv(name, pin).catch(() => null)
+  const cached = yield* cachedVenv(name, pin).pipe(Effect.orElseSucceed(() => null))
   if (cached !== null) return { what: `venv ${name}`, outcome: "skipped", detail: `cached and verified (${cached.dir})` }
-  try {
-    const venv = await ensureVenv(name, pin, { progress })
-    return { what: `venv ${name}`, outcome: "done", detail: `built and verified against the lock: ${venv.dir}` }
-  } catch (e) {
-    return { what: `venv ${name}`, outcome: "failed", detail: e instanceof Error ? e.message : String(e) }
-  }
-}
+  const built = yield* Effect.either(ensureVenv(name, pin, { progress }))
+  return Either.isRight(built)
+    ? { what: `venv ${name}`, outcome: "done", detail: `built and verified against the lock: ${built.right.dir}` }
+    : { what: `venv ${name}`, outcome: "failed", detail: built.left.message }
+})
 
-export const applyFixes = async (lock: SourceLock, progress: (line: string) => void): Promise<ReadonlyArray<Fix>> => [await installFaketime(), await buildVenv(lock, progress)]
+export const applyFixes = (lock: SourceLock, progress: (line: string) => void): Effect.Effect<ReadonlyArray<Fix>, never, FileSystem.FileSystem | Path.Path> =>
+  Effect.all([installFaketime, buildVenv(lock, progress)])

@@ -3,9 +3,10 @@
  * error, 2 usage errors and "the oracle cannot run here" (pin not obtainable, lock mismatch,
  * missing tool, gateway did not start). main.ts runs it on the Node runtime.
  */
+import { NodeContext } from "@effect/platform-node"
 import { Cause, Effect } from "effect"
 import { readFileSync } from "node:fs"
-import { GatewayStartFailed, LockMismatch, MissingTool, PinUnavailable } from "../errors.js"
+import { isOracleError } from "../errors.js"
 import { isCommand, parseCommand, UsageError, type Command } from "./args.js"
 import { doctorCommand } from "./doctorCommand.js"
 import { downCommand } from "./downCommand.js"
@@ -102,7 +103,7 @@ const run = (command: Command, argv: ReadonlyArray<string>): Effect.Effect<numbe
   Effect.suspend(() => {
     switch (command) {
       case "doctor":
-        return Effect.tryPromise({ try: () => doctorCommand(parseCommand("doctor", argv)), catch: (e) => e })
+        return Effect.provide(doctorCommand(parseCommand("doctor", argv)), NodeContext.layer)
       case "up":
         return upCommand(parseCommand("up", argv))
       case "down":
@@ -137,7 +138,7 @@ const report = (e: unknown): number => {
     process.stderr.write(`oracle-runner: ${e.message}\n\nrun with --help for usage\n`)
     return 2
   }
-  if (e instanceof PinUnavailable || e instanceof LockMismatch || e instanceof MissingTool || e instanceof GatewayStartFailed) {
+  if (isOracleError(e)) {
     process.stderr.write(`oracle-runner: ${e.message}\n`)
     return 2
   }

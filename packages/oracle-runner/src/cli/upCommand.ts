@@ -48,7 +48,7 @@ export const upCommand = (flags: Values<"up">) =>
         ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}),
         ...(flags["keep-temp"] === true ? { keepTemp: true } : {})
       },
-      clearState
+      Effect.promise(clearState)
     )
     yield* Effect.promise(() =>
       writeState({

@@ -12,6 +12,7 @@ import { LockMismatch, MissingTool, PinUnavailable } from "../errors.js"
 import type { Progress } from "../gateway/Launcher.js"
 import type { Pin } from "../lock/SourceLock.js"
 import { cacheRoot } from "../venv/cacheDir.js"
+import { toPromise } from "../promiseFace.js"
 import { findPython } from "../venv/findPython.js"
 import { pinHash } from "../venv/HermesVenv.js"
 import { BASE_IMAGE, imageTagFor } from "./imageName.js"
@@ -32,7 +33,7 @@ const ensureWheelhouse = async (pinName: string, pin: Pin, progress: Progress): 
   const done = join(dir, ".complete")
   if ((await readdir(dir).catch((): Array<string> => [])).includes(".complete")) return dir
   await mkdir(dir, { recursive: true })
-  const python = await findPython(pin.python)
+  const python = await toPromise(findPython(pin.python))
   progress(`downloading wheels for ${pypi.requirement} (python 3.11, manylinux x86_64) into ${dir}`)
   const r = await execa(
     python.path,

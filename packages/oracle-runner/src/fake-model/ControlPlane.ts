@@ -70,16 +70,16 @@ export const controlPlane = (state: FakeModelState) => {
           if (clock === undefined) return refuse(409, "no gateway clock: the gateway behind this fake model was not started under libfaketime")
           const c = command.right
           if ("freeze" in c) return refuse(400, "the real gateway's clock cannot be frozen (libfaketime offsets only): use set or advance")
-          const moving = yield* Effect.either(Effect.tryPromise(() => ("set" in c ? clock.set(c.set) : clock.advance(c.advance))))
-          if (Either.isLeft(moving)) return refuse(500, `the gateway clock did not move: ${String(moving.left.error)}`)
+          const moving = yield* Effect.either("set" in c ? clock.set(c.set) : clock.advance(c.advance))
+          if (Either.isLeft(moving)) return refuse(500, `the gateway clock did not move: ${moving.left.message}`)
           const moved: ClockMoved = { now: clock.now() }
           return ok(moved)
         }
         case "/restart": {
           const restart = state.gateway().restart
           if (restart === undefined) return refuse(409, "no gateway attached to this fake model")
-          const restarting = yield* Effect.either(Effect.tryPromise(restart))
-          if (Either.isLeft(restarting)) return refuse(500, `the gateway did not restart: ${String(restarting.left.error)}`)
+          const restarting = yield* Effect.either(restart)
+          if (Either.isLeft(restarting)) return refuse(500, `the gateway did not restart: ${restarting.left.message}`)
           return ok({ restarted: true } satisfies Restarted)
         }
         case "/reset":

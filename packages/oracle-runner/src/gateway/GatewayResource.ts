@@ -1,32 +1,29 @@
 /**
  * The real gateway as scoped Effect resources, released in reverse order when their scope closes
  * (success, failure or interruption): the fake model, the disposable HERMES_HOME (a scoped temp
- * directory through platform's FileSystem and Path), the faked clock, the verified venv or image,
- * and the launched gateway. Failures are the typed OracleErrors in the error channel; anything
- * else is a defect. `RealGatewayLayer` gives the gateway to programs as a service (the differ's
- * gateway target uses it); `startGateway` (Gateway.ts) is the Promise face of the same lifecycle.
+ * directory), the faked clock, the verified venv or image, and the launched gateway (its process
+ * a scoped resource of the launcher). Files go through platform's FileSystem and Path. Failures
+ * are the typed OracleErrors in the error channel; anything else is a defect.
+ *
+ * Effect programs take a `Gateway` from `scopedGateway` or `RealGatewayLayer` (the differ's
+ * gateway target does). `startGateway` / `withGateway` are the one Promise face, for programs
+ * that are not Effect: the only place this package runs an Effect to a Promise.
  */
-import { join } from "node:path"
+import { FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { Cause, Context, Effect, Exit, Layer, Scope } from "effect"
-import { isOracleError, MissingTool, type OracleError, PinUnavailable } from "../errors.js"
-import { startFakeModel } from "../fake-model/FakeModelServer.js"
+import { Context, Effect, Exit, Layer, Scope } from "effect"
+import { MissingTool, type OracleError, PinUnavailable } from "../errors.js"
+import { scopedFakeModel } from "../fake-model/FakeModelServer.js"
 import { readSourceLock } from "../lock/SourceLock.js"
+import { toPromise } from "../promiseFace.js"
 import { ensureVenv } from "../venv/HermesVenv.js"
 import { FakeClock, findFaketimeLib } from "./FakeClock.js"
 import { freePort } from "./freePort.js"
-import type { GatewayHandle, GatewayOptions } from "./Gateway.js"
-import { resolvePin } from "./Gateway.js"
+import { type Gateway, type GatewayHandle, type GatewayOptions, resolvePin } from "./Gateway.js"
 import { scopedHermesHome } from "./hermesHome.js"
-import type { LaunchedGateway } from "./Launcher.js"
+import { type LaunchedGateway, launchedGateway, promiseStep } from "./Launcher.js"
+import { semClockwaitShim } from "./semClockwaitShim.js"
 import { launchProcess } from "./ProcessLauncher.js"
-
-/**
- * A step of the runner that is still Promise code (venv, launchers): its OracleErrors come back
- * into the error channel, anything else is a defect. The one place thrown errors are sorted.
- */
-const runnerStep = <A>(step: () => Promise<A>): Effect.Effect<A, OracleError> =>
-  Effect.tryPromise({ try: step, catch: (e) => e }).pipe(Effect.catchAll((e) => (isOracleError(e) ? Effect.fail(e) : Effect.die(e))))
 
 const faketimeLibrary = Effect.suspend(() => {
   const lib = findFaketimeLib()
@@ -35,25 +32,36 @@ const faketimeLibrary = Effect.suspend(() => {
     : Effect.fail(new MissingTool({ tool: "libfaketime", hint: "apt-get update && apt-get install -y faketime (or oracle-runner doctor --fix, or set HERMETIC_FAKETIME_LIB to libfaketimeMT.so.1)" }))
 })
 
+/** libfaketime plus the sem_clockwait shim (semClockwaitShim.ts) when it can be built: threads' timed waits then follow the faked clock. */
+const preloadWithShim = (faketimeLib: string, progress: (line: string) => void, wallOnly: boolean) =>
+  Effect.flatMap(
+    Effect.promise(() => semClockwaitShim(progress).catch(() => null)),
+    (shim) =>
+      shim === null && wallOnly
+        ? Effect.fail(new MissingTool({ tool: "cc", hint: "the wall-only clock needs the runner's clock shim, built with a C compiler: apt-get install -y gcc" }))
+        : Effect.succeed(shim)
+  ).pipe(Effect.map(
+    // the shim first: its clock_nanosleep is then the one found (it hands over to libfaketime's unless the monotonic clock is real)
+    (shim) => (shim === null ? faketimeLib : `${shim} ${faketimeLib}`)
+  ))
+
 const sourceLock = (path: string | undefined) =>
   Effect.tryPromise({
     try: () => readSourceLock(path),
     catch: (e) => new PinUnavailable({ pin: "?", reason: `source-lock.json cannot be read: ${e instanceof Error ? e.message : String(e)}`, needed: ["a valid source-lock.json"] })
   })
 
-/** The gateway's parts, acquired in the current scope. */
-const gatewayParts = (options: GatewayOptions) =>
+/** The gateway and its parts, acquired in the current scope. */
+const gatewayInScope = (options: GatewayOptions): Effect.Effect<Gateway, OracleError, Scope.Scope | FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
     const progress = options.progress ?? (() => {})
     const { lock } = yield* sourceLock(options.lockPath)
-    const { name, pin } = yield* Effect.try({ try: () => resolvePin(lock, options.pin), catch: (e) => e as PinUnavailable })
+    const { name, pin } = yield* resolvePin(lock, options.pin)
     const launcherKind = options.launcher ?? "process"
     const faketimeLib = options.clock ? yield* faketimeLibrary : null
-    const fakeModel = yield* Effect.acquireRelease(
-      Effect.promise(() => startFakeModel()),
-      (m) => Effect.promise(() => m.close())
-    )
-    const port = yield* Effect.promise(() => freePort())
+    const fakeModel = yield* Effect.orDie(scopedFakeModel())
+    const port = yield* freePort
+    const path = yield* Path.Path
     const home = yield* scopedHermesHome({
       fakeModelBaseUrl: fakeModel.baseUrl,
       fakeModelId: fakeModel.model,
@@ -62,51 +70,32 @@ const gatewayParts = (options: GatewayOptions) =>
       ...(options.tools === true ? { tools: true } : {}),
       ...(options.keepTemp ? { keep: true } : {})
     })
-    const clock = faketimeLib ? new FakeClock(join(home.root, "faketime.rc")) : null
-    if (clock) yield* Effect.promise(() => (options.clock?.start !== undefined ? clock.set(options.clock.start) : clock.write()))
+    const clock = faketimeLib ? yield* FakeClock.make(path.join(home.root, "faketime.rc"), undefined, options.clock?.wallOnly === true ? "wall" : "both") : null
+    if (clock) yield* (options.clock?.start !== undefined ? clock.set(options.clock.start) : clock.write)
     const common = {
       home,
-      ...(clock && faketimeLib ? { clock: { clock, lib: faketimeLib } } : {}),
+      ...(clock && faketimeLib ? { clock: { clock, lib: launcherKind === "process" ? yield* preloadWithShim(faketimeLib, progress, options.clock?.wallOnly === true) : faketimeLib } } : {}),
       ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
-      // the scoped HERMES_HOME owns the temp root; the launcher must not remove it
-      keepTemp: true,
       progress
     }
-    const launch: Effect.Effect<LaunchedGateway, OracleError> =
-      launcherKind === "process"
-        ? Effect.gen(function*() {
-            const venv = yield* runnerStep(() => ensureVenv(name, pin, { ...(options.source ? { source: options.source } : {}), progress }))
-            progress(`starting hermes ${name} gateway (process) on 127.0.0.1:${port}`)
-            return yield* runnerStep(() => launchProcess({ venv, ...common }))
-          })
-        : runnerStep(async () => {
-            const { launchContainer } = await import("../container/ContainerLauncher.js")
-            progress(`starting hermes ${name} gateway (container) on 127.0.0.1:${port}`)
-            return launchContainer({ pinName: name, pin, ...common })
-          })
-    const launched = yield* Effect.acquireRelease(launch, (l) => Effect.promise(() => l.stop()))
+    const launched: LaunchedGateway = launcherKind === "process"
+      ? yield* Effect.gen(function*() {
+        const venv = yield* ensureVenv(name, pin, { ...(options.source ? { source: options.source } : {}), progress })
+        progress(`starting hermes ${name} gateway (process) on 127.0.0.1:${port}`)
+        return yield* launchProcess({ venv, ...common })
+      })
+      : yield* Effect.gen(function*() {
+        // the container launcher is still Promise code: its controls are adapted (see Launcher.ts)
+        progress(`starting hermes ${name} gateway (container) on 127.0.0.1:${port}`)
+        const controls = yield* promiseStep(() => import("../container/ContainerLauncher.js").then((m) => m.launchContainer({ pinName: name, pin, keepTemp: true, ...common })))
+        return yield* launchedGateway(controls)
+      })
     // the fake model's control plane moves this gateway's clock and restarts it (the shared contract)
     fakeModel.attachGateway({
       ...(clock ? { clock: { now: () => clock.now(), set: (s: number) => clock.set(s), advance: (s: number) => clock.advance(s) } } : {}),
-      restart: () => launched.restart()
+      restart: launched.restart
     })
-    return { name, launcherKind, fakeModel, home, clock, launched }
-  })
-
-/**
- * Starts the gateway in a scope of its own; its handle's `stop()` closes that scope (once). For
- * callers that manage the lifetime themselves (the Promise API, the `up` command).
- */
-export const openGateway = (options: GatewayOptions = {}): Effect.Effect<GatewayHandle, OracleError> =>
-  Effect.gen(function*() {
-    const scope = yield* Scope.make()
-    const parts = yield* Scope.extend(gatewayParts(options), scope).pipe(
-      Effect.provide(NodeContext.layer),
-      Effect.onExit((exit) => (Exit.isFailure(exit) ? Scope.close(scope, exit) : Effect.void))
-    )
-    const { name, launcherKind, fakeModel, home, clock, launched } = parts
-    let stopping: Promise<void> | undefined
-    const handle: GatewayHandle = {
+    return {
       pin: name,
       launcher: launcherKind,
       baseUrl: launched.baseUrl,
@@ -118,36 +107,49 @@ export const openGateway = (options: GatewayOptions = {}): Effect.Effect<Gateway
       tempRoot: home.root,
       processGroup: () => launched.processGroup(),
       containerId: () => launched.containerId(),
-      clock: clock ? { now: () => clock.now(), set: (s) => clock.set(s), advance: (s) => clock.advance(s) } : null,
+      clock: clock ? { now: () => clock.now(), set: (s) => clock.set(s), advance: (s) => clock.advance(s), freeze: (f) => clock.freeze(f) } : null,
       script: (s) => fakeModel.appendScript(s),
       release: (h) => fakeModel.release(h),
       journal: () => fakeModel.journal(),
-      restart: () => launched.restart(),
-      crash: () => launched.crash(),
-      stop: () => (stopping ??= Effect.runPromise(Scope.close(scope, Exit.void)))
-    }
-    return handle
+      restart: launched.restart,
+      crash: launched.crash
+    } satisfies Gateway
   })
 
-/** Kept for callers of the earlier name: the same as openGateway. */
-export const acquireGateway = openGateway
-
 /** A gateway that lives as long as the enclosing Scope. */
-export const scopedGateway = (options: GatewayOptions = {}) => Effect.acquireRelease(openGateway(options), (gw) => Effect.promise(() => gw.stop()))
+export const scopedGateway = (options: GatewayOptions = {}): Effect.Effect<Gateway, OracleError, Scope.Scope> =>
+  Effect.provide(gatewayInScope(options), NodeContext.layer)
 
 /** The real gateway as a service, for programs that take it from their environment. */
-export class RealGateway extends Context.Tag("@hermetic/oracle-runner/RealGateway")<RealGateway, GatewayHandle>() {}
+export class RealGateway extends Context.Tag("@hermetic/oracle-runner/RealGateway")<RealGateway, Gateway>() {}
 
 export const RealGatewayLayer = (options: GatewayOptions = {}): Layer.Layer<RealGateway, OracleError> => Layer.scoped(RealGateway, scopedGateway(options))
 
-/** The Promise face of openGateway: rejects with the OracleError itself (not a fiber failure wrapping it). */
-export const startGateway = async (options: GatewayOptions = {}): Promise<GatewayHandle> => {
-  const exit = await Effect.runPromiseExit(openGateway(options))
-  if (Exit.isSuccess(exit)) return exit.value
-  throw Cause.squash(exit.cause)
-}
+/**
+ * Starts the gateway in a scope of its own and gives its Promise face; `stop()` closes that scope
+ * (once). For callers that manage the lifetime themselves.
+ */
+export const openGateway = (options: GatewayOptions = {}): Effect.Effect<GatewayHandle, OracleError> =>
+  Effect.gen(function*() {
+    const scope = yield* Scope.make()
+    const gw = yield* Scope.extend(scopedGateway(options), scope).pipe(
+      Effect.onExit((exit) => (Exit.isFailure(exit) ? Scope.close(scope, exit) : Effect.void))
+    )
+    let stopping: Promise<void> | undefined
+    const { clock, restart, crash, ...rest } = gw
+    return {
+      ...rest,
+      clock: clock ? { now: () => clock.now(), set: (s) => toPromise(clock.set(s)), advance: (s) => toPromise(clock.advance(s)), freeze: (f) => toPromise(clock.freeze(f)) } : null,
+      restart: () => toPromise(restart),
+      crash: () => toPromise(crash),
+      stop: () => (stopping ??= toPromise(Scope.close(scope, Exit.void)))
+    } satisfies GatewayHandle
+  })
 
-/** Plain Promise wrapper: runs `use` with a started gateway and always stops it afterwards. */
+/** The Promise face of the gateway: rejects with the OracleError itself. */
+export const startGateway = (options: GatewayOptions = {}): Promise<GatewayHandle> => toPromise(openGateway(options))
+
+/** Runs `use` with a started gateway and always stops it afterwards. */
 export const withGateway = async <A>(options: GatewayOptions, use: (gw: GatewayHandle) => Promise<A>): Promise<A> => {
   const gw = await startGateway(options)
   try {

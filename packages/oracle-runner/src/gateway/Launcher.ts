@@ -1,6 +1,28 @@
-import { rm } from "node:fs/promises"
+/**
+ * What every launcher (process, container) gives back, and the one lifecycle they share.
+ *
+ * The shape of a launcher (the process launcher is the reference; the container launcher is to
+ * follow it):
+ *
+ *   launchX(options): Effect<LaunchedGateway, OracleError, Scope | FileSystem | Path>
+ *
+ * - It builds `LauncherControls` — `start`, `stopGracefully`, `kill` as Effects — and hands them to
+ *   `launchedGateway`, which starts the gateway in the caller's Scope and stops it gracefully when
+ *   that Scope closes (success, failure or interruption). There is no `stop()` to remember.
+ * - Each child process, container or temp dir it creates is itself a scoped resource
+ *   (`Effect.acquireRelease`): killed or removed by its release, never by a `finally`.
+ * - Failures are typed errors in the error channel (`GatewayStartFailed` with the log's tail, …);
+ *   nothing is thrown and sorted back with `instanceof`. Unexpected failures are defects.
+ * - Files and paths go through @effect/platform's FileSystem and Path; external commands through
+ *   `exec/Command.ts` (execa wrapped at its edge); waiting for readiness through `waitHealthy`.
+ *
+ * `promiseControls` adapts a launcher still written with Promises (the container launcher, until
+ * it follows this shape) and is the only place thrown OracleErrors are sorted back; delete it then.
+ */
+import { FileSystem } from "@effect/platform"
+import { Effect, type Scope } from "effect"
+import { type GatewayStartFailed, isOracleError, type OracleError } from "../errors.js"
 
-/** What every launcher (process, container) gives back: a gateway that can stop, crash and restart. */
 export type LaunchedGateway = {
   /** http://127.0.0.1:PORT */
   readonly baseUrl: string
@@ -11,58 +33,76 @@ export type LaunchedGateway = {
   /** The container's id, when it runs in a container. */
   containerId(): string | null
   /** Graceful stop and start again on the same HERMES_HOME. */
-  restart(): Promise<void>
+  readonly restart: Effect.Effect<void, GatewayStartFailed>
   /** SIGKILL, then start again on the same HERMES_HOME. */
-  crash(): Promise<void>
-  /** Stop for good and remove temp dirs (unless asked to keep them). Idempotent. */
-  stop(): Promise<void>
+  readonly crash: Effect.Effect<void, GatewayStartFailed>
 }
 
 export type Progress = (line: string) => void
 
 /** How one launcher drives its gateway; `launchedGateway` turns it into the common lifecycle. */
-export interface GatewayControls {
+export interface LauncherControls {
   readonly baseUrl: string
-  readonly home: { readonly apiKey: string; readonly logFile: string; readonly root: string }
-  readonly keepTemp: boolean | undefined
+  readonly home: { readonly apiKey: string; readonly logFile: string }
   readonly processGroup: () => number | null
   readonly containerId: () => string | null
-  readonly start: () => Promise<void>
+  /** Starts the gateway and waits until it is healthy; on failure nothing of it is left running. */
+  readonly start: Effect.Effect<void, GatewayStartFailed>
   /** Hermes' planned stop, then whatever is left is removed. */
-  readonly stopGracefully: () => Promise<void>
+  readonly stopGracefully: Effect.Effect<void>
   /** SIGKILL, nothing graceful. */
-  readonly kill: () => Promise<void>
+  readonly kill: Effect.Effect<void>
 }
 
 /**
- * restart = graceful stop + start; crash = kill + start (same HERMES_HOME); stop = graceful stop
- * once, then the temp HERMES_HOME goes unless kept. The gateway is started before this returns.
+ * Started before this returns and stopped gracefully when the enclosing Scope closes.
+ * restart = graceful stop + start; crash = kill + start (same HERMES_HOME).
  */
-export const launchedGateway = async (c: GatewayControls): Promise<LaunchedGateway> => {
-  let stopped = false
-  await c.start()
-  return {
-    baseUrl: c.baseUrl,
-    apiKey: c.home.apiKey,
-    logFile: c.home.logFile,
-    processGroup: c.processGroup,
-    containerId: c.containerId,
-    restart: async () => {
-      await c.stopGracefully()
-      await c.start()
-    },
-    crash: async () => {
-      await c.kill()
-      await c.start()
-    },
-    stop: async () => {
-      if (stopped) return
-      stopped = true
-      try {
-        await c.stopGracefully()
-      } finally {
-        if (c.keepTemp !== true) await rm(c.home.root, { recursive: true, force: true })
-      }
-    }
-  }
+export const launchedGateway = (c: LauncherControls): Effect.Effect<LaunchedGateway, GatewayStartFailed, Scope.Scope> =>
+  Effect.acquireRelease(
+    // interruptible: a start waiting for /health can be given up (what it spawned is scoped itself)
+    Effect.as(Effect.interruptible(c.start), {
+      baseUrl: c.baseUrl,
+      apiKey: c.home.apiKey,
+      logFile: c.home.logFile,
+      processGroup: c.processGroup,
+      containerId: c.containerId,
+      restart: Effect.zipRight(c.stopGracefully, c.start),
+      crash: Effect.zipRight(c.kill, c.start)
+    }),
+    () => c.stopGracefully
+  )
+
+/** The end of the gateway's log, for GatewayStartFailed ("(no log)" when there is none). */
+export const logTail = (file: string, chars = 4000): Effect.Effect<string, never, FileSystem.FileSystem> =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(file)).pipe(
+    Effect.map((text) => text.slice(-chars)),
+    Effect.orElseSucceed(() => "(no log)")
+  )
+
+/** A launcher's controls written with Promises (see the module comment: transitional). */
+export interface PromiseLauncherControls {
+  readonly baseUrl: string
+  readonly home: { readonly apiKey: string; readonly logFile: string }
+  /** Ignored: the scoped HERMES_HOME owns the temp root. */
+  readonly keepTemp?: boolean | undefined
+  readonly processGroup: () => number | null
+  readonly containerId: () => string | null
+  readonly start: () => Promise<void>
+  readonly stopGracefully: () => Promise<void>
+  readonly kill: () => Promise<void>
 }
+
+/** A thrown OracleError back in the error channel; anything else is a defect. */
+export const promiseStep = <A>(step: () => Promise<A>): Effect.Effect<A, OracleError> =>
+  Effect.tryPromise({ try: step, catch: (e) => e }).pipe(Effect.catchAll((e) => (isOracleError(e) ? Effect.fail(e) : Effect.die(e))))
+
+export const promiseControls = (c: PromiseLauncherControls): LauncherControls => ({
+  baseUrl: c.baseUrl,
+  home: c.home,
+  processGroup: c.processGroup,
+  containerId: c.containerId,
+  start: promiseStep(c.start).pipe(Effect.catchAll((e) => (e._tag === "GatewayStartFailed" ? Effect.fail(e) : Effect.die(e)))),
+  stopGracefully: Effect.promise(c.stopGracefully),
+  kill: Effect.promise(c.kill)
+})

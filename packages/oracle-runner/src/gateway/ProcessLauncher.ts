@@ -2,14 +2,21 @@
  * Runs `hermes gateway run` from a verified venv as its own process group, with a clean
  * environment (only an allowlist of variables), output appended to one log file, and readiness
  * judged by GET /health. Stop = SIGINT to the group (Hermes' planned stop), SIGKILL after a grace.
+ *
+ * The running child is a scoped resource held in a ScopedRef: (re)starting replaces it, and the
+ * old child's release SIGKILLs its group and waits until nothing of it is left. The ref lives in
+ * the launcher's Scope, so whatever is running when that Scope closes is released too. See
+ * Launcher.ts for the shape every launcher follows.
  */
-import { readFile } from "node:fs/promises"
+import { FileSystem } from "@effect/platform"
 import { execa } from "execa"
+import { Duration, Effect, type Scope, ScopedRef } from "effect"
 import { GatewayStartFailed } from "../errors.js"
+import { awaitExit, type RunningChild, spawnChild } from "../exec/Command.js"
 import type { HermesVenv } from "../venv/HermesVenv.js"
 import type { FakeClock } from "./FakeClock.js"
 import type { HermesHome } from "./hermesHome.js"
-import { type LaunchedGateway, launchedGateway, type Progress } from "./Launcher.js"
+import { type LaunchedGateway, launchedGateway, logTail, type Progress } from "./Launcher.js"
 import { groupAlive, killGroup, trackGroup, untrackGroup } from "./processGroups.js"
 import { waitHealthy } from "./waitHealthy.js"
 
@@ -18,18 +25,7 @@ export type ProcessLaunchOptions = {
   readonly home: HermesHome
   readonly clock?: { readonly clock: FakeClock; readonly lib: string }
   readonly readyTimeoutMs?: number
-  /** Keep the temp root (HERMES_HOME, logs) after stop, for debugging. */
-  readonly keepTemp?: boolean
   readonly progress?: Progress
-}
-
-export const tailOf = async (file: string, chars = 4000): Promise<string> => {
-  try {
-    const t = await readFile(file, "utf8")
-    return t.slice(-chars)
-  } catch {
-    return "(no log)"
-  }
 }
 
 /** The gateway's environment: nothing inherited except what is listed here. */
@@ -64,7 +60,7 @@ const PDEATHSIG_SHIM = [
   "os.execv(sys.argv[2], sys.argv[2:])"
 ].join("\n")
 
-const spawnGateway = (o: ProcessLaunchOptions) =>
+const spawnGateway = (o: ProcessLaunchOptions): RunningChild =>
   execa(o.venv.python, ["-c", PDEATHSIG_SHIM, String(process.pid), o.venv.hermes, "gateway", "run", "--replace", "-v"], {
     cwd: o.home.workDir,
     env: gatewayEnv(o),
@@ -78,64 +74,79 @@ const spawnGateway = (o: ProcessLaunchOptions) =>
     cleanup: false
   })
 
-export const launchProcess = async (o: ProcessLaunchOptions): Promise<LaunchedGateway> => {
-  const baseUrl = `http://127.0.0.1:${o.home.port}`
-  const progress = o.progress ?? (() => {})
-  let child: ReturnType<typeof spawnGateway> | null = null
-  let pgid: number | null = null
-  let exitInfo: string | null = null
-
-  const start = async (): Promise<void> => {
-    exitInfo = null
-    child = spawnGateway(o)
-    const c = child
-    pgid = c.pid ?? null
-    if (pgid !== null) trackGroup(pgid)
-    void c.then((r) => {
-      exitInfo = `gateway exited (code ${String(r.exitCode)}, signal ${String(r.signal)})`
-    })
-    const health = await waitHealthy(baseUrl, { timeoutMs: o.readyTimeoutMs ?? 120_000, exited: () => exitInfo })
-    if (!health.ok) {
-      await killNow()
-      throw new GatewayStartFailed({ reason: health.reason, logFile: o.home.logFile, logTail: await tailOf(o.home.logFile) })
-    }
-    progress(`gateway ready at ${baseUrl}`)
-  }
-
-  const waitExit = async (ms: number): Promise<boolean> => {
-    const c = child
-    if (!c) return true
-    const done = await Promise.race([c.then(() => true), new Promise<false>((r) => setTimeout(() => r(false), ms))])
-    return done
-  }
-
-  const killNow = async (): Promise<void> => {
-    if (pgid === null) return
-    killGroup(pgid, "SIGKILL")
-    await waitExit(10_000)
-    // Children of the gateway (if any) share the group; make sure none survive.
-    for (let i = 0; i < 50 && groupAlive(pgid); i++) await new Promise((r) => setTimeout(r, 100))
-    untrackGroup(pgid)
-    pgid = null
-    child = null
-  }
-
-  const stopGracefully = async (): Promise<void> => {
-    if (pgid === null) return
-    // SIGINT is Hermes' planned stop (exit 0); SIGTERM would log a signal-initiated shutdown.
-    killGroup(pgid, "SIGINT")
-    if (!(await waitExit(20_000))) progress("gateway ignored SIGINT for 20 s; killing")
-    await killNow()
-  }
-
-  return launchedGateway({
-    baseUrl,
-    home: o.home,
-    keepTemp: o.keepTemp,
-    processGroup: () => pgid,
-    containerId: () => null,
-    start,
-    stopGracefully,
-    kill: killNow
-  })
+/** One started gateway process: its group, and why it exited once it has. */
+interface RunningGateway {
+  readonly child: RunningChild
+  readonly pgid: number | null
+  exitInfo: string | null
 }
+
+/** SIGKILL to the whole group, then wait until the child and anything it started are gone. */
+const killGroupAndWait = (r: RunningGateway) =>
+  Effect.gen(function*() {
+    if (r.pgid === null) return
+    killGroup(r.pgid, "SIGKILL")
+    yield* awaitExit(r.child, 10_000)
+    // children of the gateway (if any) share the group; make sure none survive
+    for (let i = 0; i < 50 && groupAlive(r.pgid); i++) yield* Effect.sleep(Duration.millis(100))
+    untrackGroup(r.pgid)
+  })
+
+/** The gateway process as a scoped resource: released = killed. */
+const runningGateway = (o: ProcessLaunchOptions) =>
+  Effect.acquireRelease(
+    Effect.map(spawnChild(() => spawnGateway(o)), (child): RunningGateway => {
+      const running: RunningGateway = { child, pgid: child.pid ?? null, exitInfo: null }
+      if (running.pgid !== null) trackGroup(running.pgid)
+      void child.then((r) => {
+        running.exitInfo = `gateway exited (code ${String(r.exitCode)}, signal ${String(r.signal)})`
+      })
+      return running
+    }),
+    killGroupAndWait
+  )
+
+export const launchProcess = (o: ProcessLaunchOptions): Effect.Effect<LaunchedGateway, GatewayStartFailed, Scope.Scope | FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const baseUrl = `http://127.0.0.1:${o.home.port}`
+    const progress = o.progress ?? (() => {})
+    // what runs now; replacing it releases (kills) the previous one
+    const current = yield* ScopedRef.make((): RunningGateway | null => null)
+    let pgid: number | null = null
+    const set = (next: Effect.Effect<RunningGateway | null, never, Scope.Scope>) =>
+      Effect.tap(ScopedRef.set(current, next).pipe(Effect.zipRight(ScopedRef.get(current))), (r) => {
+        pgid = r?.pgid ?? null
+      })
+    const kill = set(Effect.succeed(null)).pipe(Effect.asVoid)
+
+    const start = Effect.gen(function*() {
+      const running = yield* set(runningGateway(o))
+      const health = yield* waitHealthy(baseUrl, { timeoutMs: o.readyTimeoutMs ?? 120_000, exited: () => running?.exitInfo ?? null })
+      if (!health.ok) {
+        yield* kill
+        const tail = yield* Effect.provideService(logTail(o.home.logFile), FileSystem.FileSystem, fs)
+        return yield* new GatewayStartFailed({ reason: health.reason, logFile: o.home.logFile, logTail: tail })
+      }
+      progress(`gateway ready at ${baseUrl}`)
+    })
+
+    const stopGracefully = Effect.gen(function*() {
+      const running = yield* ScopedRef.get(current)
+      if (running === null || running.pgid === null) return
+      // SIGINT is Hermes' planned stop (exit 0); SIGTERM would log a signal-initiated shutdown
+      killGroup(running.pgid, "SIGINT")
+      if (!(yield* awaitExit(running.child, 20_000))) progress("gateway ignored SIGINT for 20 s; killing")
+      yield* kill
+    })
+
+    return yield* launchedGateway({
+      baseUrl,
+      home: o.home,
+      processGroup: () => pgid,
+      containerId: () => null,
+      start,
+      stopGracefully,
+      kill
+    })
+  })

@@ -4,9 +4,6 @@
  * under one temp root that is removed when the gateway is stopped.
  */
 import { randomBytes } from "node:crypto"
-import { mkdir, mkdtemp, writeFile } from "node:fs/promises"
-import { tmpdir } from "node:os"
-import { join } from "node:path"
 import { FileSystem, Path } from "@effect/platform"
 import { Effect, type Scope } from "effect"
 import { ALL_OPTIONAL_TOOLSETS, toolsProfile } from "./toolsProfile.js"
@@ -85,22 +82,6 @@ export const configFor = (o: HermesHomeOptions, workDir: string): Record<string,
     auxiliary: { title_generation: { enabled: false }, background_review: { enabled: false } },
     curator: { enabled: false }
   }
-}
-
-export const createHermesHome = async (o: HermesHomeOptions): Promise<HermesHome> => {
-  const root = await mkdtemp(join(tmpdir(), "hermetic-gw-"))
-  const hermesHome = join(root, "hermes-home")
-  const home = join(root, "home")
-  const workDir = join(root, "work")
-  for (const d of [hermesHome, home, workDir]) await mkdir(d, { recursive: true })
-  const apiKey = newApiKey()
-  // JSON is valid YAML, so config.yaml needs no YAML writer.
-  await writeFile(join(hermesHome, "config.yaml"), JSON.stringify(configFor(o, workDir), null, 2) + "\n")
-  await writeFile(
-    join(hermesHome, ".env"),
-    [`API_SERVER_KEY=${apiKey}`, "API_SERVER_HOST=127.0.0.1", `API_SERVER_PORT=${o.port}`, ""].join("\n")
-  )
-  return { root, hermesHome, home, workDir, logFile: join(root, "gateway.log"), apiKey, port: o.port }
 }
 
 const writeHome = (fs: FileSystem.FileSystem, path: Path.Path, root: string, o: HermesHomeOptions) =>

@@ -1,24 +1,32 @@
 /** Polls GET /health until the gateway answers 200, the process dies, or the deadline passes. */
+import { Duration, Effect } from "effect"
+
 export type HealthResult = { readonly ok: true; readonly body: string } | { readonly ok: false; readonly reason: string }
 
-export const waitHealthy = async (
+/** One GET /health: the status and body, or why there was no answer. */
+const probeHealth = (baseUrl: string) =>
+  Effect.tryPromise({
+    try: async (signal) => {
+      const r = await fetch(`${baseUrl}/health`, { signal: AbortSignal.any([signal, AbortSignal.timeout(2000)]) })
+      return { status: r.status, body: await r.text() }
+    },
+    catch: (e) => (e instanceof Error ? e.message : String(e))
+  })
+
+export const waitHealthy = (
   baseUrl: string,
   options: { readonly timeoutMs: number; readonly exited: () => string | null; readonly intervalMs?: number }
-): Promise<HealthResult> => {
-  const deadline = Date.now() + options.timeoutMs
-  let last = "no answer yet"
-  while (Date.now() < deadline) {
-    const died = options.exited()
-    if (died !== null) return { ok: false, reason: died }
-    try {
-      const r = await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(2000) })
-      const body = await r.text()
-      if (r.status === 200) return { ok: true, body }
-      last = `HTTP ${r.status}`
-    } catch (e) {
-      last = (e as Error).message
+): Effect.Effect<HealthResult> =>
+  Effect.gen(function*() {
+    const deadline = Date.now() + options.timeoutMs
+    let last = "no answer yet"
+    while (Date.now() < deadline) {
+      const died = options.exited()
+      if (died !== null) return { ok: false, reason: died } as const
+      const answer = yield* Effect.either(probeHealth(baseUrl))
+      if (answer._tag === "Right" && answer.right.status === 200) return { ok: true, body: answer.right.body } as const
+      last = answer._tag === "Right" ? `HTTP ${answer.right.status}` : answer.left
+      yield* Effect.sleep(Duration.millis(options.intervalMs ?? 200))
     }
-    await new Promise((r) => setTimeout(r, options.intervalMs ?? 200))
-  }
-  return { ok: false, reason: `no 200 from ${baseUrl}/health within ${options.timeoutMs} ms (last: ${last})` }
-}
+    return { ok: false, reason: `no 200 from ${baseUrl}/health within ${options.timeoutMs} ms (last: ${last})` } as const
+  })

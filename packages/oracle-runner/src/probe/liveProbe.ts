@@ -5,7 +5,7 @@
  * model errors of several statuses, /v1/responses, and Idempotency-Key on /v1/runs.
  */
 import type { Script } from "@hermetic/script"
-import type { GatewayHandle } from "../gateway/Gateway.js"
+import type { Gateway } from "../gateway/Gateway.js"
 import type { JournalEntry } from "../fake-model/Journal.js"
 import { makeRecorder, type Exchange } from "./Exchange.js"
 
@@ -21,7 +21,7 @@ export const summarizeCalls = (entries: ReadonlyArray<JournalEntry>): string => 
 
 export type ProbeResult = { readonly exchanges: ReadonlyArray<Exchange>; readonly findings: ReadonlyArray<string> }
 
-export const runLiveProbe = async (gw: GatewayHandle, progress: (l: string) => void): Promise<ProbeResult> => {
+export const runLiveProbe = async (gw: Gateway, progress: (l: string) => void): Promise<ProbeResult> => {
   const rec = makeRecorder(gw.baseUrl, gw.apiKey, () => gw.journal().length, (from) => summarizeCalls(gw.journal().slice(from)))
   const findings: Array<string> = []
   const script = (s: Script) => gw.script(s)

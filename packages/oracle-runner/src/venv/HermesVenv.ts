@@ -1,14 +1,17 @@
 /**
  * A virtualenv holding one pin of Hermes, built once under the cache dir and reused while the lock
  * entry (and, for a source install, the checkout path) is unchanged. A venv is only used after its
- * installed API-server files match source-lock.json.
+ * installed API-server files match source-lock.json. Files and paths go through platform's
+ * FileSystem and Path, commands through exec/Command; what cannot be done is a typed error
+ * (PinUnavailable, LockMismatch, MissingTool, VenvBuildFailed), and a build that fails or is
+ * interrupted leaves no half-built venv behind (a scope finalizer removes it).
  */
 import { createHash } from "node:crypto"
-import { existsSync } from "node:fs"
-import { mkdir, readFile, rm, writeFile } from "node:fs/promises"
 import { join, resolve } from "node:path"
-import { execa } from "execa"
-import { PinUnavailable } from "../errors.js"
+import { FileSystem, Path } from "@effect/platform"
+import { Effect, Exit } from "effect"
+import { type LockMismatch, type MissingTool, PinUnavailable, VenvBuildFailed } from "../errors.js"
+import { outputTail, runCommand } from "../exec/Command.js"
 import type { Pin } from "../lock/SourceLock.js"
 import { sha256File, verifyFiles } from "../lock/verifyFiles.js"
 import { cacheRoot } from "./cacheDir.js"
@@ -27,129 +30,150 @@ export type HermesVenv = {
   readonly built: boolean
 }
 
+export type VenvError = PinUnavailable | LockMismatch | MissingTool | VenvBuildFailed
+
 type Marker = { readonly lockHash: string; readonly packageRoot: string; readonly pythonVersion: string }
+
+const MARKER = "hermetic-venv.json"
 
 export const pinHash = (pin: Pin, extra = ""): string =>
   createHash("sha256").update(JSON.stringify(pin) + extra).digest("hex").slice(0, 12)
 
+const sourceKey = (source: string | undefined) => (source ? resolve(source) : "")
+
 export const venvDirFor = (pinName: string, pin: Pin, source?: string): string =>
-  join(cacheRoot(), "venvs", `${pinName}-${pinHash(pin, source ? resolve(source) : "")}`)
+  join(cacheRoot(), "venvs", `${pinName}-${pinHash(pin, sourceKey(source))}`)
 
-const purelib = async (python: string): Promise<string> =>
-  (await execa(python, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"])).stdout.trim()
+const venvOf = (path: Path.Path, dir: string, marker: Marker, built: boolean): HermesVenv => ({
+  dir,
+  python: path.join(dir, "bin", "python"),
+  hermes: path.join(dir, "bin", "hermes"),
+  packageRoot: marker.packageRoot,
+  pythonVersion: marker.pythonVersion,
+  built
+})
 
-/** Runs a command, forwarding its output lines as progress (pip is slow; people want to see it move). */
-const runLogged = async (cmd: string, args: ReadonlyArray<string>, progress: Progress, cwd?: string): Promise<void> => {
-  const child = execa(cmd, args, { all: true, reject: false, ...(cwd ? { cwd } : {}), env: { PIP_DISABLE_PIP_VERSION_CHECK: "1" } })
-  child.all?.on("data", (b: Buffer) => {
-    for (const line of b.toString().split("\n")) if (line.trim()) progress(`  ${line.trim()}`)
+/** One build step; a non-zero exit is VenvBuildFailed. Its output is forwarded as progress. */
+const buildStep = (pinName: string, progress: Progress, cmd: string, args: ReadonlyArray<string>) =>
+  Effect.flatMap(
+    runCommand(cmd, args, { env: { PIP_DISABLE_PIP_VERSION_CHECK: "1" }, onLine: (line) => progress(`  ${line}`) }),
+    (r) =>
+      r.exitCode === 0
+        ? Effect.void
+        : Effect.fail(new VenvBuildFailed({ pin: pinName, command: `${cmd} ${args.join(" ")}`, exitCode: r.exitCode ?? null, outputTail: outputTail(r) }))
+  )
+
+const purelib = (python: string) =>
+  Effect.map(runCommand(python, ["-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"]), (r) => r.stdout.trim())
+
+/** Looks for an existing, verified venv without building: null when there is none (or its marker is stale). */
+export const cachedVenv = (pinName: string, pin: Pin, source?: string): Effect.Effect<HermesVenv | null, LockMismatch, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const dir = venvDirFor(pinName, pin, source)
+    const marker = yield* fs.readFileString(path.join(dir, MARKER)).pipe(
+      Effect.map((text) => JSON.parse(text) as Marker),
+      Effect.orElseSucceed(() => null)
+    )
+    if (marker === null || marker.lockHash !== pinHash(pin, sourceKey(source))) return null
+    yield* verifyFiles(marker.packageRoot, pinName, pin)
+    return venvOf(path, dir, marker, false)
   })
-  const r = await child
-  if (r.exitCode !== 0) throw new Error(`${cmd} ${args.join(" ")} failed with exit ${r.exitCode}:\n${String(r.all).slice(-3000)}`)
-}
 
-/** Looks for an existing, verified venv without building. */
-export const cachedVenv = async (pinName: string, pin: Pin, source?: string): Promise<HermesVenv | null> => {
-  const dir = venvDirFor(pinName, pin, source)
-  const markerPath = join(dir, "hermetic-venv.json")
-  if (!existsSync(markerPath)) return null
-  const marker = JSON.parse(await readFile(markerPath, "utf8")) as Marker
-  if (marker.lockHash !== pinHash(pin, source ? resolve(source) : "")) return null
-  await verifyFiles(marker.packageRoot, pinName, pin)
-  return {
-    dir,
-    python: join(dir, "bin", "python"),
-    hermes: join(dir, "bin", "hermes"),
-    packageRoot: marker.packageRoot,
-    pythonVersion: marker.pythonVersion,
-    built: false
-  }
-}
-
-export const fetchPypiWheel = async (python: string, pinName: string, pin: Pin, progress: Progress): Promise<string> => {
-  const pypi = pin.obtain.pypi
-  if (!pypi) throw new PinUnavailable({ pin: pinName, reason: "no PyPI source in the lock", needed: [] })
-  const wheelDir = join(cacheRoot(), "wheels", pinName)
-  const wheel = join(wheelDir, pypi.wheel)
-  if ((await sha256File(wheel)) !== pypi.wheelSha256) {
-    await mkdir(wheelDir, { recursive: true })
-    progress(`downloading ${pypi.wheel} from PyPI`)
-    const spec = pypi.requirement.replace(/\[[^\]]*\]/, "")
-    try {
-      await runLogged(python, ["-m", "pip", "download", "--no-deps", "-q", "-d", wheelDir, spec], progress)
-    } catch (e) {
-      throw new PinUnavailable({
+/** The pin's wheel in the cache, downloaded from PyPI when missing; its digest must match the lock. */
+export const fetchPypiWheel = (python: string, pinName: string, pin: Pin, progress: Progress): Effect.Effect<string, PinUnavailable, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const pypi = pin.obtain.pypi
+    if (!pypi) return yield* new PinUnavailable({ pin: pinName, reason: "no PyPI source in the lock", needed: [] })
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const wheelDir = path.join(cacheRoot(), "wheels", pinName)
+    const wheel = path.join(wheelDir, pypi.wheel)
+    if ((yield* sha256File(wheel)) !== pypi.wheelSha256) {
+      yield* fs.makeDirectory(wheelDir, { recursive: true }).pipe(Effect.orDie)
+      progress(`downloading ${pypi.wheel} from PyPI`)
+      const spec = pypi.requirement.replace(/\[[^\]]*\]/, "")
+      yield* buildStep(pinName, progress, python, ["-m", "pip", "download", "--no-deps", "-q", "-d", wheelDir, spec]).pipe(
+        Effect.mapError((e) =>
+          new PinUnavailable({
+            pin: pinName,
+            reason: `pip could not download ${spec}: exit ${String(e.exitCode)}`,
+            needed: ["a reachable PyPI (or PIP_INDEX_URL pointing at a mirror that has it)"]
+          })
+        )
+      )
+    }
+    const actual = yield* sha256File(wheel)
+    if (actual !== pypi.wheelSha256) {
+      return yield* new PinUnavailable({
         pin: pinName,
-        reason: `pip could not download ${spec}: ${(e as Error).message.split("\n")[0]}`,
-        needed: ["a reachable PyPI (or PIP_INDEX_URL pointing at a mirror that has it)"]
+        reason: `downloaded wheel ${pypi.wheel} has sha256 ${actual}, the lock says ${pypi.wheelSha256}`,
+        needed: ["the wheel PyPI published for this release (the lock digest)"]
       })
     }
-  }
-  const actual = await sha256File(wheel)
-  if (actual !== pypi.wheelSha256) {
-    throw new PinUnavailable({
-      pin: pinName,
-      reason: `downloaded wheel ${pypi.wheel} has sha256 ${actual}, the lock says ${pypi.wheelSha256}`,
-      needed: ["the wheel PyPI published for this release (the lock digest)"]
-    })
-  }
-  return wheel
-}
+    return wheel
+  })
 
-/**
- * Returns a verified venv for the pin, building it when missing or stale. For a pin installed from
- * source, `source` is a checkout whose files must already match the lock before anything is installed.
- */
-export const ensureVenv = async (
-  pinName: string,
-  pin: Pin,
-  options: { readonly source?: string; readonly progress?: Progress } = {}
-): Promise<HermesVenv> => {
-  const progress = options.progress ?? (() => {})
-  const source = options.source
-  if (!pin.obtain.pypi && !source) {
-    throw new PinUnavailable({
-      pin: pinName,
-      reason: "this pin is not on PyPI; it is installed editable from a source checkout",
-      needed: [
-        `--source DIR: a checkout of ${pin.tag ?? "the release"} (commit ${pin.commit ?? "?"}) whose files match the digests in source-lock.json`,
-        ...(pin.obtain.sourceArchive ? [`or a machine that reaches ${pin.obtain.sourceArchive.url} (sha256 ${pin.obtain.sourceArchive.sha256})`] : []),
-        ...(pin.obtain.image ? [`or, with --launcher container, a reachable registry serving ${pin.obtain.image.ref}@${pin.obtain.image.digest}`] : [])
-      ]
-    })
-  }
-  if (source) await verifyFiles(source, pinName, pin)
-  const cached = await cachedVenv(pinName, pin, source).catch(() => null)
-  if (cached) return cached
+const notObtainable = (pinName: string, pin: Pin) =>
+  new PinUnavailable({
+    pin: pinName,
+    reason: "this pin is not on PyPI; it is installed editable from a source checkout",
+    needed: [
+      `--source DIR: a checkout of ${pin.tag ?? "the release"} (commit ${pin.commit ?? "?"}) whose files match the digests in source-lock.json`,
+      ...(pin.obtain.sourceArchive ? [`or a machine that reaches ${pin.obtain.sourceArchive.url} (sha256 ${pin.obtain.sourceArchive.sha256})`] : []),
+      ...(pin.obtain.image ? [`or, with --launcher container, a reachable registry serving ${pin.obtain.image.ref}@${pin.obtain.image.digest}`] : [])
+    ]
+  })
 
-  const python = await findPython(pin.python)
-  const dir = venvDirFor(pinName, pin, source)
-  // Built in place (venv scripts hard-code their path, so no build-then-rename); the marker is written last.
-  await rm(dir, { recursive: true, force: true })
-  await mkdir(dir, { recursive: true })
-  try {
+/** Builds the venv in place (venv scripts hard-code their path, so no build-then-rename); the marker is written last. */
+const buildVenv = (pinName: string, pin: Pin, source: string | undefined, progress: Progress) =>
+  Effect.gen(function*() {
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const python = yield* findPython(pin.python)
+    const dir = venvDirFor(pinName, pin, source)
+    yield* fs.remove(dir, { recursive: true, force: true }).pipe(Effect.orDie)
+    yield* fs.makeDirectory(dir, { recursive: true }).pipe(Effect.orDie)
+    // failed or interrupted: no half-built venv stays behind for the next call to trust
+    yield* Effect.addFinalizer((exit) => (Exit.isSuccess(exit) ? Effect.void : fs.remove(dir, { recursive: true, force: true }).pipe(Effect.ignore)))
     progress(`creating venv ${dir} with ${python.path} (${python.version})`)
-    await runLogged(python.path, ["-m", "venv", dir], progress)
-    const vpy = join(dir, "bin", "python")
+    yield* buildStep(pinName, progress, python.path, ["-m", "venv", dir])
+    const vpy = path.join(dir, "bin", "python")
     let packageRoot: string
     if (source) {
       progress(`pip install -e ${source}[messaging] (a minute or two)`)
-      await runLogged(vpy, ["-m", "pip", "install", "-q", "-e", `${resolve(source)}[messaging]`], progress)
+      yield* buildStep(pinName, progress, vpy, ["-m", "pip", "install", "-q", "-e", `${resolve(source)}[messaging]`])
       packageRoot = resolve(source)
     } else {
-      const wheel = await fetchPypiWheel(vpy, pinName, pin, progress)
+      const wheel = yield* fetchPypiWheel(vpy, pinName, pin, progress)
       const extras = /\[([^\]]*)\]/.exec(pin.obtain.pypi?.requirement ?? "")?.[1]
       progress(`pip install ${pin.obtain.pypi?.requirement} (a minute or two)`)
-      await runLogged(vpy, ["-m", "pip", "install", "-q", extras ? `${wheel}[${extras}]` : wheel], progress)
-      packageRoot = await purelib(vpy)
+      yield* buildStep(pinName, progress, vpy, ["-m", "pip", "install", "-q", extras ? `${wheel}[${extras}]` : wheel])
+      packageRoot = yield* purelib(vpy)
     }
-    await verifyFiles(packageRoot, pinName, pin)
-    const marker: Marker = { lockHash: pinHash(pin, source ? resolve(source) : ""), packageRoot, pythonVersion: python.version }
-    await writeFile(join(dir, "hermetic-venv.json"), JSON.stringify(marker, null, 2))
+    yield* verifyFiles(packageRoot, pinName, pin)
+    const marker: Marker = { lockHash: pinHash(pin, sourceKey(source)), packageRoot, pythonVersion: python.version }
+    yield* fs.writeFileString(path.join(dir, MARKER), JSON.stringify(marker, null, 2)).pipe(Effect.orDie)
     progress(`venv ready and verified against source-lock.json`)
-    return { dir, python: vpy, hermes: join(dir, "bin", "hermes"), packageRoot, pythonVersion: python.version, built: true }
-  } catch (e) {
-    await rm(dir, { recursive: true, force: true })
-    throw e
-  }
-}
+    return venvOf(path, dir, marker, true)
+  }).pipe(Effect.scoped)
+
+/**
+ * A verified venv for the pin, built when missing or stale. For a pin installed from source,
+ * `source` is a checkout whose files must already match the lock before anything is installed.
+ */
+export const ensureVenv = (
+  pinName: string,
+  pin: Pin,
+  options: { readonly source?: string; readonly progress?: Progress } = {}
+): Effect.Effect<HermesVenv, VenvError, FileSystem.FileSystem | Path.Path> =>
+  Effect.gen(function*() {
+    const progress = options.progress ?? (() => {})
+    const source = options.source
+    if (!pin.obtain.pypi && !source) return yield* notObtainable(pinName, pin)
+    if (source) yield* verifyFiles(source, pinName, pin)
+    // a cached venv whose files no longer match is rebuilt, not refused
+    const cached = yield* cachedVenv(pinName, pin, source).pipe(Effect.orElseSucceed(() => null))
+    return cached ?? (yield* buildVenv(pinName, pin, source, progress))
+  })

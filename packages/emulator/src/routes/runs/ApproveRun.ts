@@ -2,14 +2,13 @@
  * POST /v1/runs/{run_id}/approval: answer a pending tool approval. Validation order as upstream:
  * auth → known run → JSON → choice → live approval session → something pending.
  */
-import { Deferred, Effect, Queue } from "effect"
+import { Effect } from "effect"
 import { errorResponse, runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import { readJson } from "../../http/RequestBody.js"
 import { HandlerCrash, type Handler } from "../../http/Route.js"
-import { runEvent } from "../../runs/RunEvents.js"
 import { lookupRun } from "../../runs/RunLookup.js"
-import { writeRunStatus } from "../../runs/RunStatusWriter.js"
+import { runsOf } from "../../runs/Runs.js"
 import { coerceRequestBool, isDict, pyStr, pyStrip } from "../../python/index.js"
 
 const ALIASES: Record<string, string> = { approve: "once", approved: "once", allow: "once" }
@@ -17,10 +16,9 @@ const ALLOWED = new Set(["once", "session", "always", "deny"])
 
 export const approveRun: Handler = (ctx) =>
   Effect.gen(function*() {
-    const gw = ctx.gateway
     const runId = ctx.params["run_id"] ?? ""
     if ((yield* lookupRun(ctx, runId)) === undefined) return runNotFound(runId)
-    const parsed = readJson(ctx.req)
+    const parsed = readJson(yield* ctx.readBody)
     if (parsed._tag === "Left") return errorResponse(400, "Invalid JSON")
     const body = parsed.right
     if (!isDict(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
@@ -31,24 +29,14 @@ export const approveRun: Handler = (ctx) =>
         code: "invalid_approval_choice"
       })
     }
-    const live = gw.liveRuns.get(runId)
-    // upstream registers the run's approval session (keyed by run id) for exactly the life of its task
-    if (live === undefined) {
-      return errorResponse(409, `Run has no active approval session: ${runId}`, { code: "approval_not_active" })
-    }
     const all = coerceRequestBool(body["all"], false) || coerceRequestBool(body["resolve_all"], false)
-    const pending = all ? live.approvals.splice(0) : live.approvals.splice(0, 1)
-    if (pending.length === 0) {
-      return errorResponse(409, `Run has no pending approval: ${runId}`, { code: "approval_not_pending" })
+    const outcome = yield* runsOf(ctx.gateway).approve(ctx.namespace, runId, choice, all, ctx.now())
+    switch (outcome._tag) {
+      case "notActive":
+        return errorResponse(409, `Run has no active approval session: ${runId}`, { code: "approval_not_active" })
+      case "nothingPending":
+        return errorResponse(409, `Run has no pending approval: ${runId}`, { code: "approval_not_pending" })
+      case "resolved":
+        return jsonResponse({ object: "hermes.run.approval_response", run_id: runId, choice, resolved: outcome.resolved })
     }
-    for (const p of pending) yield* Deferred.succeed(p.answer, choice)
-    yield* writeRunStatus(gw, ctx.namespace, runId, "running", ctx.now(), { last_event: "approval.responded" })
-    const stream = gw.runStreams.get(runId)
-    if (stream !== undefined) {
-      yield* Queue.offer(
-        stream.queue,
-        runEvent("approval.responded", runId, ctx.now(), { choice, resolved: pending.length })
-      )
-    }
-    return jsonResponse({ object: "hermes.run.approval_response", run_id: runId, choice, resolved: pending.length })
   })

@@ -12,6 +12,7 @@ import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
 import type { StoredResponse } from "../../responses/ResponseStore.js"
 import { startRun } from "../../runs/RunExecutor.js"
+import { runsOf } from "../../runs/Runs.js"
 import { admitKeyed, type KeyedAdmission, ownerScope, runFingerprint } from "../../runs/RunLedger.js"
 import { lookupRun } from "../../runs/RunLookup.js"
 import { type RunRecord, setRunStatus } from "../../runs/RunRecord.js"
@@ -41,7 +42,7 @@ export const createRun: Handler = (ctx) =>
         const limited = concurrencyLimited(ctx)
         if (limited !== undefined) return limited
       }
-      const read = readRunRequest(ctx)
+      const read = readRunRequest(ctx, yield* ctx.readBody)
       if (Either.isLeft(read)) return read.left instanceof HandlerCrash ? yield* read.left : read.left
       const request = read.right
       const chaining = chainedResponse(ctx, request)
@@ -106,7 +107,7 @@ const startNew = (ctx: RouteContext, runId: string, record: RunRecord, request: 
     {
       runId,
       namespace: ctx.namespace,
-      gateway: ctx.gateway,
+      runs: runsOf(ctx.gateway),
       now: ctx.now,
       userMessage: request.userMessage,
       history: runHistory(request, chained),

@@ -8,13 +8,12 @@ import { Duration, Effect, Option, Queue, Stream } from "effect"
 import { runNotFound } from "../../http/Envelopes.js"
 import { sseResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
-import type { GatewayState, RunStream } from "../../runs/GatewayState.js"
+import { type Runs, runsOf, type RunStream } from "../../runs/Runs.js"
 import { KEEPALIVE_FRAME, STREAM_CLOSED_FRAME, dataFrame } from "../../runs/RunEvents.js"
-import { sweepIfDue } from "../../runs/Sweep.js"
 
 const KEEPALIVE_AFTER = Duration.seconds(30)
 
-const frames = (gw: GatewayState, runId: string, stream: RunStream, aborted: Promise<void>): Stream.Stream<string> =>
+const frames = (runs: Runs, runId: string, stream: RunStream, aborted: Promise<void>): Stream.Stream<string> =>
   Stream.unfoldEffect(false, (closed) =>
     closed
       ? Effect.succeed(Option.none())
@@ -33,25 +32,21 @@ const frames = (gw: GatewayState, runId: string, stream: RunStream, aborted: Pro
   ).pipe(
     Stream.interruptWhen(Effect.promise(() => aborted)),
     Stream.ensuring(
-      Effect.sync(() => {
-        gw.streamSubscribers.delete(runId)
-        if (gw.runStreams.get(runId) === stream) gw.runStreams.delete(runId)
-      })
+      Effect.sync(() => runs.unsubscribe(runId, stream))
     )
   )
 
 export const runEvents: Handler = (ctx) =>
   Effect.gen(function*() {
     const runId = ctx.params["run_id"] ?? ""
-    const gw = ctx.gateway
+    const runs = runsOf(ctx.gateway)
     let stream: RunStream | undefined
     for (let attempt = 0; attempt < 20; attempt++) {
-      sweepIfDue(gw, ctx.now())
-      stream = gw.runStreams.get(runId)
+      runs.sweepIfDue(ctx.now())
+      stream = runs.subscribe(runId)
       if (stream !== undefined) break
       yield* Effect.sleep(Duration.millis(50))
     }
     if (stream === undefined) return runNotFound(runId)
-    gw.streamSubscribers.add(runId)
-    return sseResponse(frames(gw, runId, stream, ctx.req.aborted))
+    return sseResponse(frames(runs, runId, stream, ctx.req.aborted))
   })

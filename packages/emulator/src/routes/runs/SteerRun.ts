@@ -4,13 +4,13 @@
  * `pending_steer` on completion. Source: the 0.21.0 reference notes; the order of the checks is
  * inferred (auth → known run → JSON → text → accepting state).
  */
-import { Effect, Queue } from "effect"
+import { Effect } from "effect"
 import { errorResponse, runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import { readJson } from "../../http/RequestBody.js"
 import type { Handler } from "../../http/Route.js"
-import { runEvent } from "../../runs/RunEvents.js"
 import { lookupRun } from "../../runs/RunLookup.js"
+import { runsOf } from "../../runs/Runs.js"
 import { isDict } from "../../python/index.js"
 
 /** Steer text from input | message | text; a list of parts is flattened to its text. */
@@ -34,7 +34,7 @@ export const steerRun: Handler = (ctx) =>
     const runId = ctx.params["run_id"] ?? ""
     const record = yield* lookupRun(ctx, runId)
     if (record === undefined) return runNotFound(runId)
-    const parsed = readJson(ctx.req)
+    const parsed = readJson(yield* ctx.readBody)
     if (parsed._tag === "Left") return errorResponse(400, "Invalid JSON")
     const body = isDict(parsed.right) ? parsed.right : {}
     const text = steerText(body)
@@ -43,12 +43,9 @@ export const steerRun: Handler = (ctx) =>
         code: "invalid_steer_input"
       })
     }
-    const live = ctx.gateway.liveRuns.get(runId)
-    if (record["status"] !== "running" || live === undefined || !live.agentStarted) {
+    const accepted = record["status"] === "running" && (yield* runsOf(ctx.gateway).steer(runId, text, ctx.now()))
+    if (!accepted) {
       return errorResponse(409, `Run is not currently accepting steer input: ${runId}`, { code: "run_not_accepting_steer" })
     }
-    live.steers.push(text)
-    const stream = ctx.gateway.runStreams.get(runId)
-    if (stream !== undefined) yield* Queue.offer(stream.queue, runEvent("run.steered", runId, ctx.now(), { accepted: true }))
     return jsonResponse({ object: "hermes.run.steer", run_id: runId, accepted: true })
   })

@@ -3,13 +3,18 @@
  * evidence/live/responses-0.19.0.md — same Scripts, same requests, in the same order — and must
  * answer alike: status, headers (beyond transport ones), and body, with server-made ids compared
  * as an identity graph (the n-th distinct id on one side must be the n-th on the other) and
- * `created_at` as "some integer". Streams are compared event by event after the documented
- * normalization (adjacent text deltas of one item joined, sequence_number renumbered).
+ * `created_at` as "some integer". Streams are compared event by event after the differ's own
+ * RESPONSES_DELTA_JOIN rule (adjacent text deltas of one content part joined, sequence_number
+ * renumbered): it lives here, in the differ's package, so the rule is used, never copied.
  */
+import { startEmulator, type RunningEmulator } from "@hermetic/emulator"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { API_KEY, type Client, startClient } from "../support.js"
+import { parseSse } from "../../src/exchange/SseFrames.js"
+import type { JsonValue } from "../../src/json/JsonValue.js"
+import { joinResponsesDeltas } from "../../src/normalize/responsesDeltaJoin.js"
 import { type RecordedStep, recordedSteps } from "./recordedProbe.js"
 
+const API_KEY = "test-key-0123456789abcdef"
 const ID = /\b(resp_[0-9a-f]{28}|msg_[0-9a-f]{24}|fco?_[0-9a-f]{24}|[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12})\b/g
 const TRANSPORT = new Set(["date", "server", "content-length", "connection", "keep-alive", "transfer-encoding"])
 
@@ -28,23 +33,9 @@ class Tokens {
   }
 }
 
-/** The differ's rule for Responses streams: join adjacent text deltas, renumber events. */
-export const normalizeResponsesStream = (body: string): Array<string> => {
-  const events = body.split("\n\n").filter((f) => f !== "").map((frame) => {
-    const data = frame.slice(frame.indexOf("data: ") + 6)
-    return JSON.parse(data) as Record<string, unknown>
-  })
-  const merged: Array<Record<string, unknown>> = []
-  for (const e of events) {
-    const prev = merged[merged.length - 1]
-    if (e["type"] === "response.output_text.delta" && prev?.["type"] === "response.output_text.delta" && prev["item_id"] === e["item_id"]) {
-      prev["delta"] = `${String(prev["delta"])}${String(e["delta"])}`
-      continue
-    }
-    merged.push({ ...e })
-  }
-  return merged.map((e, i) => JSON.stringify({ ...e, sequence_number: i }))
-}
+/** A Responses stream's events after the differ's delta-join rule. */
+const normalizeResponsesStream = (body: string): Array<JsonValue | undefined> =>
+  joinResponsesDeltas(parseSse(body).map((frame) => ({ data: JSON.parse(frame.data ?? "null") as JsonValue }))).frames.map((f) => f.data)
 
 const normalizeBody = (tokens: Tokens, body: string, sse: boolean): unknown => {
   const timeless = tokens.apply(body).replace(/"created_at": \d+/g, '"created_at": "<int>"')
@@ -60,13 +51,21 @@ const normalizeHeaders = (tokens: Tokens, headers: ReadonlyArray<readonly [strin
 const steps = recordedSteps("responses-0.19.0.md")
 
 describe("replaying the live 0.19.0 Responses evidence", () => {
-  let c: Client
+  let emu: RunningEmulator
   beforeAll(async () => {
-    c = await startClient({ hermesVersion: "0.19.0" })
+    emu = await startEmulator({ apiKey: API_KEY, hermesVersion: "0.19.0" })
   })
   afterAll(async () => {
-    await c.emu.close()
+    await emu.close()
   })
+  const script = async (body: unknown) => {
+    const res = await fetch(`${emu.url}/__admin/script`, {
+      method: "POST",
+      headers: { "x-hermetic-namespace": "default", "content-type": "application/json", "x-hermetic-admin-key": API_KEY },
+      body: JSON.stringify(body)
+    })
+    if (res.status !== 200) throw new Error(`script rejected: ${await res.text()}`)
+  }
 
   it("has the recorded exchanges to replay", () => {
     expect(steps.length).toBeGreaterThan(40)
@@ -79,10 +78,10 @@ describe("replaying the live 0.19.0 Responses evidence", () => {
   const translate = (s: string) => s.replace(/resp_[0-9a-f]{28}/g, (id) => emulatorIdOf.get(id) ?? id)
 
   it.each(steps.map((s) => [s.title, s] as const))("%s", async (_title, step: RecordedStep) => {
-    if (step.script !== undefined) await c.admin("/script", step.script)
+    if (step.script !== undefined) await script(step.script)
     const headers: Record<string, string> = { "x-hermetic-namespace": "default" }
     for (const [k, v] of step.requestHeaders) headers[k] = v.replace("<API_SERVER_KEY>", API_KEY)
-    const res = await fetch(`${c.emu.url}${translate(step.path)}`, {
+    const res = await fetch(`${emu.url}${translate(step.path)}`, {
       method: step.method,
       headers,
       ...(step.requestBody === undefined ? {} : { body: translate(step.requestBody) })

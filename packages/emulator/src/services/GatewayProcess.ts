@@ -1,68 +1,19 @@
 /**
- * What one emulated gateway process holds in memory, per namespace: run statuses, SSE buffers,
- * live runs, approvals, admission counters. Upstream keeps exactly this in memory, so a restart
- * (admin or a real process restart) drops it; durable state lives in Storage.
+ * One emulated gateway process per namespace: what it holds in memory besides its runs (admission
+ * counters, draining, approval decisions, the sweep's cadence) and the background tasks it runs.
+ * Upstream keeps exactly this in memory, so a restart (admin or a real process restart) drops it;
+ * durable state lives in Storage. The runs of a process are owned by `runs/Runs.ts`, which keys
+ * them by this object: a restart (a new GatewayState) starts with no runs, and its background
+ * tasks are interrupted here. This file sits below every feature folder and imports none.
  */
-import { Context, Deferred, Effect, Fiber, Layer, Queue } from "effect"
+import { Context, Effect, Fiber, Layer } from "effect"
 import { randomBytes } from "node:crypto"
-import type { RunEvent } from "./RunEvents.js"
-import type { RunRecord } from "./RunRecord.js"
-
-/**
- * A run's event buffer (null ends it). Most runs are never subscribed to, yet upstream keeps
- * their buffers for 300 s: the events wait in a plain array, and the Queue a subscriber takes from
- * is made, holding them, only when first asked for (a Queue per run cost more retained memory, and
- * so garbage collection, than the events themselves).
- */
-export class RunStream {
-  private buffered: Array<RunEvent | null> = []
-  private made: Queue.Queue<RunEvent | null> | undefined
-  constructor(readonly createdAt: number) {}
-
-  /** Appends an event; never waits (the buffer is unbounded). */
-  offer(event: RunEvent | null): Effect.Effect<void> {
-    return Effect.sync(() => {
-      if (this.made === undefined) this.buffered.push(event)
-      else this.made.unsafeOffer(event)
-    })
-  }
-
-  get queue(): Queue.Queue<RunEvent | null> {
-    if (this.made === undefined) {
-      const queue = Effect.runSync(Queue.unbounded<RunEvent | null>())
-      for (const event of this.buffered) queue.unsafeOffer(event)
-      this.buffered = []
-      this.made = queue
-    }
-    return this.made
-  }
-}
-
-export interface PendingApproval {
-  readonly request: Record<string, unknown>
-  readonly answer: Deferred.Deferred<string>
-}
-
-export interface LiveRun {
-  readonly runId: string
-  /** Signals the agent to stop (Hermes' agent.interrupt / hard_interrupt). */
-  readonly interrupt: Deferred.Deferred<void>
-  fiber: Fiber.RuntimeFiber<void> | undefined
-  /** The agent exists once the turn starts; before that only the task is live. */
-  agentStarted: boolean
-  /** A stop was requested: whatever the turn ends with, the run settles as cancelled. */
-  stopping: boolean
-  readonly approvals: Array<PendingApproval>
-  readonly steers: Array<string>
-}
 
 export class GatewayState {
-  readonly runStatuses = new Map<string, RunRecord>()
-  readonly runStreams = new Map<string, RunStream>()
-  readonly streamSubscribers = new Set<string>()
-  readonly liveRuns = new Map<string, LiveRun>()
-  /** 0.21.0: keyed runs of this process -> the status last written to the ledger. */
-  readonly keyedRuns = new Map<string, string>()
+  /** Background agent tasks of this process (the runs' `_run_and_close`); a restart interrupts them. */
+  readonly backgroundTasks = new Set<Fiber.RuntimeFiber<void>>()
+  /** Background tasks admitted and not ended yet (counted from admission, before their fiber exists). */
+  backgroundAgentWork = 0
   /** Admitted requests before they reach agent bookkeeping, and non-run agent turns in flight. */
   pendingAgentRequests = 0
   inflightAgentRuns = 0
@@ -72,14 +23,17 @@ export class GatewayState {
   readonly permanentApprovals = new Set<string>()
   /** Emulated time of the last sweep of run statuses and buffers (the process start before the first). */
   lastSweepAt: number
+  /** Emulated time of the cron ticker's last tick (it ticks once as the process starts). */
+  lastCronTickAt: number
   /** `owner` identifies this emulated process in the ledger (a boot id plus the restart count). */
   constructor(readonly startedAt: number, readonly generation: number, readonly owner: string) {
     // upstream's sweeper first wakes 60 s after the process started
     this.lastSweepAt = startedAt
+    this.lastCronTickAt = startedAt
   }
 
   activeAgentWorkCount(): number {
-    return this.pendingAgentRequests + this.inflightAgentRuns + this.liveRuns.size
+    return this.pendingAgentRequests + this.inflightAgentRuns + this.backgroundAgentWork
   }
 
   /** An in-request agent turn (`_run_agent`) starts counting against the concurrency cap. */
@@ -125,7 +79,7 @@ export const makeGateways = (now: (namespace: string) => number): GatewaysShape 
   }
   const stop = (s: GatewayState) =>
     Effect.forEach(
-      [...s.liveRuns.values()].flatMap((r) => (r.fiber === undefined ? [] : [r.fiber])),
+      [...s.backgroundTasks],
       (f) => Fiber.interrupt(f),
       { discard: true, concurrency: "unbounded" }
     )
