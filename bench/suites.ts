@@ -284,6 +284,7 @@ export const coldStart = async (rounds: number, log: (s: string) => void): Promi
   const empty = { wall: [] as Array<number>, cpu: [] as Array<number> }
   // the fresh bundle has no V8 code cache yet: the first start compiles everything and writes the
   // cache as it exits; it is reported on its own, the rounds after it start with the cache
+  rmSync(join(tmpdir(), "hermetic-compile-cache"), { recursive: true, force: true })
   const first = await coldStartOnce([bundle, "serve", "--hermes-version", "0.21.0", "--api-key", KEY])
   log(`  cold start without a code cache: bundled CLI ${first.wall.toFixed(0)} ms wall, ${first.cpu.toFixed(0)} ms CPU (own start ${String(first.own)} ms)`)
   for (let round = 0; round < rounds; round++) {
