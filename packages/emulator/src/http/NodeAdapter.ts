@@ -29,7 +29,13 @@ const EMPTY = new Uint8Array(0)
  * discarded (about a millisecond) keeps it down; `gc` is reached the way `--expose-gc` exposes it.
  */
 const COLLECT_EVERY_BYTES = 4 << 20
-const collectYoung = ((): (() => void) => {
+/**
+ * Reached on the first collection, not at load: changing a V8 flag changes the flag hash V8 stamps
+ * on code caches, and the CLI launcher's cache, written as the process exits, would then be
+ * refused by every next start (a process that never discarded uploads keeps the flags as they were).
+ */
+let collectYoung: (() => void) | undefined
+const youngCollector = (): (() => void) => {
   try {
     setFlagsFromString("--expose-gc")
     const gc = runInNewContext("gc") as (options: { readonly type: "minor" }) => void
@@ -37,12 +43,13 @@ const collectYoung = ((): (() => void) => {
   } catch {
     return () => undefined
   }
-})()
+}
 let discardedSinceCollect = 0
 const collectDiscarded = (bytes: number) => {
   discardedSinceCollect += bytes
   if (discardedSinceCollect < COLLECT_EVERY_BYTES) return
   discardedSinceCollect = 0
+  collectYoung ??= youngCollector()
   collectYoung()
 }
 
