@@ -8,6 +8,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
+import { guardInterrupts } from "@hermetic/oracle-runner"
 import { Cause, Effect, Exit, type Scope } from "effect"
 import { cassetteJsonSchema, evidenceJsonSchema, schemaDir } from "../evidence/evidenceJsonSchema.js"
 import { parse } from "./args.js"
@@ -15,11 +16,12 @@ import { UsageError } from "./CliError.js"
 import { benchCommand } from "./benchCommand.js"
 import { compareCommand } from "./compareCommand.js"
 import { fuzzCommand } from "../fuzz/fuzzCommand.js"
+import { wireCommand } from "../wire/wireCommand.js"
 import { mergeCommand } from "./mergeCommand.js"
 import { recordCommand } from "./recordCommand.js"
 import { replayCommand } from "./replayCommand.js"
 import { reportCommand } from "./reportCommand.js"
-import { COMPARE_HELP, MAIN_HELP, MERGE_HELP, RECORD_HELP, REPLAY_HELP, REPORT_HELP } from "./usage.js"
+import { COMPARE_HELP, MAIN_HELP, MERGE_HELP, RECORD_HELP, REPLAY_HELP, REPORT_HELP, WIRE_HELP } from "./usage.js"
 
 const schemaCommand = Effect.gen(function*() {
   const fs = yield* FileSystem.FileSystem
@@ -29,7 +31,7 @@ const schemaCommand = Effect.gen(function*() {
   return 0 as const
 })
 
-const HELP: Record<string, string> = { compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP, merge: MERGE_HELP, report: REPORT_HELP }
+const HELP: Record<string, string> = { wire: WIRE_HELP, compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP, merge: MERGE_HELP, report: REPORT_HELP }
 
 /** What every command may use: its scope, and the Node file system and paths (provided once, below). */
 type CliServices = Scope.Scope | FileSystemService.FileSystem | Path.Path
@@ -63,6 +65,8 @@ const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Cl
         return schemaCommand
       case "bench":
         return benchCommand(args)
+      case "wire":
+        return wireCommand(args)
       default:
         throw new UsageError({ message: `unknown command ${command}` })
     }
@@ -92,7 +96,9 @@ const main: Effect.Effect<number, unknown> =
       Effect.catchAllCause((cause) => (Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.sync(() => report(Cause.squash(cause)))))
     )
 
-// @effect/platform-node's runtime: SIGINT/SIGTERM interrupt the comparison and its scope (gateways, emulators) closes.
+// @effect/platform-node's runtime: SIGINT/SIGTERM interrupt the comparison and its scope (gateways, emulators) closes;
+// the guard keeps execa's signal-exit from killing the process first (interruptGuard.ts)
+guardInterrupts()
 NodeRuntime.runMain(main, {
   teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? Number(exit.value) : Cause.isInterruptedOnly(exit.cause) ? 130 : 2)
 })

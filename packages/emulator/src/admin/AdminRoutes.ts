@@ -30,7 +30,7 @@ import { EmuClock } from "../services/Clock.js"
 import { FaultRule, Faults } from "../services/Faults.js"
 import { Journal } from "../services/Journal.js"
 import { clearNamespace, Storage } from "../services/Storage.js"
-import { tickNamespace } from "../jobs/JobTicker.js"
+import { tickIfDue, tickNamespace } from "../jobs/JobTicker.js"
 import { handleJournalAdmin } from "./JournalAdmin.js"
 import { handleSnapshotAdmin } from "./SnapshotAdmin.js"
 
@@ -140,6 +140,8 @@ export const handleAdmin = (
         if ("set" in c) yield* clock.set(ns, c.set)
         else if ("advance" in c) yield* clock.advance(ns, c.advance)
         else yield* clock.freeze(ns, c.freeze)
+        // a jump past the cron ticker's next tick ends its wait at once
+        if (!("freeze" in c)) yield* tickIfDue(ns)
         const moved: ClockMoved = { now: clock.now(ns) }
         return jsonResponse(moved)
       }

@@ -157,21 +157,50 @@ const PYTHON_REASONS: Readonly<Record<number, string>> = {
 }
 const reasonPhrase = (status: number): string => PYTHON_REASONS[status] ?? http.STATUS_CODES[status] ?? "Unknown"
 
+/**
+ * What aiohttp sends as Server on the 0.19.0 gateway (its venv: aiohttp 3.14.1 on CPython 3.11),
+ * seen over a raw socket (`oracle wire`).
+ */
+const SERVER = "Python/3.11 aiohttp/3.14.1"
+
+let dateSecond = -1
+let dateText = ""
+/** The Date header, made once a second as Node does for its own. */
+const httpDate = (): string => {
+  const now = Date.now()
+  const second = Math.floor(now / 1000)
+  if (second !== dateSecond) {
+    dateSecond = second
+    dateText = new Date(now).toUTCString()
+  }
+  return dateText
+}
+
+/**
+ * The head in aiohttp's order: the handler's headers, the framing header, then Date, Server and
+ * Connection last (Node would put its own Date, Connection and Transfer-Encoding after the
+ * handler's, in another order, and send no Server).
+ */
+const headTail = (out: EmuResponse): Array<string> => {
+  const connection = out.headers.find(([k]) => k.toLowerCase() === "connection")
+  return ["Date", httpDate(), "Server", SERVER, ...(connection !== undefined ? ["Connection", connection[1]] : [])]
+}
+
 const writeResponse = async <R>(res: http.ServerResponse, out: EmuResponse, runtime: Runtime.Runtime<R>) => {
-  const headers = out.headers.flatMap(([k, v]) => [k, v])
+  const headers = out.headers.filter(([k]) => k.toLowerCase() !== "connection").flatMap(([k, v]) => [k, v])
   switch (out.body._tag) {
     case "drop":
       res.socket?.destroy()
       return
     case "bytes": {
       const bytes = out.body.bytes
-      res.writeHead(out.status, reasonPhrase(out.status), [...headers, "Content-Length", String(bytes.byteLength)])
+      res.writeHead(out.status, reasonPhrase(out.status), [...headers, "Content-Length", String(bytes.byteLength), ...headTail(out)])
       // as a latin1 string (byte for byte) Node sends head and body in one write instead of a writev
       res.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"), "latin1")
       return
     }
     case "sse": {
-      res.writeHead(out.status, reasonPhrase(out.status), headers)
+      res.writeHead(out.status, reasonPhrase(out.status), [...headers, "Transfer-Encoding", "chunked", ...headTail(out)])
       res.flushHeaders()
       const limit = out.body.disconnectAfter
       const frames = limit === undefined ? out.body.frames : out.body.frames.pipe(Stream.take(limit))
