@@ -125,6 +125,20 @@ const discardRest = (req: http.IncomingMessage) => {
   req.resume()
 }
 
+/**
+ * With Connection: close node:http ends the socket once the answer is out, while the client is
+ * still sending; aiohttp lingers first (discardRest) and closes after the body, or at the linger's
+ * end (measured live: evidence/hardening2/upload-linger-0.19.0.md). Its close waits for the body.
+ */
+const closeAfterBody = (req: http.IncomingMessage) => {
+  const socket = req.socket
+  const destroySoon = socket.destroySoon.bind(socket)
+  socket.destroySoon = () => {
+    if (req.complete) destroySoon()
+    else req.once("end", destroySoon)
+  }
+}
+
 const toRequestHead = (req: http.IncomingMessage, aborted: Promise<void>): EmuRequestHead => {
   // a fragment is no part of the request (aiohttp's URL drops it)
   const raw = (req.url ?? "/").split("#")[0] as string
@@ -242,6 +256,10 @@ export const listen = <R>(
       const body: BodyReader = BODY_METHODS.has((req.method ?? "").toUpperCase())
         ? Effect.promise(() => (reading ??= readBounded(req, MAX_REQUEST_BYTES)))
         : Effect.succeed({ bytes: new Uint8Array(0), exceeded: false })
+      // node:http runs its own finish handling (which ends a Connection: close socket) first
+      res.once("prefinish", () => {
+        if (!req.complete && !res.shouldKeepAlive) closeAfterBody(req)
+      })
       res.on("finish", () => {
         if (!req.complete) discardRest(req)
       })
