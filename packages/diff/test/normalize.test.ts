@@ -69,6 +69,16 @@ describe("normalizeRun", () => {
     expect(normalizeRun(short, { version: 1, name: "t", steps }, { clock: "running" }).relations[0]?.holds).toBe(false)
   })
 
+  it("sees a frozen clock only when the readings made while it stands are within 1 s (a scheduled next_run_at is no reading)", () => {
+    const steps: Scenario["steps"] = [{ clock: { freeze: true } }, { reset: {} }, { reset: {} }, { clock: { freeze: false } }]
+    const frozen = runOf({ kind: "clock", exchanges: [] }, rawJsonExchange("GET", "/a", 200, `{"created_at": 1764500000.0, "next_run_at": 1764507200.0}`), rawJsonExchange("GET", "/b", 200, `{"created": 1764500000}`), { kind: "clock", exchanges: [] })
+    const running = runOf({ kind: "clock", exchanges: [] }, rawJsonExchange("GET", "/a", 200, `{"created_at": 1764500000.0}`), rawJsonExchange("GET", "/b", 200, `{"created": 1764500003}`), { kind: "clock", exchanges: [] })
+    const scenario: Scenario = { version: 1, name: "t", steps }
+    const frozenRelation = (r: ReturnType<typeof normalizeRun>) => r.relations.find((x) => x.id.includes("frozen"))
+    expect(frozenRelation(normalizeRun(frozen, scenario, { clock: "running" }))).toEqual({ id: "steps 1–2: timestamps made while the clock is frozen are within 1 s of each other", holds: true })
+    expect(frozenRelation(normalizeRun(running, scenario, { clock: "running" }))?.holds).toBe(false)
+  })
+
   it("drops noise headers (counted) and keeps every other header", () => {
     const run = runOf(jsonExchange("GET", "/health", 200, {}, [["date", "Mon"], ["server", "Python/3.11 aiohttp/3.14.1"], ["x-frame-options", "DENY"]]))
     const n = normalizeRun(run, scenarioOf(1), { clock: "pinned" })

@@ -49,6 +49,28 @@ describe("FakeClock", () => {
     expect(await readFile(file, "utf8")).toBe("-1010.000\n")
     await rm(dir, { recursive: true, force: true })
   })
+
+  it("freezes only in wall mode: an absolute time while frozen, moved by advance, running on from it after", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hermetic-clock-"))
+    const file = join(dir, "faketime.rc")
+    let real = 1_796_083_200.75 // 2026-12-01T00:00:00.75Z
+    const run = <A, E>(e: Effect.Effect<A, E, FileSystem.FileSystem>) => Effect.runPromise(Effect.provide(e, NodeContext.layer))
+    const both = await run(FakeClock.make(file, () => real))
+    await expect(run(both.freeze(true))).rejects.toThrow(/cannot be frozen/)
+    const c = await run(FakeClock.make(file, () => real, "wall"))
+    expect(c.env("/lib/faketime.so")).toMatchObject({ FAKETIME_DONT_FAKE_MONOTONIC: "1" })
+    await run(c.freeze(true))
+    expect(await readFile(file, "utf8")).toBe("2026-12-01 00:00:00\n")
+    real += 30
+    expect(c.now()).toBe(1_796_083_200)
+    await run(c.advance(90))
+    expect(await readFile(file, "utf8")).toBe("2026-12-01 00:01:30\n")
+    await run(c.freeze(false))
+    expect(c.now()).toBe(1_796_083_290)
+    real += 5
+    expect(c.now()).toBeCloseTo(1_796_083_295, 6)
+    await rm(dir, { recursive: true, force: true })
+  })
 })
 
 describe("HERMES_HOME as a scoped resource", () => {

@@ -20,6 +20,7 @@ export const OPTIONS = {
   source: { type: "string" },
   profile: { type: "string" },
   "no-noise": { type: "boolean" },
+  fresh: { type: "boolean" },
   "no-shrink": { type: "boolean" },
   workers: { type: "string" },
   shard: { type: "string" },

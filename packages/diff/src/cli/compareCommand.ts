@@ -56,13 +56,13 @@ export const compareCommand = (args: ParsedArgs) =>
     const inputs = shardOf(set, shard)
     const shardText = shard === undefined ? "" : ` (shard ${shard.index}/${shard.count} of ${set.length})`
 
-    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(set, pin) : kind, workerCount, args.values.source, profile)
+    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(set, pin) : kind, workerCount, args.values.source, profile, args.values.fresh === true)
     const learn = !args.values["no-noise"]
     const noiseMethod = !learn
       ? "not learned (--no-noise)"
       : kind === "cassette"
         ? "from the two runs recorded in each cassette (where a cassette has two)"
-        : "each scenario played twice on the real gateway; what differed between the two runs is noise"
+        : `each scenario played twice on the real gateway${args.values.fresh === true ? " (each play on a fresh gateway)" : ""}; what differed between the two runs is noise`
     progress(`comparing ${inputs.length} scenarios${shardText} on pin ${pin} (${profile} profile): ${kind} vs emulator in process, ${workerCount} worker(s)` + (runs > 0 && kind !== "cassette" ? `; ${runs} generated with seed ${seed} (again: --seed ${seed} --runs ${runs})` : ""))
     const t0 = Date.now()
     const noise = learn ? new LearnedNoise() : undefined

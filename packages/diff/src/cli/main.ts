@@ -16,11 +16,12 @@ import { UsageError } from "./CliError.js"
 import { benchCommand } from "./benchCommand.js"
 import { compareCommand } from "./compareCommand.js"
 import { fuzzCommand } from "../fuzz/fuzzCommand.js"
+import { wireCommand } from "../wire/wireCommand.js"
 import { mergeCommand } from "./mergeCommand.js"
 import { recordCommand } from "./recordCommand.js"
 import { replayCommand } from "./replayCommand.js"
 import { reportCommand } from "./reportCommand.js"
-import { COMPARE_HELP, MAIN_HELP, MERGE_HELP, RECORD_HELP, REPLAY_HELP, REPORT_HELP } from "./usage.js"
+import { COMPARE_HELP, MAIN_HELP, MERGE_HELP, RECORD_HELP, REPLAY_HELP, REPORT_HELP, WIRE_HELP } from "./usage.js"
 
 const schemaCommand = Effect.gen(function*() {
   const fs = yield* FileSystem.FileSystem
@@ -30,7 +31,7 @@ const schemaCommand = Effect.gen(function*() {
   return 0 as const
 })
 
-const HELP: Record<string, string> = { compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP, merge: MERGE_HELP, report: REPORT_HELP }
+const HELP: Record<string, string> = { wire: WIRE_HELP, compare: COMPARE_HELP, record: RECORD_HELP, replay: REPLAY_HELP, merge: MERGE_HELP, report: REPORT_HELP }
 
 /** What every command may use: its scope, and the Node file system and paths (provided once, below). */
 type CliServices = Scope.Scope | FileSystemService.FileSystem | Path.Path
@@ -64,6 +65,8 @@ const program = (argv: ReadonlyArray<string>): Effect.Effect<number, unknown, Cl
         return schemaCommand
       case "bench":
         return benchCommand(args)
+      case "wire":
+        return wireCommand(args)
       default:
         throw new UsageError({ message: `unknown command ${command}` })
     }

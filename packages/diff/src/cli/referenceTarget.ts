@@ -1,6 +1,7 @@
 /** The reference side the CLI asked for: the real gateway through the oracle runner. */
 import { Effect } from "effect"
 import { type GatewayProfile, gatewayOptionsFor } from "../profile/GatewayProfile.js"
+import { freshGatewayTarget } from "../target/FreshGatewayPool.js"
 import { gatewayTarget, type GatewayLauncher } from "../target/GatewayTarget.js"
 import { progress } from "./progress.js"
 
@@ -11,13 +12,19 @@ export interface ReferenceOptions {
   readonly label?: string
   /** The gateway profile (default strict). */
   readonly profile?: GatewayProfile
+  /** A fresh gateway per scenario play (FreshGatewayPool.ts). */
+  readonly fresh?: boolean
 }
 
-export const realReference = (pin: string, launcher: GatewayLauncher, options: ReferenceOptions = {}) =>
-  gatewayTarget({
+export const realReference = (pin: string, launcher: GatewayLauncher, options: ReferenceOptions = {}) => {
+  const gatewayOptions = {
     pin,
     launcher,
     ...(options.source !== undefined ? { source: options.source } : {}),
     ...gatewayOptionsFor(options.profile ?? "strict"),
-    progress: (line) => progress(`${options.label ?? "gateway"}: ${line}`)
-  }).pipe(Effect.map((g) => g.target))
+    progress: (line: string) => progress(`${options.label ?? "gateway"}: ${line}`)
+  }
+  return options.fresh === true
+    ? freshGatewayTarget(gatewayOptions).pipe(Effect.map((g) => g.target))
+    : gatewayTarget(gatewayOptions).pipe(Effect.map((g) => g.target))
+}

@@ -12,18 +12,18 @@ import type { Target } from "../target/Target.js"
 import { progress } from "./progress.js"
 import { realReference } from "./referenceTarget.js"
 
-export const startWorkers = (pin: "0.19.0" | "0.21.0", reference: GatewayLauncher | Target, count: number, source?: string, profile: GatewayProfile = "strict") =>
+export const startWorkers = (pin: "0.19.0" | "0.21.0", reference: GatewayLauncher | Target, count: number, source?: string, profile: GatewayProfile = "strict", fresh = false) =>
   Effect.gen(function*() {
     const candidate = () => emulatorInProcessTarget({ pin, emulatorOptions: emulatorOptionsFor(profile) })
     if (typeof reference !== "string") {
       return (yield* Effect.forEach(Array.from({ length: count }), () => Effect.map(candidate(), (c): Worker => ({ reference, candidate: c })))) as [Worker, ...Array<Worker>]
     }
-    progress(`starting ${count} real ${pin} gateway(s) (${reference} launcher, ${profile} profile)…`)
+    progress(`starting ${count} real ${pin} gateway(s) (${reference} launcher, ${profile} profile${fresh ? ", a fresh gateway per scenario play" : ""})…`)
     const label = (n: number) => (count > 1 ? `gateway ${n}` : "gateway")
-    const first = yield* realReference(pin, reference, { source, label: label(1), profile })
+    const first = yield* realReference(pin, reference, { source, label: label(1), profile, fresh })
     const rest = yield* Effect.forEach(
       Array.from({ length: count - 1 }, (_, k) => k + 2),
-      (n) => realReference(pin, reference, { source, label: label(n), profile }),
+      (n) => realReference(pin, reference, { source, label: label(n), profile, fresh }),
       { concurrency: "unbounded" }
     )
     return (yield* Effect.forEach([first, ...rest], (r) => Effect.map(candidate(), (c): Worker => ({ reference: r, candidate: c })))) as [Worker, ...Array<Worker>]

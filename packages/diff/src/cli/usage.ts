@@ -8,6 +8,9 @@ Usage:
   oracle merge DIR|FILE …      join the evidence of the shards of one scenario set (compare --shard i/n) into one
   oracle report --base OLD.json --head NEW.json
                                what changed between two evidence files, as Markdown for a PR comment
+  oracle wire [--scenario FILE ...] --out DIR
+                               the same raw HTTP/1.1 bytes to the real gateway and the emulator over a socket:
+                               status line, header order and casing, framing compared
   oracle schema                regenerate packages/diff/schema/*.schema.json from the Schemas
   oracle bench [--runs N] [--seed S] [--pin P]
                                scenarios per second against the emulator in process (generated scenarios)
@@ -23,7 +26,7 @@ export const COMPARE_HELP = `oracle compare — the emulator against the real pi
 
 Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette] [--runs N] [--seed S]
                       [--scenario FILE ...] [--out DIR] [--no-noise] [--register FILE] [--source DIR]
-                      [--workers N] [--shard i/n] [--no-shrink] [--profile strict|tools]
+                      [--workers N] [--shard i/n] [--no-shrink] [--profile strict|tools] [--fresh]
 
   --pin P          the Hermes pin (default: source-lock.json's default, 0.19.0). The emulator runs the same pin.
   --profile P      the gateway profile both sides run (default strict: no tools). tools: todo, a terminal
@@ -47,6 +50,9 @@ Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette
   --no-shrink      do not shrink the first divergent generated scenario after the run (campaigns:
                    the shrinking plays many more scenarios on the real gateway)
   --no-noise       do not play each scenario twice on the real gateway to learn its noise
+  --fresh          every play of a scenario on a gateway of its own (new process and HERMES_HOME),
+                   started ahead in the background: state (message ids, fork titles, stored responses)
+                   starts fresh as on the emulator, so it is compared instead of learned as noise
   --register FILE  the divergence register (default: packages/diff/divergence-register.json)
   --source DIR     a source checkout of the pin to install editable (0.21.0 where PyPI has no wheel;
                    without it the oracle runner fetches the locked source archive where that host is reachable)
@@ -99,4 +105,17 @@ Usage: oracle report --base OLD.json --head NEW.json [--out FILE]
   coverage cells gained and lost, speed. Printed, or written to FILE.
 
 Exit codes: 0 no new divergence · 1 a divergence is new · 2 a file is not evidence.
+`
+
+export const WIRE_HELP = `oracle wire — header order, casing and framing, compared over raw sockets
+
+Usage: oracle wire [--pin 0.19.0] [--scenario FILE ...] [--out DIR]
+
+Plays a sample of scenarios (default: one file per family of answers, see src/wire/wireCommand.ts)
+on the real gateway and on the emulator over HTTP. Every request is the same HTTP/1.1 bytes on both
+sides (fixed Host, the gateway's key on both, one request per connection); each answer's status
+line (with its reason phrase), header names in wire order with their casing, and framing
+(Content-Length, chunked, close-delimited) are compared. Evidence: DIR/wire-<pin>.json and .md.
+
+Exit codes: 0 every head equal · 1 a head differs or a scenario could not be paired · 2 could not run
 `

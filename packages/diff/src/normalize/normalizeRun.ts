@@ -212,7 +212,23 @@ const timeRelations = (times: ReadonlyArray<TimeObservation>, scenario: Scenario
     const newestBefore = Math.floor(Math.max(...before) + jump * 0.999)
     out.push({ id: `step ${index}: newest timestamp after advance ${jump}s ≥ newest before + ${jump}s`, holds: Math.max(...after) >= newestBefore })
   })
+  // a frozen clock shows: timestamps made while it stands (between clock steps) are within 1 s of
+  // each other, however long the steps took (the real gateway freezes at whole seconds)
+  let frozenFrom: number | undefined
+  scenario.steps.forEach((step, index) => {
+    if (!("clock" in step)) return
+    if (frozenFrom !== undefined) frozenWindow(out, times, frozenFrom, index)
+    frozenFrom = "freeze" in step.clock ? (step.clock.freeze ? index : undefined) : frozenFrom !== undefined ? index : undefined
+  })
+  if (frozenFrom !== undefined) frozenWindow(out, times, frozenFrom, scenario.steps.length)
   return out
+}
+
+const frozenWindow = (out: Array<TimeRelation>, times: ReadonlyArray<TimeObservation>, from: number, to: number) => {
+  // only readings of the clock: a scheduled time (a job's next_run_at) lies ahead by design
+  const values = times.filter((t) => t.step > from && t.step < to && !t.field.startsWith("next_")).map((t) => t.value)
+  if (values.length < 2) return
+  out.push({ id: `steps ${from + 1}–${to - 1}: timestamps made while the clock is frozen are within 1 s of each other`, holds: Math.max(...values) - Math.min(...values) < 1 })
 }
 
 export const normalizeRun = (run: ScenarioRun, scenario: Scenario, options: NormalizeOptions): NormalizedRun => {

@@ -7,7 +7,7 @@ import { Exchange } from "../exchange/Exchange.js"
 
 export const StepRecord = Schema.Struct({
   index: Schema.Number,
-  kind: Schema.Literal("script", "request", "parallel", "awaitHold", "release", "clock", "restart", "reset"),
+  kind: Schema.Literal("script", "request", "parallel", "awaitHold", "release", "clock", "restart", "reset", "drain"),
   note: Schema.optional(Schema.String),
   exchanges: Schema.Array(Exchange),
   attempts: Schema.optional(Schema.Number),

@@ -13,6 +13,8 @@
  *   clock    set / advance / freeze the server's wall clock
  *   restart  restart the server on the same state (`crash: true` = SIGKILL on the real gateway)
  *   reset    forget everything (a fresh namespace / a fresh fake model)
+ *   drain    refuse new agent work with 503 while in-flight work finishes (`true`), or accept it
+ *            again (`false`): the real gateway's external drain (a marker file in HERMES_HOME)
  */
 import { ClockCommand, Script } from "@hermetic/script"
 import { Schema } from "effect"
@@ -28,6 +30,18 @@ export const HttpRequestSpec = Schema.Struct({
   body: Schema.optional(JsonValue),
   /** A body sent verbatim (invalid JSON, odd encodings); excludes `body`. */
   rawBody: Schema.optional(Schema.String),
+  /**
+   * A body made on the fly: `size` bytes of `filler` (one character, "x" by default), sent with a
+   * Content-Length, or `chunked` (no Content-Length, 64 KiB chunks). For sizes a scenario file
+   * cannot hold, such as the 10 MB request limit; recorded as a description, never as the bytes.
+   */
+  generatedBody: Schema.optional(
+    Schema.Struct({
+      size: Schema.Number.pipe(Schema.int(), Schema.between(0, 64 * 1024 * 1024)),
+      filler: Schema.optional(Schema.String.pipe(Schema.length(1))),
+      chunked: Schema.optional(Schema.Boolean)
+    })
+  ),
   /** "key" (default) sends the target's key; "none" sends no Authorization; "wrong" a wrong key. */
   auth: Schema.optional(Schema.Literal("key", "none", "wrong")),
   /** For an SSE response: stop after this many frames instead of reading to the end. */
@@ -77,8 +91,9 @@ export const RestartStep = Schema.Struct({
   ...Labelled
 })
 export const ResetStep = Schema.Struct({ reset: Schema.Struct({}), ...Labelled })
+export const DrainStep = Schema.Struct({ drain: Schema.Boolean, ...Labelled })
 
-export const Step = Schema.Union(ScriptStep, RequestStep, ParallelStep, AwaitHoldStep, ReleaseStep, ClockStep, RestartStep, ResetStep)
+export const Step = Schema.Union(ScriptStep, RequestStep, ParallelStep, AwaitHoldStep, ReleaseStep, ClockStep, RestartStep, ResetStep, DrainStep)
 export type Step = typeof Step.Type
 export type ScriptStep = typeof ScriptStep.Type
 export type RequestStep = typeof RequestStep.Type
@@ -91,14 +106,14 @@ export const Scenario = Schema.Struct({
   /** Pins this scenario applies to (all when absent): a 0.21.0-only feature says so here. */
   pins: Schema.optional(Schema.Array(Schema.String)),
   /** The gateway profile it needs (profile/GatewayProfile.ts): "strict" when absent, or "tools". */
-  profile: Schema.optional(Schema.Literal("strict", "tools")),
+  profile: Schema.optional(Schema.Literal("strict", "tools", "wall-clock")),
   /** Where a generated scenario came from (seed, path), so it can be reproduced. */
   origin: Schema.optional(Schema.Struct({ seed: Schema.optional(Schema.Number), path: Schema.optional(Schema.String), generator: Schema.optional(Schema.String) })),
   steps: Schema.Array(Step)
 }).annotations({ identifier: "Scenario" })
 export type Scenario = typeof Scenario.Type
 
-export type StepKind = "script" | "request" | "parallel" | "awaitHold" | "release" | "clock" | "restart" | "reset"
+export type StepKind = "script" | "request" | "parallel" | "awaitHold" | "release" | "clock" | "restart" | "reset" | "drain"
 
 export const stepKind = (step: Step): StepKind => {
   if ("script" in step) return "script"
@@ -108,6 +123,7 @@ export const stepKind = (step: Step): StepKind => {
   if ("release" in step) return "release"
   if ("clock" in step) return "clock"
   if ("restart" in step) return "restart"
+  if ("drain" in step) return "drain"
   return "reset"
 }
 

@@ -4,15 +4,17 @@
  * releases too; clock steps move its libfaketime clock; restart is a graceful stop+start, or
  * SIGKILL+start with `crash: true`. The gateway is started once and shared by all scenarios.
  *
- * Differences from the emulator a reader must know: the faked clock keeps running (it cannot be
- * frozen; `freeze` is refused), and `reset` restarts the gateway with a fresh fake model but the
- * same HERMES_HOME (the sessions database stays; runs kept in memory are gone).
+ * Differences from the emulator a reader must know: the faked clock keeps running (`freeze` only
+ * on the wall-only clock of the wall-clock profile, refused otherwise), and `reset` restarts the
+ * gateway with a fresh fake model but the same HERMES_HOME (the sessions database stays; runs kept
+ * in memory are gone). `drain` writes Hermes' external-drain marker (externalDrain.ts).
  */
 import { FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { type Gateway, type OracleError, RealGateway, RealGatewayLayer } from "@hermetic/oracle-runner"
 import { Context, Duration, Effect, Layer, type Scope } from "effect"
 import type { ClockCommand } from "../scenario/Scenario.js"
+import { externalDrain } from "./externalDrain.js"
 import type { LiveDriver } from "./LiveDriver.js"
 import { fetchEffect } from "./LiveDriver.js"
 import { liveTarget } from "./liveTarget.js"
@@ -27,6 +29,8 @@ export interface GatewayTargetOptions {
   readonly source?: string
   /** The tools profile: todo, a confined terminal and the approval guard (scenarios/tools/). */
   readonly tools?: boolean
+  /** The wall-only faked clock, which can be frozen (the wall-clock profile). */
+  readonly wallClock?: boolean
   readonly progress?: (line: string) => void
 }
 
@@ -68,7 +72,8 @@ export const gatewayDriver = (gw: Gateway, fs: FileSystem.FileSystem, configFile
     if (gw.clock === null) return Effect.fail(new Error("the gateway was started without libfaketime; clock steps need it"))
     if ("set" in command) return gw.clock.set(command.set)
     if ("advance" in command) return gw.clock.advance(command.advance)
-    return Effect.fail(new Error("the real gateway's faked clock keeps running and cannot be frozen"))
+    // only a gateway on the wall-only clock (the wall-clock profile) can freeze; any other refuses with why
+    return gw.clock.freeze(command.freeze)
   }
   return {
     fetch: (path, init) => fetchEffect(fetch, `${gw.baseUrl}${path}`, init),
@@ -82,6 +87,7 @@ export const gatewayDriver = (gw: Gateway, fs: FileSystem.FileSystem, configFile
     isHeld: (hold) => Effect.sync(() => gw.journal().some((e) => e.hold === hold && e.outcome === "held")),
     clock,
     restart: (crash) => (crash ? gw.crash : gw.restart),
+    drain: (on) => externalDrain(gw, on),
     reset: Effect.sync(() => gw.fakeModel.reset()).pipe(
       // a fresh HERMES_HOME config: Hermes writes "always" approvals into config.yaml
       Effect.zipRight(Effect.orDie(fs.writeFileString(configFile, pristineConfig))),
@@ -106,7 +112,7 @@ export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ ta
     const context = yield* Layer.build(
       // a (re)start's wait for /health scales like the deadlines: under nice 15 at load 40 a container
       // gateway's restart took 200 s, and one that gave up at 120 s left its worker without a gateway
-      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, clock: {}, readyTimeoutMs: 120_000 * gatewayDeadlineScale(), ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
+      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, clock: options.wallClock === true ? { wallOnly: true } : {}, readyTimeoutMs: 120_000 * gatewayDeadlineScale(), ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
     )
     const gateway = Context.get(context, RealGateway)
     const fs = yield* FileSystem.FileSystem

@@ -32,6 +32,8 @@ export interface LiveDriver {
   readonly clock: (command: ClockCommand) => Effect.Effect<void, Error>
   readonly restart: (crash: boolean) => Effect.Effect<void, Error>
   readonly reset: Effect.Effect<void, Error>
+  /** Start (true) or end (false) refusing new agent work, returning once the target does so. */
+  readonly drain: (on: boolean) => Effect.Effect<void, Error>
   readonly begin: Effect.Effect<void, Error>
   readonly end: (holds: ReadonlyArray<string>) => Effect.Effect<void, Error>
   /** Pause between `until` polls. */

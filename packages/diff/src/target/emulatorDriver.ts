@@ -63,6 +63,7 @@ export const emulatorDriver = (options: EmulatorDriverOptions): LiveDriver => {
       ),
     clock: (command: ClockCommand) => admin("/clock", command),
     restart: () => admin("/restart"),
+    drain: (on) => admin("/drain", { draining: on }),
     reset: Effect.zipRight(admin("/reset"), pinClock([{ set: options.pinnedClock }, { freeze: true }])),
     begin: Effect.suspend(() => {
       namespace = `${prefix}-${++scenarioCount}`

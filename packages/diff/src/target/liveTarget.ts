@@ -8,6 +8,7 @@ import type { Exchange, WireRequest } from "../exchange/Exchange.js"
 import { readResponse } from "../exchange/readResponse.js"
 import { isJsonObject } from "../json/JsonValue.js"
 import { parseJsonPreservingNumbers } from "../json/parseJsonPreservingNumbers.js"
+import { describeGeneratedBody, generatedBodyInit } from "../scenario/generatedBody.js"
 import { type HttpRequestSpec, type Scenario, type Step, TERMINAL_RUN_STATUSES, type Until } from "../scenario/Scenario.js"
 import { type LiveDriver, WRONG_API_KEY } from "./LiveDriver.js"
 import { type StepOutcome, type Target, TargetError, type TargetInfo } from "./Target.js"
@@ -29,7 +30,11 @@ export const buildRequest = (spec: HttpRequestSpec, driver: Pick<LiveDriver, "ap
   const headers: Record<string, string> = { "user-agent": DEFAULT_USER_AGENT }
   for (const [k, v] of Object.entries(spec.headers ?? {})) headers[k.toLowerCase()] = v
   let body: string | undefined
-  if (spec.rawBody !== undefined) body = spec.rawBody
+  let sentBody: { body: BodyInit; duplex?: "half" } | undefined
+  if (spec.generatedBody !== undefined) {
+    body = describeGeneratedBody(spec.generatedBody)
+    sentBody = generatedBodyInit(spec.generatedBody)
+  } else if (spec.rawBody !== undefined) body = spec.rawBody
   else if (spec.body !== undefined) {
     body = JSON.stringify(spec.body)
     headers["content-type"] ??= "application/json"
@@ -41,7 +46,7 @@ export const buildRequest = (spec: HttpRequestSpec, driver: Pick<LiveDriver, "ap
   const method = spec.method.toUpperCase()
   return {
     wire: { method, path: spec.path, headers, auth, ...(body !== undefined ? { body } : {}) },
-    init: { method, headers: sent, ...(body !== undefined ? { body } : {}) }
+    init: { method, headers: sent, ...(sentBody ?? (body !== undefined ? { body } : {})) }
   }
 }
 
@@ -111,6 +116,7 @@ export const liveTarget = (info: TargetInfo, driver: LiveDriver): Target => {
     if ("clock" in step) return attempt("clock", driver.clock(step.clock)).pipe(Effect.as(none))
     if ("restart" in step) return attempt("restart", driver.restart(step.restart.crash === true)).pipe(Effect.as(none))
     if ("reset" in step) return attempt("reset", driver.reset).pipe(Effect.as(none))
+    if ("drain" in step) return attempt(`drain ${String(step.drain)}`, driver.drain(step.drain)).pipe(Effect.as(none))
     if ("parallel" in step) {
       return attempt("parallel requests", Effect.map(Effect.forEach(step.parallel, (p) => send(p.request), { concurrency: "unbounded" }), (exchanges) => ({ exchanges })))
     }

@@ -2,14 +2,16 @@
 import { type Effect, type Runtime, Stream } from "effect"
 import type { EmuRequest, EmuResponse } from "./Exchange.js"
 
-export const toEmuRequest = async (request: Request): Promise<EmuRequest> => {
+/** `chunked`: the body was a stream, which fetch sends without a Content-Length (Transfer-Encoding: chunked). */
+export const toEmuRequest = async (request: Request, chunked = false): Promise<EmuRequest> => {
   const url = new URL(request.url)
   const headers: Record<string, string> = {}
   request.headers.forEach((value, name) => {
     headers[name.toLowerCase()] = value
   })
   const body = new Uint8Array(await request.arrayBuffer())
-  if (!("content-length" in headers) && body.byteLength > 0) headers["content-length"] = String(body.byteLength)
+  if (chunked && !("content-length" in headers)) headers["transfer-encoding"] = "chunked"
+  else if (!("content-length" in headers) && body.byteLength > 0) headers["content-length"] = String(body.byteLength)
   const aborted = new Promise<void>((resolve) => {
     if (request.signal.aborted) resolve()
     else request.signal.addEventListener("abort", () => resolve(), { once: true })
@@ -71,6 +73,6 @@ export const makeFetch =
   <R>(respond: (req: EmuRequest) => EmuResponse | Promise<EmuResponse>, runtime: Runtime.Runtime<R>) =>
   async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const direct = directRequest(input, init)
-    const req = direct ?? (await toEmuRequest(input instanceof Request ? input : new Request(input, init)))
+    const req = direct ?? (await toEmuRequest(input instanceof Request ? input : new Request(input, init), init?.body instanceof ReadableStream))
     return toWebResponse(await respond(req), runtime)
   }

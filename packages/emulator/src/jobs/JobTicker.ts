@@ -13,6 +13,7 @@
  */
 import { Effect, Either } from "effect"
 import { playAgentTurn } from "../agent/AgentLoop.js"
+import { Gateways } from "../services/GatewayProcess.js"
 import { EmuClock } from "../services/Clock.js"
 import { Ids } from "../services/Ids.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
@@ -131,6 +132,7 @@ export const tickNamespace = (ns: string) =>
   Effect.gen(function*() {
     const clock = yield* EmuClock
     const now = clock.now(ns)
+    ;(yield* Gateways).get(ns).lastCronTickAt = now
     const jobs = yield* loadJobs(ns)
     const due: Array<Job> = []
     let changed = false
@@ -151,6 +153,19 @@ export const tickNamespace = (ns: string) =>
     if (changed) yield* saveJobs(ns, kept)
     for (const job of due) yield* fire(ns, job)
     return due.length
+  })
+
+/**
+ * After the namespace clock moved: the ticker's wait is 60 s of the gateway's (faked) monotonic
+ * clock, so a jump past the next tick ends it at once — one tick, then a new 60 s wait. (On the
+ * real gateway under libfaketime since the sem_clockwait shim; a move shorter than the time left
+ * in the current wait lands wherever the real ticker happens to be in its cycle.)
+ */
+export const tickIfDue = (ns: string) =>
+  Effect.gen(function*() {
+    const now = (yield* EmuClock).now(ns)
+    const gw = (yield* Gateways).get(ns)
+    return now - gw.lastCronTickAt >= TICK_SECONDS ? yield* tickNamespace(ns) : 0
   })
 
 /** One tick of every namespace that has jobs. */

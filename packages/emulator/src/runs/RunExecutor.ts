@@ -74,7 +74,18 @@ const commandOf = (call: ExecutedToolCall): string => {
  * event carries the approval core's fields, then the run's event fields and the choices.
  */
 /** approvals.timeout (Hermes' default, and the tools profile's): silence is a denial after this. */
-const APPROVAL_TIMEOUT = Duration.seconds(60)
+const APPROVAL_TIMEOUT_SECONDS = 60
+
+/**
+ * Upstream waits in 1 s slices of threading.Event.wait until 60 s of time.monotonic() have passed,
+ * checking for an interrupt between slices. The gateway's clock is the namespace clock here, read
+ * every 100 ms, so a clock jump past the deadline ends the wait at once (as on the real gateway
+ * under libfaketime with the runner's sem_clockwait shim); a stop is seen at the next 1 s slice.
+ */
+const approvalTimeout = (spec: RunSpec) => {
+  const deadline = spec.now() + APPROVAL_TIMEOUT_SECONDS
+  return Effect.sleep(Duration.millis(100)).pipe(Effect.repeat({ until: () => spec.now() >= deadline }), Effect.as("timeout" as const))
+}
 
 const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall, match: DangerousMatch) =>
   Effect.gen(function*() {
@@ -86,19 +97,28 @@ const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall, mat
       allow_permanent: true
     }
     const answer = yield* Deferred.make<string>()
-    live.approvals.push({ request, answer })
+    const pending = { request, answer }
+    live.approvals.push(pending)
     yield* setStatus(spec, "waiting_for_approval", { last_event: "approval.request" })
     yield* putIfActive(spec, {
       ...request,
       ...runEvent("approval.request", spec.runId, spec.now()),
       choices: ["once", "session", "always", "deny"]
     })
-    // 0.19.0's wait does not see a stop (observed live: the run stays "stopping" and the request
-    // can still be answered); only the answer or the approval timeout ends it
-    return yield* Effect.raceFirst(
+    // the answer, the timeout, or a stop seen at the next slice (then the request is resolved as a denial)
+    const choice = yield* Effect.raceAll([
       Deferred.await(answer).pipe(Effect.map((choice) => choice as ApprovalChoice)),
-      Effect.sleep(APPROVAL_TIMEOUT).pipe(Effect.as("timeout" as const))
-    )
+      approvalTimeout(spec),
+      Deferred.await(live.interrupt).pipe(
+        Effect.zipRight(Effect.sleep(Duration.seconds(1))),
+        Effect.zipRight(Deferred.succeed(answer, "deny")),
+        Effect.as("deny" as const)
+      )
+    ])
+    // upstream drops the entry when its wait ends: a later answer finds nothing pending
+    const at = live.approvals.indexOf(pending)
+    if (at >= 0) live.approvals.splice(at, 1)
+    return choice
   })
 
 const playTurn = (

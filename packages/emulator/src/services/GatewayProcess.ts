@@ -23,10 +23,13 @@ export class GatewayState {
   readonly permanentApprovals = new Set<string>()
   /** Emulated time of the last sweep of run statuses and buffers (the process start before the first). */
   lastSweepAt: number
+  /** Emulated time of the cron ticker's last tick (it ticks once as the process starts). */
+  lastCronTickAt: number
   /** `owner` identifies this emulated process in the ledger (a boot id plus the restart count). */
   constructor(readonly startedAt: number, readonly generation: number, readonly owner: string) {
     // upstream's sweeper first wakes 60 s after the process started
     this.lastSweepAt = startedAt
+    this.lastCronTickAt = startedAt
   }
 
   activeAgentWorkCount(): number {

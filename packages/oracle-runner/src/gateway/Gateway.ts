@@ -20,8 +20,11 @@ export type GatewayOptions = {
   readonly launcher?: LauncherKind
   /** A checkout to install editable (required for pins not on PyPI). */
   readonly source?: string
-  /** Put the gateway under libfaketime; `start` is the initial epoch seconds (default: real now). */
-  readonly clock?: { readonly start?: number }
+  /**
+   * Put the gateway under libfaketime; `start` is the initial epoch seconds (default: real now);
+   * `wallOnly` fakes the wall clock alone, so it can be frozen (FakeClock.ts).
+   */
+  readonly clock?: { readonly start?: number; readonly wallOnly?: boolean }
   readonly determinism?: Determinism
   /** The tools profile (todo, a confined terminal, the approval guard): see toolsProfile.ts. */
   readonly tools?: boolean
@@ -50,6 +53,8 @@ export type Gateway = {
     now(): number
     set(epochSeconds: number): Effect.Effect<void>
     advance(seconds: number): Effect.Effect<void>
+    /** Stop or restart the wall clock; fails unless the gateway runs the wall-only clock. */
+    freeze(frozen: boolean): Effect.Effect<void, Error>
   } | null
   script(script: Script): number
   release(hold: string): number
@@ -64,6 +69,8 @@ export type GatewayClock = {
   now(): number
   set(epochSeconds: number): Promise<void>
   advance(seconds: number): Promise<void>
+  /** Stop or restart the wall clock; rejects unless the gateway runs the wall-only clock. */
+  freeze(frozen: boolean): Promise<void>
 }
 
 /** The Promise face of a Gateway (`startGateway`): rejections are the OracleErrors themselves; `stop()` releases everything. */

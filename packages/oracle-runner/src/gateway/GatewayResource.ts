@@ -22,6 +22,7 @@ import { freePort } from "./freePort.js"
 import { type Gateway, type GatewayHandle, type GatewayOptions, resolvePin } from "./Gateway.js"
 import { scopedHermesHome } from "./hermesHome.js"
 import type { LaunchedGateway } from "./Launcher.js"
+import { semClockwaitShim } from "./semClockwaitShim.js"
 import { launchProcess } from "./ProcessLauncher.js"
 
 const faketimeLibrary = Effect.suspend(() => {
@@ -30,6 +31,19 @@ const faketimeLibrary = Effect.suspend(() => {
     ? Effect.succeed(lib)
     : Effect.fail(new MissingTool({ tool: "libfaketime", hint: "apt-get update && apt-get install -y faketime (or oracle-runner doctor --fix, or set HERMETIC_FAKETIME_LIB to libfaketimeMT.so.1)" }))
 })
+
+/** libfaketime plus the sem_clockwait shim (semClockwaitShim.ts) when it can be built: threads' timed waits then follow the faked clock. */
+const preloadWithShim = (faketimeLib: string, progress: (line: string) => void, wallOnly: boolean) =>
+  Effect.flatMap(
+    Effect.promise(() => semClockwaitShim(progress).catch(() => null)),
+    (shim) =>
+      shim === null && wallOnly
+        ? Effect.fail(new MissingTool({ tool: "cc", hint: "the wall-only clock needs the runner's clock shim, built with a C compiler: apt-get install -y gcc" }))
+        : Effect.succeed(shim)
+  ).pipe(Effect.map(
+    // the shim first: its clock_nanosleep is then the one found (it hands over to libfaketime's unless the monotonic clock is real)
+    (shim) => (shim === null ? faketimeLib : `${shim} ${faketimeLib}`)
+  ))
 
 const sourceLock = (path: string | undefined) =>
   Effect.tryPromise({
@@ -56,11 +70,11 @@ const gatewayInScope = (options: GatewayOptions): Effect.Effect<Gateway, OracleE
       ...(options.tools === true ? { tools: true } : {}),
       ...(options.keepTemp ? { keep: true } : {})
     })
-    const clock = faketimeLib ? yield* FakeClock.make(path.join(home.root, "faketime.rc")) : null
+    const clock = faketimeLib ? yield* FakeClock.make(path.join(home.root, "faketime.rc"), undefined, options.clock?.wallOnly === true ? "wall" : "both") : null
     if (clock) yield* (options.clock?.start !== undefined ? clock.set(options.clock.start) : clock.write)
     const common = {
       home,
-      ...(clock && faketimeLib ? { clock: { clock, lib: faketimeLib } } : {}),
+      ...(clock && faketimeLib ? { clock: { clock, lib: launcherKind === "process" ? yield* preloadWithShim(faketimeLib, progress, options.clock?.wallOnly === true) : faketimeLib } } : {}),
       ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
       progress
     }
@@ -93,7 +107,7 @@ const gatewayInScope = (options: GatewayOptions): Effect.Effect<Gateway, OracleE
       tempRoot: home.root,
       processGroup: () => launched.processGroup(),
       containerId: () => launched.containerId(),
-      clock: clock ? { now: () => clock.now(), set: (s) => clock.set(s), advance: (s) => clock.advance(s) } : null,
+      clock: clock ? { now: () => clock.now(), set: (s) => clock.set(s), advance: (s) => clock.advance(s), freeze: (f) => clock.freeze(f) } : null,
       script: (s) => fakeModel.appendScript(s),
       release: (h) => fakeModel.release(h),
       journal: () => fakeModel.journal(),
@@ -125,7 +139,7 @@ export const openGateway = (options: GatewayOptions = {}): Effect.Effect<Gateway
     const { clock, restart, crash, ...rest } = gw
     return {
       ...rest,
-      clock: clock ? { now: () => clock.now(), set: (s) => toPromise(clock.set(s)), advance: (s) => toPromise(clock.advance(s)) } : null,
+      clock: clock ? { now: () => clock.now(), set: (s) => toPromise(clock.set(s)), advance: (s) => toPromise(clock.advance(s)), freeze: (f) => toPromise(clock.freeze(f)) } : null,
       restart: () => toPromise(restart),
       crash: () => toPromise(crash),
       stop: () => (stopping ??= toPromise(Scope.close(scope, Exit.void)))

@@ -1,0 +1,34 @@
+/**
+ * The `generatedBody` request form: `size` bytes of one filler character, made when the request is
+ * sent. What is recorded (the cassette, the evidence) is a description of the body, the same on
+ * every target, so two plays line up without either holding 10 MB of filler.
+ */
+import type { HttpRequestSpec } from "./Scenario.js"
+
+export type GeneratedBody = NonNullable<HttpRequestSpec["generatedBody"]>
+
+const CHUNK = 64 * 1024
+
+/** What the wire record says instead of the bytes. */
+export const describeGeneratedBody = (g: GeneratedBody): string =>
+  `<generated: ${g.size} bytes of ${JSON.stringify(g.filler ?? "x")}${g.chunked === true ? ", chunked" : ""}>`
+
+/**
+ * The body for fetch: one buffer (fetch sends a Content-Length), or a stream of 64 KiB chunks
+ * (fetch sends Transfer-Encoding: chunked and needs `duplex: "half"`).
+ */
+export const generatedBodyInit = (g: GeneratedBody): { body: BodyInit; duplex?: "half" } => {
+  const filler = g.filler ?? "x"
+  if (g.chunked !== true) return { body: Buffer.alloc(g.size, filler) }
+  let left = g.size
+  const chunk = Buffer.alloc(Math.min(CHUNK, g.size), filler)
+  const stream = new ReadableStream<Uint8Array>({
+    pull(controller) {
+      if (left <= 0) return controller.close()
+      const n = Math.min(left, chunk.length)
+      left -= n
+      controller.enqueue(n === chunk.length ? chunk : chunk.subarray(0, n))
+    }
+  })
+  return { body: stream, duplex: "half" }
+}

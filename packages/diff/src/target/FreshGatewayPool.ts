@@ -1,0 +1,147 @@
+/**
+ * Fresh state per scenario on the real gateway (`oracle compare --fresh`): every play of a
+ * scenario gets a gateway of its own — a new process, a new HERMES_HOME (state.db,
+ * response_store.db, config.yaml), a new fake model and port — so message ids, fork titles and
+ * the like start where the emulator's fresh namespace starts, and can be compared instead of
+ * learned as noise.
+ *
+ * Why not reset HERMES_HOME under a running gateway: 0.19.0 keeps state in its process too (run
+ * statuses and event buffers, the chat idempotency cache, open connections to state.db and
+ * response_store.db), so only a new process is fresh. A start costs about 1.1 s and a graceful
+ * stop about 1.3 s on a quiet machine (measured; packages/diff/README.md), so gateways are started
+ * `ahead` in the background while a scenario plays, and a used one is stopped in the background as
+ * soon as the next play begins. Each gateway lives in a Scope of its own, closed when it is retired;
+ * the pool's own scope closes whatever is left.
+ */
+import { FileSystem, Path } from "@effect/platform"
+import { NodeContext } from "@effect/platform-node"
+import { type Gateway, type GatewayOptions, type OracleError, scopedGateway } from "@hermetic/oracle-runner"
+import { Effect, Exit, Fiber, type Scope as ScopeType, Scope } from "effect"
+import { type GatewayTargetOptions, gatewayDriver } from "./GatewayTarget.js"
+import type { LiveDriver } from "./LiveDriver.js"
+import { liveTarget } from "./liveTarget.js"
+import type { Target } from "./Target.js"
+
+export interface FreshGatewayOptions extends GatewayTargetOptions {
+  /** How many fresh gateways to keep starting ahead of the one in use (default 1). */
+  readonly ahead?: number
+}
+
+/** Pool counters, for the progress line: how many gateways were used and how long plays waited for one. */
+export interface FreshPoolStats {
+  started: number
+  waitedMs: number
+}
+
+/** One started gateway, its driver, and how to stop it. */
+interface Fresh {
+  readonly gateway: Gateway
+  readonly driver: LiveDriver
+  readonly close: Effect.Effect<void>
+}
+
+/** Starts one gateway in a scope of its own, with the driver that restores its pristine config.yaml. */
+const startFresh = (options: GatewayOptions): Effect.Effect<Fresh, OracleError> =>
+  Effect.gen(function*() {
+    const scope = yield* Scope.make()
+    const close = Scope.close(scope, Exit.void)
+    const gateway = yield* Scope.extend(scopedGateway(options), scope).pipe(Effect.onError(() => close))
+    const fs = yield* FileSystem.FileSystem
+    const configFile = (yield* Path.Path).join(gateway.hermesHome, "config.yaml")
+    const pristineConfig = yield* Effect.orDie(fs.readFileString(configFile))
+    return { gateway, driver: gatewayDriver(gateway, fs, configFile, pristineConfig), close }
+  }).pipe(Effect.provide(NodeContext.layer))
+
+/**
+ * The real gateway as a Target with a fresh gateway per scenario play. The first gateway is
+ * started before this returns (typed OracleErrors when it cannot: the venv may have to be built);
+ * the rest are started ahead in the background. Everything stops when the scope closes.
+ */
+export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<{ target: Target; stats: FreshPoolStats }, OracleError, ScopeType.Scope> =>
+  Effect.gen(function*() {
+    const gatewayOptions: GatewayOptions = {
+      pin: options.pin,
+      launcher: options.launcher,
+      clock: options.wallClock === true ? { wallOnly: true } : {},
+      ...(options.tools === true ? { tools: true } : {}),
+      ...(options.source !== undefined ? { source: options.source } : {})
+    }
+    const stats: FreshPoolStats = { started: 1, waitedMs: 0 }
+    const ahead = Math.max(1, options.ahead ?? 1)
+    // gateways starting in the background, oldest first, and every gateway not yet stopped
+    const queue: Array<Fiber.RuntimeFiber<Fresh, OracleError>> = []
+    const live = new Set<Fresh>()
+    const stopping: Array<Fiber.RuntimeFiber<void>> = []
+    const retire = (f: Fresh) => {
+      live.delete(f)
+      stopping.push(Effect.runFork(f.close))
+    }
+    yield* Effect.addFinalizer(() =>
+      Effect.gen(function*() {
+        for (const fiber of queue.splice(0)) {
+          const exit = yield* Fiber.await(fiber)
+          if (Exit.isSuccess(exit)) yield* exit.value.close
+        }
+        for (const f of [...live]) retire(f)
+        yield* Fiber.joinAll(stopping)
+        options.progress?.(`fresh gateways: ${stats.started} started; plays waited ${(stats.waitedMs / 1000).toFixed(1)} s in all for one to be ready`)
+      })
+    )
+    // only the first gateway reports progress (it may build the venv); a line per fresh gateway would drown the comparison's own
+    const first = yield* startFresh({ ...gatewayOptions, ...(options.progress ? { progress: options.progress } : {}) })
+    live.add(first)
+    const fill = () => {
+      while (queue.length < ahead) {
+        stats.started++
+        queue.push(Effect.runFork(startFresh(gatewayOptions)))
+      }
+    }
+    fill()
+    let current = first
+    let used = false
+    /** The next fresh gateway (waiting for it when it is still starting); another starts behind it. */
+    const next: Effect.Effect<void, Error> = Effect.gen(function*() {
+      retire(current)
+      const fiber = queue.shift() as Fiber.RuntimeFiber<Fresh, OracleError>
+      fill()
+      const t0 = performance.now()
+      const fresh = yield* Fiber.join(fiber).pipe(Effect.mapError((e) => new Error(`a fresh gateway did not start: ${e.message}`)))
+      stats.waitedMs += performance.now() - t0
+      live.add(fresh)
+      current = fresh
+    })
+    const driver: LiveDriver = {
+      fetch: (path, init) => current.driver.fetch(path, init),
+      get apiKey() {
+        return current.driver.apiKey
+      },
+      hiddenHeaders: () => current.driver.hiddenHeaders(),
+      script: (s) => Effect.suspend(() => current.driver.script(s)),
+      release: (h) => Effect.suspend(() => current.driver.release(h)),
+      isHeld: (h) => Effect.suspend(() => current.driver.isHeld(h)),
+      clock: (c) => Effect.suspend(() => current.driver.clock(c)),
+      restart: (crash) => Effect.suspend(() => current.driver.restart(crash)),
+      reset: Effect.suspend(() => current.driver.reset),
+      drain: (on) => Effect.suspend(() => current.driver.drain(on)),
+      begin: Effect.suspend(() => {
+        const fresh = used ? next : Effect.void
+        used = true
+        return Effect.zipRight(fresh, Effect.suspend(() => current.driver.begin))
+      }),
+      end: (holds) => Effect.suspend(() => current.driver.end(holds)),
+      pollIntervalMs: first.driver.pollIntervalMs,
+      ...(first.driver.deadlineScale !== undefined ? { deadlineScale: first.driver.deadlineScale } : {}),
+      sseDeadlineMs: first.driver.sseDeadlineMs
+    }
+    const target = liveTarget(
+      {
+        kind: options.launcher === "process" ? "gateway-process" : "gateway-container",
+        pin: first.gateway.pin,
+        real: true,
+        clock: "running",
+        description: `real Hermes ${first.gateway.pin} gateway (${options.launcher} launcher, fake model, libfaketime), a fresh gateway per scenario play`
+      },
+      driver
+    )
+    return { target, stats }
+  })
