@@ -73,6 +73,13 @@ const gatewayContainer = async (image: string, placement: CpuPlacement | null) =
   return new GatewayContainer()
 }
 
+/**
+ * Host files the gateway preloads that the image does not have (the runner's sem_clockwait shim,
+ * built into the cache): bind-mounted read-only at the same path. The image has /usr's own.
+ */
+export const preloadMounts = (lib: string | undefined): Array<{ source: string; target: string; mode: "ro" }> =>
+  (lib ?? "").split(/[\s:]+/).filter((p) => p.startsWith("/") && !p.startsWith("/usr/")).map((p) => ({ source: p, target: p, mode: "ro" as const }))
+
 /** One started gateway container, and why it stopped once it has. */
 interface RunningContainer {
   readonly id: string
@@ -92,7 +99,7 @@ const startContainer = (o: ContainerLaunchOptions, image: string, placement: Cpu
       const holder: { running?: RunningContainer; ended: boolean } = { ended: false }
       const started = await (await gatewayContainer(image, placement))
         .withNetworkMode("host")
-        .withBindMounts([{ source: o.home.root, target: o.home.root, mode: "rw" }])
+        .withBindMounts([{ source: o.home.root, target: o.home.root, mode: "rw" }, ...preloadMounts(o.clock?.lib)])
         .withEnvironment(containerEnv(o))
         .withWorkingDir(o.home.workDir)
         .withCommand(["hermes", "gateway", "run", "--replace", "-v", "--no-supervise"])
