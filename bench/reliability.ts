@@ -12,7 +12,7 @@
 import { type ChildProcess, spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as net from "node:net"
-import { tmpdir } from "node:os"
+import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 
@@ -58,6 +58,8 @@ const freePort = (): Promise<number> =>
       s.close(() => resolve(port))
     })
   })
+
+const loadNow = () => loadavg().map((l) => Number(l.toFixed(2)))
 
 const rssKiB = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0)
 
@@ -253,10 +255,12 @@ const render = (r: Record<string, unknown>): string => {
   const sse = r["sseSubscribers"] as Awaited<ReturnType<typeof sseSubscribers>>
   const slow = r["slowClients"] as Awaited<ReturnType<typeof slowClients>>
   const up = r["bigUploads"] as Awaited<ReturnType<typeof bigUploads>>
+  const load = r["loadAverage"] as { start: Array<number>; end: Array<number> } | undefined
   return [
     "## Reliability",
     "",
-    `Measured by \`npm run reliability\` (bench/reliability.ts) on ${String(r["at"])}: the emulator CLI in its own process, loopback only.`,
+    `Measured by \`npm run reliability\` (bench/reliability.ts) on ${String(r["at"])}: the emulator CLI in its own process, loopback only` +
+      (load === undefined ? "." : `; load average (1, 5, 15 min) ${load.start.join(", ")} at the start, ${load.end.join(", ")} at the end (2 cores, shared).`),
     "",
     "| probe | result |",
     "| --- | --- |",
@@ -276,6 +280,8 @@ const main = async () => {
   const { values } = parseArgs({ options: { out: { type: "string" }, quick: { type: "boolean" } } })
   const out = values.out ?? "evidence"
   const quick = values.quick === true
+  // the machine is shared: the figures are read beside the load they were taken under
+  const loadAtStart = loadNow()
   const dir = mkdtempSync(join(tmpdir(), "hermetic-reliability-"))
   try {
     const log = (s: string) => process.stderr.write(`reliability: ${s}\n`)
@@ -289,7 +295,7 @@ const main = async () => {
     const slow = await slowClients(dir, quick ? 10 : 50, quick ? 200 : 1000)
     log("big uploads")
     const up = await bigUploads(dir, 10, quick ? 40 : 400)
-    const result = { at: new Date().toISOString(), quick, keyedSubmits: keyed, killUnderLoad: kill, sseSubscribers: sse, slowClients: slow, bigUploads: up }
+    const result = { at: new Date().toISOString(), quick, loadAverage: { start: loadAtStart, end: loadNow() }, keyedSubmits: keyed, killUnderLoad: kill, sseSubscribers: sse, slowClients: slow, bigUploads: up }
     writeFileSync(join(out, "reliability.json"), `${JSON.stringify(result, null, 2)}\n`)
     const md = render(result)
     writeFileSync(join(out, "reliability.md"), `${md.trimEnd()}\n`)

@@ -3,7 +3,8 @@
 # network settings alone (--iptables=false --ip-forward=false), and makes sure the local base image
 # (Debian bookworm + python3 + python3-venv + libfaketime, built with debootstrap; no registry
 # is reachable here) is loaded. Usage:
-#   scripts/container-engine.sh up      # prints the DOCKER_HOST=... line to export
+#   scripts/container-engine.sh up      # prints HERMETIC_ENGINE_STARTED=0|1 (1: this call started dockerd)
+#                                       # and, last, the DOCKER_HOST=... line to export
 #   scripts/container-engine.sh down
 #   scripts/container-engine.sh status
 # Env: HERMETIC_ENGINE_DIR (default /tmp/hermetic-engine; keep it short: socket paths < 108 chars),
@@ -22,21 +23,37 @@ mirror() {
     || true
 }
 
+# apt once more after a failed try: a mirror hiccup is not a failure of the thing under test
+apt_install() {
+  for attempt in 1 2; do
+    apt-get update -qq >/dev/null 2>&1 \
+      && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "$@" >"$W.apt.log" 2>&1 && return 0
+    log "apt-get install $* failed (attempt $attempt); see $W.apt.log"
+    sleep 5
+  done
+  tail -20 "$W.apt.log" >&2
+  return 1
+}
+
 engine_up() {
+  STARTED=0
   if ! command -v dockerd >/dev/null || ! command -v debootstrap >/dev/null; then
     log "installing docker.io and debootstrap from Debian"
-    apt-get update -qq >/dev/null
-    DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends docker.io debootstrap >"$W.apt.log" 2>&1
+    apt_install docker.io debootstrap
   fi
   mkdir -p "$W"
   if [ -f "$W/dockerd.bgpid" ] && kill -0 "$(cat "$W/dockerd.bgpid")" 2>/dev/null && docker info >/dev/null 2>&1; then
     log "dockerd already running"
   else
     log "starting dockerd (data in $W)"
-    dockerd --iptables=false --ip-forward=false -H "$DOCKER_HOST" --data-root "$W/data" --exec-root "$W/exec" \
+    # --bridge=none: gateways use host networking and builds run with --network none, so the engine
+    # makes no bridge (and a second engine on the machine does not meet the first one's docker0)
+    dockerd --iptables=false --ip-forward=false --bridge=none -H "$DOCKER_HOST" --data-root "$W/data" --exec-root "$W/exec" \
       --pidfile "$W/dockerd.pid" >"$W/dockerd.log" 2>&1 &
     echo $! >"$W/dockerd.bgpid"
-    for _ in $(seq 1 120); do docker info >/dev/null 2>&1 && break; sleep 0.25; done
+    STARTED=1
+    # a loaded machine may take a while: up to 60 s
+    for _ in $(seq 1 240); do docker info >/dev/null 2>&1 && break; sleep 0.25; done
     docker info >/dev/null 2>&1 || { log "dockerd did not come up; see $W/dockerd.log"; tail -20 "$W/dockerd.log" >&2; exit 1; }
   fi
   if ! docker image inspect "$BASE_IMAGE" >/dev/null 2>&1 && [ -f "$BASE_TAR" ]; then
@@ -58,6 +75,7 @@ engine_up() {
     docker save "$BASE_IMAGE" | gzip -1 >"$BASE_TAR.tmp" && mv "$BASE_TAR.tmp" "$BASE_TAR"
   fi
   docker run --rm --network none "$BASE_IMAGE" python3 -c 'import sys, venv; print("base image python", sys.version.split()[0])' >&2
+  echo "HERMETIC_ENGINE_STARTED=$STARTED"
   echo "DOCKER_HOST=$DOCKER_HOST"
 }
 
@@ -73,7 +91,6 @@ engine_down() {
     rm -f "$W/dockerd.bgpid"
   fi
   umount "$W/exec/netns/default" 2>/dev/null || true
-  ip link del docker0 2>/dev/null || true
   log "dockerd stopped (image store kept in $W/data)"
 }
 

@@ -20,6 +20,8 @@ import { renderReport } from "../src/evidence/renderReport.js"
 import { writeEvidence } from "../src/evidence/writeEvidence.js"
 import { CELL_COLOURS, coverageHeatmap } from "../src/pictures/coverageHeatmap.js"
 import { workersPicture } from "../src/pictures/benchPictures.js"
+import { replaceReportSection } from "../src/evidence/reportSection.js"
+import { renderWorkersSection, WORKERS_SECTION } from "../src/evidence/workersSection.js"
 import type { Scenario } from "../src/scenario/Scenario.js"
 import { emulatorInProcessTarget } from "../src/target/EmulatorTargets.js"
 
@@ -113,5 +115,24 @@ describe("pictures", () => {
     expect(picture?.file).toBe("workers-speed.svg")
     expect(picture?.svg.match(/<circle /g)).toHaveLength(3)
     expect(workersPicture({ points: "no" })).toBeUndefined()
+  })
+
+  it("writes the workers section: speed-up over one worker and where the CPU went, in place of the old one", () => {
+    const cpu = (gateway: number, busy: number) => ({ runnerSeconds: 10, gatewaySeconds: gateway, gatewaySecondsComplete: true, machineBusy: busy, cpus: 2 })
+    const point = (workers: number, rate: number, gateway: number, busy: number) => ({
+      workers, scenarios: 50, divergent: 0, errors: 0, wallSeconds: 50 / rate, scenariosPerSecond: rate,
+      loadAverageBefore: [4, 3, 2], loadAverageAfter: [6, 4, 2], cpu: cpu(gateway, busy), cpuSecondsPerScenario: (10 + gateway) / 50, cpuBoundScenariosPerSecond: 2 / ((10 + gateway) / 50)
+    })
+    const section = renderWorkersSection({ measuredAt: "t", command: "oracle bench --target container --workers 1,2,4", launcher: "container", points: [point(1, 0.3, 40, 0.9), point(2, 0.55, 40, 0.95), point(4, 0.9, 40, 1)] })
+    expect(section).toContain("| 4 | 50 | 55.6 | 0.9 | 3.00× | 10.0 | 40.0 | 1.00 | 100 % | 4 → 6 | 0 / 0 |")
+    expect(section).toContain("would allow 2 scenarios/s if nothing else ran")
+    // an old workers-bench.json without CPU still renders, with unknowns shown as such
+    expect(renderWorkersSection({ measuredAt: "t", command: "c", launcher: "process", points: [{ workers: 1, scenarios: 40, scenariosPerSecond: 0.2, loadAverageBefore: [9], loadAverageAfter: [10] }] })).toContain("| 1 | 40 | ? | 0.2 | 1.00× | ? | ? | ? | ? | 9 → 10 | ? |")
+    expect(renderWorkersSection({ points: [] })).toBeUndefined()
+    const report = "# Report\n\n<!-- workers:start -->\nold\n<!-- workers:end -->\n\n<!-- bench:start -->\nb\n<!-- bench:end -->\n"
+    const next = replaceReportSection(report, WORKERS_SECTION, section ?? "")
+    expect(next).not.toContain("old")
+    expect(next).toContain("<!-- bench:start -->\nb\n<!-- bench:end -->")
+    expect(replaceReportSection("# Report\n", "workers", "new")).toBe("# Report\n\n<!-- workers:start -->\nnew\n<!-- workers:end -->\n")
   })
 })

@@ -20,7 +20,7 @@ import { EmuClock } from "./services/Clock.js"
 import { type FaultRule, Faults } from "./services/Faults.js"
 import { Journal } from "./services/Journal.js"
 import { Storage } from "./services/Storage.js"
-import { flatMapNow, isDone, mapNow } from "./http/Immediate.js"
+import { isDone, mapNow } from "./http/Immediate.js"
 import { CurrentModelCallObserver } from "./journal/ModelCalls.js"
 import { features as featuresOf } from "./version/Pins.js"
 
@@ -95,8 +95,9 @@ export const makeApp = Effect.gen(function*() {
     // aiohttp's router exceptions pass every middleware untouched
     if (match._tag === "notFound") return answer(aiohttpNotFound(), routeId)
     if (match._tag === "methodNotAllowed") return answer(aiohttpMethodNotAllowed(match.allow), routeId)
-    const ctx = (full: EmuRequest): RouteContext => ({
-      req: full,
+    const ctx: RouteContext = {
+      req,
+      readBody: withBody(req, body),
       params: match.params,
       namespace,
       gateway: gateways.get(namespace),
@@ -104,13 +105,13 @@ export const makeApp = Effect.gen(function*() {
       config,
       storage,
       now: () => clock.now(namespace)
-    })
+    }
     const disconnect = fault?.disconnectAfterFrames
     // the bearer gate answers like a handler would (security and CORS headers included)
     const gate = match.route.auth === "bearer" ? bearerGate(config, features, req) : undefined
     const handled: Effect.Effect<EmuResponse, HandlerCrash, AppServices> =
       gate === undefined || gate._tag === "allowed"
-        ? flatMapNow(withBody(req, body), (full) => match.route.handler(ctx(full)))
+        ? match.route.handler(ctx)
         : gate._tag === "denied"
         ? Effect.succeed(gate.response)
         : Effect.fail(new HandlerCrash({ reason: gate.reason }))

@@ -8,6 +8,7 @@ import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { readFileSync } from "node:fs"
 import { join } from "node:path"
+import { guardInterrupts } from "@hermetic/oracle-runner"
 import { Cause, Effect, Exit, type Scope } from "effect"
 import { cassetteJsonSchema, evidenceJsonSchema, schemaDir } from "../evidence/evidenceJsonSchema.js"
 import { parse } from "./args.js"
@@ -95,7 +96,9 @@ const main: Effect.Effect<number, unknown> =
       Effect.catchAllCause((cause) => (Cause.isInterruptedOnly(cause) ? Effect.failCause(cause) : Effect.sync(() => report(Cause.squash(cause)))))
     )
 
-// @effect/platform-node's runtime: SIGINT/SIGTERM interrupt the comparison and its scope (gateways, emulators) closes.
+// @effect/platform-node's runtime: SIGINT/SIGTERM interrupt the comparison and its scope (gateways, emulators) closes;
+// the guard keeps execa's signal-exit from killing the process first (interruptGuard.ts)
+guardInterrupts()
 NodeRuntime.runMain(main, {
   teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? Number(exit.value) : Cause.isInterruptedOnly(exit.cause) ? 130 : 2)
 })

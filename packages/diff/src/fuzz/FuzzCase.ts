@@ -21,7 +21,10 @@ export type FuzzFamily =
 export interface FuzzCase {
   readonly id: number
   readonly family: FuzzFamily
-  /** One line saying what is odd about it (for the report). */
+  /**
+   * What is odd about it, then the request itself exactly (`describeRequest`): two cases share a
+   * label only if they send the same bytes, so a label can stand for its request in a reference.
+   */
   readonly label: string
   readonly method: string
   /** The request target as sent: path and query, raw (may hold bytes that are not UTF-8). */
@@ -38,6 +41,50 @@ export interface FuzzCase {
 }
 
 const KEY_MARK = Buffer.from("{{KEY}}")
+
+/** A repeated stretch covering this many characters or more is written `⟨unit×n⟩`. */
+const RUN = 12
+/** The longest unit looked for (`{"a":` of nested objects is 5). */
+const MAX_UNIT = 8
+
+/**
+ * Bytes as readable text, one-to-one: printable ASCII as is, a backslash as `\\`, any other byte as
+ * `\xHH`, and a long repetition of a short unit as `⟨unit×n⟩` (⟨, × and ⟩ are not ASCII, so no
+ * input writes them, and the text decodes back to exactly one byte string).
+ */
+export const showBytes = (b: Uint8Array): string => {
+  const chars = Array.from(b, (x) => x === 0x5c ? "\\\\" : x >= 0x20 && x < 0x7f ? String.fromCharCode(x) : `\\x${x.toString(16).padStart(2, "0")}`)
+  let out = ""
+  for (let i = 0; i < chars.length;) {
+    let best = { unit: 1, times: 1 }
+    for (let unit = 1; unit <= MAX_UNIT && i + 2 * unit <= chars.length; unit++) {
+      let times = 1
+      while (i + (times + 1) * unit <= chars.length && chars.slice(i + times * unit, i + (times + 1) * unit).every((ch, k) => ch === chars[i + k])) times++
+      if (times > 1 && unit * times > best.unit * best.times) best = { unit, times }
+    }
+    if (best.unit * best.times >= RUN) {
+      out += `⟨${chars.slice(i, i + best.unit).join("")}×${best.times}⟩`
+      i += best.unit * best.times
+    } else {
+      out += chars[i]
+      i++
+    }
+  }
+  return out
+}
+
+/** Everything that goes on the wire, written out exactly (the key as `{{KEY}}`). */
+export const describeRequest = (c: Pick<FuzzCase, "method" | "target" | "headers" | "body">): string => {
+  const headers = c.headers.map(([name, value]) => `${name}: ${showBytes(value)}`).join(" | ")
+  const body = c.body._tag === "none"
+    ? "no body"
+    : c.body._tag === "bytes"
+    ? `body ${showBytes(c.body.bytes)}`
+    : c.body._tag === "declared-only"
+    ? `Content-Length ${showBytes(Buffer.from(c.body.contentLength))} and no body`
+    : `${c.body.size} zero bytes chunked`
+  return `${c.method} ${showBytes(c.target)} {${headers}} ${body}`
+}
 
 const withKey = (value: Uint8Array, key: string): Buffer => {
   const v = Buffer.from(value)

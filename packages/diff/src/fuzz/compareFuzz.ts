@@ -51,14 +51,6 @@ export const KNOWN_DIVERGENCES: ReadonlyArray<KnownDivergence> = [
     explains: (_c, ref, emu) => isParserRejection(ref) && emu.status === 400
   },
   {
-    id: "declared-body-never-sent",
-    reason:
-      "a POST that declares a Content-Length and never sends the body: the emulator reads a POST body before the handler runs, " +
-      "upstream's handlers read it after their own checks (an unknown run, session or job id answers without it); with a client " +
-      "that withholds the body upstream answers those checks and the emulator waits for the body",
-    explains: (c, ref, emu) => c.body._tag === "declared-only" && emu.status === 0 && ref.status > 0 && ref.status < 500
-  },
-  {
     id: "header-size-limits",
     reason:
       "a header over aiohttp's 8190-byte line limit: aiohttp answers its parser's 400, node:http its own 431/400 for headers over its limit; " +

@@ -4,11 +4,13 @@
  *   oracle fuzz --count 5000 --seed 1 --out evidence/fuzz
  *     the same malformed requests to the real gateway and to the emulator (both on sockets), compared
  *     like any scenario; exit 0 with no unexplained divergence, 1 otherwise, 2 when it could not run.
- *   oracle fuzz --in-process --count 100000 --seed 2 --reference evidence/fuzz/fuzz-0.19.0.json --out DIR
+ *   oracle fuzz --in-process --count 100000 --seed 2 --reference evidence/fuzz/fuzz-0.19.0.json --live-check --out DIR
  *     the emulator alone, in this process: no crash, no state change from a rejected request, and no
- *     5xx for a kind of request the live run saw the real gateway answer below 500.
+ *     5xx the real gateway would not give: each 5xx's request (by its exact label) is in the live
+ *     reference as a 5xx, or, with --live-check, is sent to the real gateway afterwards and gets one.
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { loadavg } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { type Pin, type RunningEmulator, startEmulator } from "@hermetic/emulator"
@@ -17,13 +19,18 @@ import { compareAnswers, KNOWN_DIVERGENCES, type NormalizedAnswer, normalizeAnsw
 import type { FuzzCase } from "./FuzzCase.js"
 import { generateCases } from "./generateCases.js"
 import { type RawAnswer, sendCase } from "./rawExchange.js"
+import { uploadProbes } from "./uploadProbe.js"
 
 export const FUZZ_HELP = `oracle fuzz — differential fuzzing of malformed requests
 
   oracle fuzz [--count N] [--seed S] [--pin 0.19.0] --out DIR
       the real gateway and the emulator get the same bytes; evidence: DIR/fuzz-<pin>.json and .md
-  oracle fuzz --in-process [--count N] [--seed S] [--reference FILE] --out DIR
-      the emulator alone: crashes, state changes from rejected requests, 5xx the reference did not give
+  oracle fuzz --in-process [--count N] [--seed S] [--reference FILE] [--live-check] --out DIR
+      the emulator alone: crashes, state changes from rejected requests, and each 5xx checked against
+      the reference run; --live-check sends the 5xx requests the reference lacks to the real gateway
+  oracle fuzz --upload-probes --out DIR
+      uploads an early answer left unread, streamed to the real gateway and the emulator side by side:
+      the answer, the bytes taken, when the connection ended; evidence DIR/upload-linger-<pin>.json and .md
 `
 
 const caseSummary = (c: FuzzCase) => ({
@@ -47,7 +54,7 @@ interface LiveEvidence {
   readonly divergences: ReadonlyArray<{ readonly case: ReturnType<typeof caseSummary>; readonly reference: NormalizedAnswer; readonly emulator: NormalizedAnswer }>
   readonly families: Readonly<Record<string, { readonly cases: number; readonly divergent: number }>>
   readonly referenceStatuses: Readonly<Record<string, number>>
-  /** Case labels the real gateway answered with a 5xx: the only ones the emulator may answer so. */
+  /** Case labels (exact: one label, one request) the real gateway answered with a 5xx. */
   readonly referenceServerErrorLabels: ReadonlyArray<string>
   /** Case labels the real gateway answered below 500. */
   readonly referenceNonServerErrorLabels: ReadonlyArray<string>
@@ -180,16 +187,53 @@ const liveMarkdown = (e: LiveEvidence): string => {
   return `${lines.join("\n")}\n`
 }
 
-/** What a rejected request must leave as it was: sessions, jobs, runs, the Script's position. */
+/**
+ * What a rejected request must leave as it was, read in one control-plane call: rows written to
+ * durable state (sessions, jobs, messages, runs ledger, settled runs: SQLite's write counter, so
+ * any write shows, not only the first page of a listing), runs known and live, the Script's
+ * pending turns, draining. The clock reading is left out.
+ */
 const fingerprint = async (emu: RunningEmulator, key: string): Promise<string> => {
-  const h = { authorization: `Bearer ${key}`, "x-hermetic-admin-key": key }
-  const text = async (path: string) => (await emu.fetch(`http://emulator${path}`, { headers: h })).text()
-  const state = JSON.parse(await text("/__admin/state")) as Record<string, unknown>
-  return JSON.stringify([await text("/api/sessions?limit=200"), await text("/api/jobs?include_disabled=true"), state["runs"], state["pending_turns"]])
+  const answer = await emu.fetch("http://emulator/__admin/state", { headers: { "x-hermetic-admin-key": key } })
+  const { now: _now, ...state } = (await answer.json()) as Record<string, unknown>
+  if (answer.status !== 200 || typeof state["writes"] !== "number") throw new Error(`/__admin/state answered ${answer.status}: ${JSON.stringify(state)}`)
+  return JSON.stringify(state)
 }
 
-const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile: string | undefined, out: string): Promise<number> => {
+/**
+ * A case that declares a body it never sends is answered at once or waits for the body: in
+ * process there is no slow gateway to wait for, so a second tells them apart.
+ */
+const IN_PROCESS_DECLARED_ONLY_WAIT_MS = 1_000
+
+type CaseSummary = ReturnType<typeof caseSummary>
+
+/**
+ * The emulator's 5xx answers to requests the live reference did not contain, sent to the real
+ * gateway byte for byte (one per label): a 5xx there too verifies it, a lower status makes it
+ * a 5xx the real gateway would not give.
+ */
+const checkLive = async (pin: Pin, cases: ReadonlyArray<FuzzCase & { readonly emulatorStatus: number }>) => {
+  const verified: Array<{ readonly label: string; readonly emulator: number; readonly real: number }> = []
+  const refuted: Array<CaseSummary & { readonly emulator: number; readonly real: number; readonly realBody: string }> = []
+  if (cases.length === 0) return { sent: 0, verified, refuted, gateway: "(not started: nothing to check)" }
+  const gw = await startGateway({ pin, launcher: "process" })
+  try {
+    const port = Number(new URL(gw.baseUrl).port)
+    for (const c of cases) {
+      const real = await sendCase(port, c, gw.apiKey)
+      if (real.status >= 500) verified.push({ label: c.label, emulator: c.emulatorStatus, real: real.status })
+      else refuted.push({ ...caseSummary(c), emulator: c.emulatorStatus, real: real.status, realBody: real.body.slice(0, 300) })
+    }
+    return { sent: cases.length, verified, refuted, gateway: `real Hermes ${pin} gateway (process launcher) at ${gw.baseUrl}` }
+  } finally {
+    await gw.stop()
+  }
+}
+
+const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile: string | undefined, liveCheck: boolean, out: string): Promise<number> => {
   const started = performance.now()
+  const loadAtStart = loadavg()
   const key = "hermetic-fuzz-key-0123456789abcdef"
   const reference = referenceFile === undefined ? undefined : (JSON.parse(readFileSync(referenceFile, "utf8")) as LiveEvidence)
   const allowed5xx = new Set(reference?.referenceServerErrorLabels ?? [])
@@ -197,14 +241,18 @@ const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile
   const emu = await startEmulator({ hermesVersion: pin, apiKey: key, port: 0 })
   const statuses: Record<string, number> = {}
   const families: Record<string, number> = {}
-  const noAnswer: Array<ReturnType<typeof caseSummary>> = []
-  const stateChanges: Array<ReturnType<typeof caseSummary>> = []
-  const forbidden5xx: Array<ReturnType<typeof caseSummary> & { readonly status: number }> = []
-  const unverified5xx = new Set<string>()
+  const noAnswer: Array<CaseSummary> = []
+  const stateChanges: Array<CaseSummary & { readonly status: number; readonly before: string; readonly after: string }> = []
+  const forbidden5xx: Array<CaseSummary & { readonly status: number }> = []
+  let verifiedByReference = 0
+  // the first case of each label the reference did not contain, for the live check
+  const unverified5xx = new Map<string, FuzzCase & { readonly emulatorStatus: number }>()
+  let live: Awaited<ReturnType<typeof checkLive>> | undefined
   let healthFailures = 0
   let done = 0
   // written after every batch, so a long run that is stopped still leaves what it checked
   const write = () => {
+    const serverErrors = Object.entries(statuses).filter(([s]) => Number(s) >= 500).reduce((n, [, v]) => n + v, 0)
     const evidence = {
       kind: "hermetic-fuzz-in-process",
       pin,
@@ -216,8 +264,17 @@ const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile
       families,
       crashes: { unanswered: noAnswer.length, healthFailures, examples: noAnswer.slice(0, 20) },
       stateChangesFromRejected: { count: stateChanges.length, examples: stateChanges.slice(0, 20) },
-      serverErrorsTheReferenceDidNotGive: { count: forbidden5xx.length, examples: forbidden5xx.slice(0, 20) },
-      serverErrorsNotSeenLive: [...unverified5xx].sort(),
+      serverErrors: {
+        answered: serverErrors,
+        verifiedByTheReference: verifiedByReference,
+        theReferenceAnsweredBelow500: { count: forbidden5xx.length, examples: forbidden5xx.slice(0, 20) },
+        notInTheReference: unverified5xx.size,
+        checkedLive: live === undefined
+          ? null
+          : { gateway: live.gateway, sent: live.sent, realGateway5xx: live.verified.length, realGatewayBelow500: { count: live.refuted.length, examples: live.refuted.slice(0, 20) } },
+        unverified: live === undefined ? unverified5xx.size : 0
+      },
+      loadAverage: { start: loadAtStart.map((l) => Number(l.toFixed(2))), end: loadavg().map((l) => Number(l.toFixed(2))) },
       durationSeconds: Math.round((performance.now() - started) / 1000)
     }
     mkdirSync(out, { recursive: true })
@@ -231,34 +288,41 @@ const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile
       // cases in batches from seed+batch, so 100,000 never sit in memory at once
       for (const c0 of generateCases(pin, seed + batch, n, batch === 0)) {
         const c = { ...c0, id: done + c0.id }
-        const answer = await sendCase(emu.port, c, key)
+        const answer = await sendCase(emu.port, c, key, c.body._tag === "declared-only" ? IN_PROCESS_DECLARED_ONLY_WAIT_MS : undefined)
         bump(statuses, String(answer.status))
         bump(families, c.family)
         if (answer.status === 0 && !(c.body._tag === "chunked-zeros" || c.body._tag === "declared-only")) noAnswer.push(caseSummary(c))
         if (answer.status >= 500) {
-          if (seenBelow.has(c.label) && !allowed5xx.has(c.label)) forbidden5xx.push({ ...caseSummary(c), status: answer.status })
-          else if (!allowed5xx.has(c.label)) unverified5xx.add(c.label)
+          if (allowed5xx.has(c.label)) verifiedByReference++
+          else if (seenBelow.has(c.label)) forbidden5xx.push({ ...caseSummary(c), status: answer.status })
+          else if (!unverified5xx.has(c.label)) unverified5xx.set(c.label, { ...c, emulatorStatus: answer.status })
         }
         const after = await fingerprint(emu, key)
-        if ((answer.status >= 400 || answer.status === 0) && after !== before) stateChanges.push(caseSummary(c))
+        if ((answer.status >= 400 || answer.status === 0) && after !== before) stateChanges.push({ ...caseSummary(c), status: answer.status, before, after })
         before = after
       }
       done += n
       const health = await emu.fetch("http://emulator/health")
       if (health.status !== 200) healthFailures++
       write()
-      process.stderr.write(`fuzz in process: ${done}/${count}\n`)
+      process.stderr.write(`fuzz in process: ${done}/${count}, ${Math.round((performance.now() - started) / 1000)} s\n`)
     }
   } finally {
     await emu.close()
   }
+  if (liveCheck) {
+    process.stderr.write(`fuzz in process: ${unverified5xx.size} 5xx kinds not in the reference, sent to the real gateway\n`)
+    live = await checkLive(pin, [...unverified5xx.values()])
+  }
   const evidence = write()
+  const refutedLive = live?.refuted.length ?? 0
   process.stdout.write(
     `fuzz in process: ${done} cases in ${evidence.durationSeconds} s; unanswered ${noAnswer.length}, health failures ${healthFailures}, ` +
-      `state changes from rejected requests ${stateChanges.length}, 5xx the real gateway did not give ${forbidden5xx.length}, ` +
-      `5xx of kinds not seen live ${unverified5xx.size}\n`
+      `state changes from rejected requests ${stateChanges.length}; 5xx ${evidence.serverErrors.answered}: ${verifiedByReference} verified by the reference, ` +
+      `${forbidden5xx.length} the reference answered below 500, ${unverified5xx.size} not in it` +
+      (live === undefined ? " (unverified: no --live-check)" : ` (checked live: ${live.verified.length} 5xx on the real gateway too, ${refutedLive} below 500)`) + "\n"
   )
-  return noAnswer.length + healthFailures + stateChanges.length + forbidden5xx.length === 0 ? 0 : 1
+  return noAnswer.length + healthFailures + stateChanges.length + forbidden5xx.length + refutedLive + (live === undefined ? unverified5xx.size : 0) === 0 ? 0 : 1
 }
 
 export const fuzzCommand = async (argv: ReadonlyArray<string>): Promise<number> => {
@@ -271,6 +335,8 @@ export const fuzzCommand = async (argv: ReadonlyArray<string>): Promise<number> 
       out: { type: "string" },
       reference: { type: "string" },
       "in-process": { type: "boolean" },
+      "live-check": { type: "boolean" },
+      "upload-probes": { type: "boolean" },
       help: { type: "boolean" }
     },
     strict: true
@@ -287,7 +353,8 @@ export const fuzzCommand = async (argv: ReadonlyArray<string>): Promise<number> 
     process.stderr.write(FUZZ_HELP)
     return 2
   }
-  return values["in-process"] === true ? inProcessRun(pin, seed, count, values.reference, out) : liveRun(pin, seed, count, out)
+  if (values["upload-probes"] === true) return uploadProbes(pin, out)
+  return values["in-process"] === true ? inProcessRun(pin, seed, count, values.reference, values["live-check"] === true, out) : liveRun(pin, seed, count, out)
 }
 
 

@@ -5,7 +5,7 @@
  */
 import { features, type Pin, routesFor } from "@hermetic/emulator"
 import fc from "fast-check"
-import type { FuzzCase, FuzzFamily } from "./FuzzCase.js"
+import { describeRequest, type FuzzCase, type FuzzFamily } from "./FuzzCase.js"
 
 const te = new TextEncoder()
 const bytes = (s: string): Uint8Array => te.encode(s)
@@ -50,6 +50,9 @@ const JSON_CT: readonly [string, Uint8Array] = ["Content-Type", bytes("applicati
 const INVALID_JSON = ["{", "[1,", "nul", "\"", "{\"a\":}", "NaN", "{}garbage", "", "\ufeff{}", "1e999", "{\"a\": 1,}", "'x'", "[}", "{\"a\" 1}", "tru", "-", "0x10", "{\"\\ud800\": 1}", "\"\\u12\""]
 const NON_OBJECT = ["[]", "1", "\"str\"", "null", "true", "1.5", "[{}]"]
 
+/** The label says what is odd, then the request exactly, so that no two requests share a label. */
+const exactly = (c: Omit<FuzzCase, "id">): Omit<FuzzCase, "id"> => ({ ...c, label: `${c.label} — ${describeRequest(c)}` })
+
 const nested = (depth: number, open: string, close: string) => open.repeat(depth) + close.repeat(depth)
 
 /** Bodies of the right shape with wrong field types, per route (never an agent route). */
@@ -86,8 +89,8 @@ export const fuzzCaseArbitrary = (pin: Pin): fc.Arbitrary<Omit<FuzzCase, "id">> 
   const id = fc.constantFrom(...IDS)
   const auth = fc.constantFrom(...AUTH_VARIANTS)
   const target = (r: RouteShape, i: string) => bytes(fill(r.path, i))
-  const c = (family: FuzzFamily, label: string, method: string, t: Uint8Array, headers: ReadonlyArray<readonly [string, Uint8Array]>, body: FuzzCase["body"]): Omit<FuzzCase, "id"> =>
-    ({ family, label, method, target: t, headers, body })
+  const c = (family: FuzzFamily, what: string, method: string, t: Uint8Array, headers: ReadonlyArray<readonly [string, Uint8Array]>, body: FuzzCase["body"]): Omit<FuzzCase, "id"> =>
+    exactly({ family, label: what, method, target: t, headers, body })
 
   const method = fc.tuple(route, id, fc.constantFrom(...METHODS), auth).map(([r, i, m, a]) =>
     c("method", `${m} ${r.path} (${a})`, m, target(r, i), AUTH(a), m === "POST" || m === "PUT" || m === "PATCH" ? { _tag: "bytes", bytes: bytes(AGENT_ROUTES.has(r.id) ? "[]" : "{}") } : { _tag: "none" }))
@@ -102,7 +105,7 @@ export const fuzzCaseArbitrary = (pin: Pin): fc.Arbitrary<Omit<FuzzCase, "id">> 
     return c("wrong-types", `${routeId} ${b} (${a})`, r.method, target(r, i), [...AUTH(a), JSON_CT], { _tag: "bytes", bytes: bytes(b) })
   })
   const deep = fc.tuple(bodyRoute, id, fc.constantFrom(50, 500, 1000, 5000, 20000), fc.constantFrom(["[", "]"], ["{\"a\":", "}"]), fc.constantFrom("good", "none")).map(([r, i, d, [o, cl], a]) =>
-    c("deep-nesting", `${r.id} nested ${d} deep (${a})`, r.method, target(r, i), [...AUTH(a), JSON_CT], { _tag: "bytes", bytes: bytes(o === "[" ? nested(d, o, cl as string) : o.repeat(d) + "1" + (cl as string).repeat(d)) }))
+    c("deep-nesting", `${r.id} ${o === "[" ? "arrays" : "objects"} nested ${d} deep (${a})`, r.method, target(r, i), [...AUTH(a), JSON_CT], { _tag: "bytes", bytes: bytes(o === "[" ? nested(d, o, cl as string) : o.repeat(d) + "1" + (cl as string).repeat(d)) }))
   const oversize = fc.oneof(
     { weight: 20, arbitrary: fc.tuple(route, id, fc.constantFrom("10000001", "300000000", "99999999999999999999", "-1", "1.5", "abc", " 12", "+5"), auth).map(([r, i, cl, a]) =>
       c("oversize", `${r.method} ${r.id} Content-Length ${cl}, no body (${a})`, r.method, target(r, i), AUTH(a), { _tag: "declared-only", contentLength: cl })) },
@@ -145,7 +148,7 @@ export const hardeningCases = (): ReadonlyArray<Omit<FuzzCase, "id">> => {
   const json = JSON_CT
   const good = AUTH("good")
   const c = (family: FuzzFamily, label: string, method: string, path: string, headers: ReadonlyArray<readonly [string, Uint8Array]>, body: FuzzCase["body"]): Omit<FuzzCase, "id"> =>
-    ({ family, label: `[claim] ${label}`, method, target: bytes(path), headers, body })
+    exactly({ family, label: `[claim] ${label}`, method, target: bytes(path), headers, body })
   const text = (s: string): FuzzCase["body"] => ({ _tag: "bytes", bytes: bytes(s) })
   return [
     c("oversize", "declared Content-Length 300000000 to an unknown route: 413 at once", "POST", "/nonexistent", [], { _tag: "declared-only", contentLength: "300000000" }),
@@ -166,7 +169,19 @@ export const hardeningCases = (): ReadonlyArray<Omit<FuzzCase, "id">> => {
     c("wrong-types", "jobs: a non-string name", "POST", "/api/jobs", [...good, json], text("{\"name\": 1, \"schedule\": \"every 1h\", \"prompt\": \"p\"}")),
     c("path", "404 without security headers", "GET", "/nonexistent", good, { _tag: "none" }),
     c("method", "405 without security headers", "DELETE", "/health", good, { _tag: "none" }),
-    c("oversize", "413 without security headers", "PATCH", "/api/sessions/x", good, { _tag: "declared-only", contentLength: "99999999" })
+    c("oversize", "413 without security headers", "PATCH", "/api/sessions/x", good, { _tag: "declared-only", contentLength: "99999999" }),
+    // a declared body never sent: the checks a handler makes before reading it answer without it
+    ...([
+      ["PATCH", "/api/sessions/missing", "unknown session: 404 without the body"],
+      ["POST", "/api/sessions/missing/fork", "fork of an unknown session: 404 without the body"],
+      ["POST", "/api/sessions/missing/chat", "chat in an unknown session: 404 without the body"],
+      ["POST", "/v1/runs/run_missing/approval", "approval of an unknown run: 404 without the body"],
+      ["POST", "/v1/runs/run_missing/stop", "stop (never reads the body): 404"],
+      ["PATCH", "/api/jobs/not-a-hex-id", "job update with a malformed id: 400 without the body"],
+      ["POST", "/api/jobs/0123456789ab/pause", "job pause (never reads the body): 404"],
+      ["POST", "/api/platforms/x/events", "platform event (never reads the body): 503"],
+      ["POST", "/api/sessions", "session create reads the body first: both wait"]
+    ] as const).map(([method, path, what]) => c("oversize", `withheld body, ${what}`, method, path, [...good, json], { _tag: "declared-only", contentLength: "12" }))
   ]
 }
 

@@ -24,7 +24,8 @@ const Bench = Schema.Struct({
   )
 })
 
-const WorkersBench = Schema.Struct({
+/** workers-bench.json as `oracle bench --target process|container` writes it (the CPU fields since the second session). */
+export const WorkersBench = Schema.Struct({
   measuredAt: Schema.String,
   command: Schema.String,
   launcher: Schema.String,
@@ -32,12 +33,27 @@ const WorkersBench = Schema.Struct({
     Schema.Struct({
       workers: Schema.Number,
       scenarios: Schema.Number,
+      divergent: Schema.optional(Schema.Number),
+      errors: Schema.optional(Schema.Number),
+      wallSeconds: Schema.optional(Schema.Number),
       scenariosPerSecond: Schema.Number,
       loadAverageBefore: Schema.Array(Schema.Number),
-      loadAverageAfter: Schema.Array(Schema.Number)
+      loadAverageAfter: Schema.Array(Schema.Number),
+      cpu: Schema.optional(
+        Schema.Struct({
+          runnerSeconds: Schema.Number,
+          gatewaySeconds: Schema.Number,
+          gatewaySecondsComplete: Schema.Boolean,
+          machineBusy: Schema.NullOr(Schema.Number),
+          cpus: Schema.Number
+        })
+      ),
+      cpuSecondsPerScenario: Schema.optional(Schema.Number),
+      cpuBoundScenariosPerSecond: Schema.optional(Schema.Number)
     })
   )
 })
+export type WorkersBench = typeof WorkersBench.Type
 
 export interface Picture {
   readonly file: string

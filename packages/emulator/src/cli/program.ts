@@ -108,6 +108,8 @@ const serve = (values: Values) =>
     if (c.apiKey === "") {
       process.stderr.write(
         "hermes-emulator: warning: no API key set, every request is accepted without auth. " +
+          "This differs from Hermes on purpose: Hermes refuses to start without a key; the emulator allows it on a loopback host only, for local tests " +
+          "(a non-loopback --host without a key is refused). " +
           "Set API_SERVER_KEY (>= 16 characters) or pass --api-key to require 'Authorization: Bearer <key>'.\n"
       )
     }

@@ -13,7 +13,7 @@ import type { Ids } from "../services/Ids.js"
 import type { Journal } from "../services/Journal.js"
 import type { Storage, StorageShape } from "../services/Storage.js"
 import type { Features } from "../version/Pins.js"
-import type { EmuRequest, EmuResponse } from "./Exchange.js"
+import type { EmuRequest, EmuRequestHead, EmuResponse } from "./Exchange.js"
 import type { RouteDef } from "./Router.js"
 
 export type AppServices = EmulatorConfig | EmuClock | Ids | Agent | Faults | Journal | Gateways | SqlClient.SqlClient | Storage
@@ -21,7 +21,12 @@ export type AppServices = EmulatorConfig | EmuClock | Ids | Agent | Faults | Jou
 export class HandlerCrash extends Data.TaggedError("HandlerCrash")<{ readonly reason: string }> {}
 
 export interface RouteContext {
-  readonly req: EmuRequest
+  readonly req: EmuRequestHead
+  /**
+   * The request with its body, read on first use: where upstream's handler awaits
+   * `request.json()`, so the checks it makes before that answer without waiting for the body.
+   */
+  readonly readBody: Effect.Effect<EmuRequest>
   readonly params: Readonly<Record<string, string>>
   readonly namespace: string
   readonly gateway: GatewayState

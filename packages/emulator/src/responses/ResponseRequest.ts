@@ -47,7 +47,7 @@ export const parseResponseRequest = (
 ): Effect.Effect<Either.Either<ResponseRequest, EmuResponse>, HandlerCrash, import("@effect/sql").SqlClient.SqlClient> =>
   Effect.gen(function*() {
     const reject = (res: EmuResponse): Either.Either<ResponseRequest, EmuResponse> => Either.left(res)
-    const parsed = readJsonParsed(ctx.req)
+    const parsed = readJsonParsed(yield* ctx.readBody)
     if (Either.isLeft(parsed)) return reject(bareErrorResponse(400, "Invalid JSON in request body"))
     const body = parsed.right.value
     // upstream calls body.get(...) on whatever json.loads returned

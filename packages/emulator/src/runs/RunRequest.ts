@@ -8,7 +8,7 @@
 import { Effect, Either } from "effect"
 import type { AgentMessage } from "../agent/AgentMessages.js"
 import { errorResponse } from "../http/Envelopes.js"
-import type { EmuResponse } from "../http/Exchange.js"
+import type { EmuRequest, EmuResponse } from "../http/Exchange.js"
 import { readJsonParsed } from "../http/RequestBody.js"
 import { HandlerCrash, type RouteContext } from "../http/Route.js"
 import { isDict, pyStr, pyStrip, pyTruthy, type PyValue } from "../python/index.js"
@@ -32,8 +32,8 @@ const reject = (answer: EmuResponse | HandlerCrash): Read => Either.left(answer)
 const invalid = (message: string) => reject(errorResponse(400, message))
 
 /** The request, or what ends it: an answer (400) or the crash upstream's handler would have. */
-export const readRunRequest = (ctx: RouteContext): Read => {
-  const parsed = readJsonParsed(ctx.req)
+export const readRunRequest = (ctx: RouteContext, req: EmuRequest): Read => {
+  const parsed = readJsonParsed(req)
   if (Either.isLeft(parsed)) return invalid("Invalid JSON")
   const body = parsed.right.value
   const idempotencyKey = ctx.features.runsIdempotencyLedger ? pyStrip(ctx.req.headers["idempotency-key"] ?? "") : ""

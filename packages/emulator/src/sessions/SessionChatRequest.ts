@@ -30,7 +30,7 @@ export const parseSessionChat = (ctx: RouteContext) =>
     const sessionId = sessionIdParam(ctx)
     const found = yield* existingSession(ctx, sessionId)
     if (found._tag === "missing") return reject(found.response)
-    const read = readObjectBody(ctx)
+    const read = yield* readObjectBody(ctx)
     if (read._tag === "rejected") return reject(read.response)
     const body = read.body
     const raw = pyTruthy(body["message"]) ? body["message"] : body["input"]

@@ -86,6 +86,17 @@ describe("namespaces, journal, admin key", () => {
     expect(JSON.stringify(j)).not.toContain(API_KEY)
   })
 
+  it("state counts the rows written to durable state: a refused request leaves it, a write moves it", async () => {
+    const c = await open()
+    const writes = async () => ((await (await fetch(`${c.emu.url}/__admin/state`, { headers: ADMIN_HEADERS })).json()) as { writes: number }).writes
+    const start = await writes()
+    expect((await c.request("PATCH", "/api/sessions/missing", { body: { title: "t" } })).status).toBe(404)
+    expect((await c.request("GET", "/api/sessions")).status).toBe(200)
+    expect(await writes()).toBe(start)
+    expect((await c.request("POST", "/api/sessions", { body: { id: "counted" } })).status).toBe(201)
+    expect(await writes()).toBeGreaterThan(start)
+  })
+
   it("an admin key guards the control plane", async () => {
     const emu = await startEmulator({ adminKey: "adm-key-0123456789abcdef" })
     try {

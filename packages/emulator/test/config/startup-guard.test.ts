@@ -1,4 +1,4 @@
-import { execFile } from "node:child_process"
+import { execFile, spawn } from "node:child_process"
 import { describe, expect, it } from "vitest"
 import { startupRefusal, isLoopbackHost } from "../../src/config/StartupGuard.js"
 import { startEmulator, StartupRefused } from "../../src/index.js"
@@ -37,5 +37,21 @@ describe("start-up guard (Hermes 0.19.0's rules)", () => {
     const short = await run(["--api-key", "abc"])
     expect(short.code).toBe(1)
     expect(short.stderr).toContain("shorter than 16")
+  }, 120_000)
+
+  it("no key on loopback starts (a deliberate difference from Hermes), and the start-up message says so plainly", async () => {
+    const proc = spawn(process.execPath, ["--import", "tsx", "packages/emulator/src/cli/main.ts", "serve", "--port", "0", "--host", "127.0.0.1"], { env: { PATH: process.env["PATH"] ?? "" } })
+    let stderr = ""
+    proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()))
+    try {
+      await new Promise<void>((resolve, reject) => {
+        proc.stdout.on("data", (d: Buffer) => d.toString().includes("listening on") && resolve())
+        proc.on("exit", (code) => reject(new Error(`exited ${code}: ${stderr}`)))
+      })
+      expect(stderr).toContain("no API key set, every request is accepted without auth")
+      expect(stderr).toContain("Hermes refuses to start without a key; the emulator allows it on a loopback host only")
+    } finally {
+      proc.kill()
+    }
   }, 120_000)
 })

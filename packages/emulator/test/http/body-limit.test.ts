@@ -101,6 +101,17 @@ describe("bounded request bodies", () => {
     expect(up.sent).toBeLessThan(60_000_000)
   })
 
+  it("a body over a MiB (kept in a temporary file while it arrives) reaches the handler whole", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    const r = await c.request("POST", "/api/jobs", { body: { name: "n", schedule: "every 1h", prompt: `${"x".repeat(3_000_000)}!` } })
+    expect([r.status, await r.text()]).toEqual([400, '{"error": "Prompt must be \\u2264 5000 characters"}'])
+    // a byte short of whole would be a JSON error, and a prompt short enough is stored as sent
+    const prompt = `${"p".repeat(1_500_000)}é`.slice(0, 4_000)
+    const job = await c.request("POST", "/api/jobs", { body: { name: "n", schedule: "every 1h", padding: "z".repeat(2_000_000), prompt } })
+    const stored = (await job.json()) as { job?: { prompt: string } }
+    expect([job.status, stored.job?.prompt]).toEqual([200, prompt])
+  })
+
   it("small bodies the answer did not need keep the connection usable", async () => {
     const c = await open({ hermesVersion: "0.19.0" })
     for (let i = 0; i < 3; i++) {
@@ -109,4 +120,110 @@ describe("bounded request bodies", () => {
       await r.text()
     }
   })
+
+  it("a handler reads the body where upstream's awaits it: its own checks answer a client that withholds a declared body", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    const auth = `Authorization: Bearer ${API_KEY}\r\nContent-Type: application/json\r\n`
+    const withheld = (method: string, path: string) => firstAnswer(c.emu.port, `${method} ${path} HTTP/1.1\r\nHost: 127.0.0.1\r\n${auth}Content-Length: 12\r\n\r\n`, 1_500)
+    // upstream (gateway/platforms/api_server.py) checks these before `await request.json()`
+    expect(status(await withheld("PATCH", "/api/sessions/missing"))).toBe(404)
+    expect(status(await withheld("POST", "/api/sessions/missing/fork"))).toBe(404)
+    expect(status(await withheld("POST", "/api/sessions/missing/chat"))).toBe(404)
+    expect(status(await withheld("POST", "/v1/runs/run_missing/approval"))).toBe(404)
+    expect(status(await withheld("PATCH", "/api/jobs/not-a-hex-id"))).toBe(400)
+    // handlers that never read it
+    expect(status(await withheld("POST", "/v1/runs/run_missing/stop"))).toBe(404)
+    expect(status(await withheld("POST", "/api/platforms/x/events"))).toBe(503)
+    // and where upstream reads it first, the answer waits for it, as upstream's does
+    expect(await withheld("POST", "/api/sessions")).toBe("")
+    expect(await withheld("POST", "/api/jobs")).toBe("")
+  })
+
+  it("the rest of a body the answer left unread is discarded for aiohttp's 10 s, then the connection ends", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    const head = "POST /nonexistent HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
+    // a slow client (0.5 MB every 100 ms) is still sending after 10 s: the real gateway ended the
+    // connection at 10.0 s (evidence/hardening2/upload-linger-0.19.0.md); a fast one finishes and keeps it
+    const [slow, fast] = await Promise.all([dribble(c.emu.port, head, 500_000, 14_000), dribble(c.emu.port, head, Infinity, 14_000, 40_000_000)])
+    expect(status(slow.answer)).toBe(404)
+    expect(slow.endedMs).toBeGreaterThan(9_500)
+    expect(slow.endedMs).toBeLessThan(12_500)
+    expect(slow.sent).toBeGreaterThan(20_000_000)
+    expect(status(fast.answer)).toBe(404)
+    expect(fast.sent).toBeGreaterThanOrEqual(40_000_000)
+    // the whole upload was read and the connection kept: a second request on it is answered
+    expect(fast.endedMs).toBeUndefined()
+    expect(status(fast.second)).toBe(200)
+  }, 30_000)
 })
+
+/** The first answer to `head` (a declared body never sent), or "" if none came within `waitMs`. */
+const firstAnswer = (port: number, head: string, waitMs: number): Promise<string> =>
+  new Promise((resolve) => {
+    const socket = net.connect(port, "127.0.0.1")
+    let answer = ""
+    const timer = setTimeout(() => {
+      socket.destroy()
+      resolve(answer)
+    }, waitMs)
+    socket.on("data", (d) => {
+      answer += d.toString("latin1")
+      if (answer.includes("\r\n\r\n")) {
+        clearTimeout(timer)
+        socket.destroy()
+        resolve(answer)
+      }
+    })
+    socket.on("error", () => undefined)
+    socket.on("connect", () => socket.write(head))
+  })
+
+/**
+ * Chunked zeros after `head`, `perTick` bytes every 100 ms, up to `total`, for `forMs`: the answer,
+ * the bytes sent, when the server ended the connection (undefined: it kept it), and, once the
+ * whole body went out on a kept connection, the answer to a GET /health sent on it.
+ */
+const dribble = (port: number, head: string, perTick: number, forMs: number, total = Infinity) =>
+  new Promise<{ answer: string; sent: number; endedMs: number | undefined; second: string }>((resolve) => {
+    const started = performance.now()
+    const socket = net.connect(port, "127.0.0.1")
+    const chunk = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000), Buffer.from("\r\n")])
+    let answer = ""
+    let second = ""
+    let sent = 0
+    let endedMs: number | undefined
+    let finished = false
+    const finish = () => {
+      if (finished) return
+      finished = true
+      socket.destroy()
+      resolve({ answer, sent, endedMs, second })
+    }
+    socket.on("data", (d) => {
+      if (sent >= total) second += d.toString("latin1")
+      else answer += d.toString("latin1")
+    })
+    socket.on("end", () => {
+      endedMs ??= performance.now() - started
+      finish()
+    })
+    socket.on("error", () => {
+      endedMs ??= performance.now() - started
+      finish()
+    })
+    setTimeout(finish, forMs)
+    socket.on("connect", () => {
+      socket.write(head)
+      const pump = () => {
+        let tick = 0
+        while (!finished && sent < total) {
+          if (tick >= perTick) return void setTimeout(pump, 100)
+          sent += 0x10000
+          tick += 0x10000
+          if (!socket.write(chunk)) return void socket.once("drain", pump)
+        }
+        if (!finished) socket.write("0\r\n\r\nGET /health HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+      }
+      pump()
+    })
+  })

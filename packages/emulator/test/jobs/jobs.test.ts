@@ -93,6 +93,14 @@ describe("jobs API on 0.19.0 (observed live: evidence/live/sessions-jobs-0.19.0.
     const whenever = await call("POST", "/api/jobs", { name: "bad", schedule: "whenever" })
     expect(String(whenever.body["error"])).toMatch(/^Invalid schedule 'whenever'\. Use:\n {2}- Duration:/)
     expect(await post("/api/jobs", "nope")).toEqual({ status: 500, text: '{"error": "Expecting value: line 1 column 1 (char 0)"}' })
+    // a utf-16 body as Python decodes it (real 0.19.0 gateway, evidence/fuzz/fuzz-0.19.0.md): "[]" is
+    // one CJK character, so json.loads fails at char 0; an odd byte count is the codec's truncated data
+    const utf16 = async (body: string) => {
+      const res = await c.request("POST", "/api/jobs", { headers: { ...CURL, "content-type": "application/json; charset=utf-16" }, body })
+      return { status: res.status, text: await res.text() }
+    }
+    expect(await utf16("[]")).toEqual({ status: 500, text: '{"error": "Expecting value: line 1 column 1 (char 0)"}' })
+    expect(await utf16("--x--")).toEqual({ status: 500, text: `{"error": "'utf-16-le' codec can't decode byte 0x2d in position 4: truncated data"}` })
     expect((await c.json("GET", "/api/jobs?include_disabled=1")).body).toEqual({ jobs: [] })
   })
 

@@ -73,6 +73,8 @@ const upstreamCrashes = (body: string): boolean => {
   if (v["input"] === null || v["input"] === undefined) return false
   if (truthy(v["conversation"]) && truthy(v["previous_response_id"])) return false
   if (truthy(v["conversation"])) return unbindable(v["conversation"])
+  // an input that is neither a string nor a list is a 400 before any lookup
+  if (typeof v["input"] !== "string" && !Array.isArray(v["input"])) return false
   // past the input and history checks the previous response is looked up
   return truthy(v["previous_response_id"]) && unbindable(v["previous_response_id"]) && !truthy(v["conversation_history"])
 }

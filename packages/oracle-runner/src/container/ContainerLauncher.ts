@@ -5,7 +5,9 @@
  * config.yaml paths mean the same inside and out; the container's output is appended to the log.
  *
  * Stop = SIGINT (Hermes' planned stop) then removal; crash = SIGKILL, then a new container on the
- * same HERMES_HOME.
+ * same HERMES_HOME. Each container gets the CPU weight its gateway would have as a host process of
+ * the runner (cpuWeight.ts), and carries its runner's pid so that a later launch removes it if the
+ * runner was killed outright (orphans.ts).
  */
 import { createWriteStream } from "node:fs"
 import { NodeFileSystem } from "@effect/platform-node"
@@ -18,8 +20,11 @@ import { type LauncherControls, logTail, type Progress, promiseControls } from "
 import { waitHealthy } from "../gateway/waitHealthy.js"
 import type { Pin } from "../lock/SourceLock.js"
 import { toPromise } from "../promiseFace.js"
+import { settleContainerCpu, trackContainerCpu } from "./containerCpu.js"
+import { type CpuPlacement, cpuPlacement } from "./cpuWeight.js"
 import { containerEnvDefaults, probeEngine } from "./engine.js"
 import { ensureHermesImage, IMAGE_VENV } from "./HermesImage.js"
+import { ownerLabels, removeOrphans, ROLE_LABEL } from "./orphans.js"
 
 export type ContainerLaunchOptions = {
   readonly pinName: string
@@ -50,6 +55,22 @@ const containerEnv = (o: ContainerLaunchOptions): Record<string, string> => ({
   ...(o.clock ? o.clock.clock.env(o.clock.lib) : {})
 })
 
+let orphansSwept: Promise<Array<string>> | undefined
+
+/** testcontainers keeps the host config to itself; the CPU weight and cgroup parent are set on it here. */
+const gatewayContainer = async (image: string, placement: CpuPlacement | null) => {
+  const { GenericContainer } = await import("testcontainers")
+  class GatewayContainer extends GenericContainer {
+    constructor() {
+      super(image)
+      if (placement === null) return
+      this.hostConfig.CpuShares = placement.cpuShares
+      if (placement.cgroupParent !== undefined) this.hostConfig.CgroupParent = placement.cgroupParent
+    }
+  }
+  return new GatewayContainer()
+}
+
 export const launchContainer = async (o: ContainerLaunchOptions): Promise<LauncherControls> => {
   const progress = o.progress ?? (() => {})
   const engine = await probeEngine()
@@ -65,22 +86,27 @@ export const launchContainer = async (o: ContainerLaunchOptions): Promise<Launch
     })
   }
   containerEnvDefaults()
+  // once per runner: containers left by runners that were killed outright
+  const swept = await (orphansSwept ??= removeOrphans())
+  if (swept.length > 0) progress(`removed ${swept.length} gateway container(s) left by runners that no longer run`)
   const image = await ensureHermesImage(o.pinName, o.pin, progress)
-  const { GenericContainer, Wait } = await import("testcontainers")
+  const { Wait } = await import("testcontainers")
   const baseUrl = `http://127.0.0.1:${o.home.port}`
   let containerId: string | null = null
 
   let exitInfo: string | null = null
   const start = async (): Promise<void> => {
     exitInfo = null
+    const t0 = performance.now()
+    const placement = await cpuPlacement()
     const log = createWriteStream(o.home.logFile, { flags: "a" })
-    const started = await new GenericContainer(image)
+    const started = await (await gatewayContainer(image, placement))
       .withNetworkMode("host")
       .withBindMounts([{ source: o.home.root, target: o.home.root, mode: "rw" }])
       .withEnvironment(containerEnv(o))
       .withWorkingDir(o.home.workDir)
       .withCommand(["hermes", "gateway", "run", "--replace", "-v", "--no-supervise"])
-      .withLabels({ "hermetic.role": "gateway", "hermetic.pin": o.pinName })
+      .withLabels({ [ROLE_LABEL]: "gateway", "hermetic.pin": o.pinName, ...ownerLabels() })
       .withLogConsumer((s) => {
         s.pipe(log)
         // The log stream ends when the container's process exits.
@@ -93,24 +119,29 @@ export const launchContainer = async (o: ContainerLaunchOptions): Promise<Launch
       .withStartupTimeout(o.readyTimeoutMs ?? 120_000)
       .start()
     containerId = started.getId()
+    trackContainerCpu(containerId)
+    const running = performance.now()
     const health = await toPromise(waitHealthy(baseUrl, { timeoutMs: o.readyTimeoutMs ?? 120_000, exited: () => exitInfo }))
     if (!health.ok) {
       await removeNow()
       throw new GatewayStartFailed({ reason: health.reason, logFile: o.home.logFile, logTail: await toPromise(Effect.provide(logTail(o.home.logFile), NodeFileSystem.layer)) })
     }
-    progress(`gateway ready at ${baseUrl} (container ${containerId.slice(0, 12)})`)
+    const s = (ms: number) => (ms / 1000).toFixed(1)
+    progress(`gateway ready at ${baseUrl} (container ${containerId.slice(0, 12)}, cpu weight ${placement?.cpuShares ?? "engine default"}; running after ${s(running - t0)} s, healthy after ${s(performance.now() - t0)} s)`)
   }
 
   const docker = (args: ReadonlyArray<string>) => execa("docker", args, { reject: false })
 
   const removeNow = async (): Promise<void> => {
     if (!containerId) return
+    settleContainerCpu(containerId)
     await docker(["rm", "-f", containerId])
     containerId = null
   }
 
   const stopGracefully = async (): Promise<void> => {
     if (!containerId) return
+    settleContainerCpu(containerId)
     await docker(["kill", "--signal", "INT", containerId])
     await execa("docker", ["wait", containerId], { reject: false, timeout: 20_000 })
     await removeNow()
@@ -125,7 +156,10 @@ export const launchContainer = async (o: ContainerLaunchOptions): Promise<Launch
     start,
     stopGracefully,
     kill: async () => {
-      if (containerId) await docker(["kill", "--signal", "KILL", containerId])
+      if (containerId) {
+        settleContainerCpu(containerId)
+        await docker(["kill", "--signal", "KILL", containerId])
+      }
       await removeNow()
     }
   })

@@ -174,7 +174,7 @@ export const chatCompletions: Handler = (ctx) =>
     Effect.gen(function*() {
       const limited = concurrencyLimited(ctx)
       if (limited !== undefined) return limited
-      const parsed = readJsonParsed(ctx.req)
+      const parsed = readJsonParsed(yield* ctx.readBody)
       const parse = parseChatRequest(Either.map(parsed, (p) => p.value), advertisedModel(ctx))
       if (parse._tag === "crash") return yield* new HandlerCrash({ reason: parse.reason })
       if (parse._tag === "rejected") return parse.response

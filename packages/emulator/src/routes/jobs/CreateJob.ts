@@ -28,7 +28,7 @@ const strippedField = (v: unknown): Either.Either<string, string> => {
 
 export const createJobRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const read = readJobBody(ctx.req)
+    const read = readJobBody(yield* ctx.readBody)
     if (Either.isLeft(read)) return jobCrash(read.left)
     const body = read.right
     if (!isDict(body)) return jobCrash(noAttribute(body, "get"))

@@ -20,7 +20,7 @@ export const updateJobRoute: Handler = (ctx) =>
   Effect.gen(function*() {
     const id = checkJobId(ctx)
     if (id._tag === "rejected") return id.response
-    const read = readJobBody(ctx.req)
+    const read = readJobBody(yield* ctx.readBody)
     if (Either.isLeft(read)) return jobCrash(read.left)
     const body = read.right
     if (!isDict(body)) return jobCrash(noAttribute(body, "items"))

@@ -18,7 +18,7 @@ export const approveRun: Handler = (ctx) =>
   Effect.gen(function*() {
     const runId = ctx.params["run_id"] ?? ""
     if ((yield* lookupRun(ctx, runId)) === undefined) return runNotFound(runId)
-    const parsed = readJson(ctx.req)
+    const parsed = readJson(yield* ctx.readBody)
     if (parsed._tag === "Left") return errorResponse(400, "Invalid JSON")
     const body = parsed.right
     if (!isDict(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })

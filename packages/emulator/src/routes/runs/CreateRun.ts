@@ -42,7 +42,7 @@ export const createRun: Handler = (ctx) =>
         const limited = concurrencyLimited(ctx)
         if (limited !== undefined) return limited
       }
-      const read = readRunRequest(ctx)
+      const read = readRunRequest(ctx, yield* ctx.readBody)
       if (Either.isLeft(read)) return read.left instanceof HandlerCrash ? yield* read.left : read.left
       const request = read.right
       const chaining = chainedResponse(ctx, request)

@@ -34,7 +34,7 @@ export const steerRun: Handler = (ctx) =>
     const runId = ctx.params["run_id"] ?? ""
     const record = yield* lookupRun(ctx, runId)
     if (record === undefined) return runNotFound(runId)
-    const parsed = readJson(ctx.req)
+    const parsed = readJson(yield* ctx.readBody)
     if (parsed._tag === "Left") return errorResponse(400, "Invalid JSON")
     const body = isDict(parsed.right) ? parsed.right : {}
     const text = steerText(body)

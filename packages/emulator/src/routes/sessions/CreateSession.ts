@@ -30,7 +30,7 @@ type Created = { readonly _tag: "created"; readonly id: string } | { readonly _t
 
 export const createSessionRoute: Handler = (ctx) =>
   Effect.gen(function*() {
-    const read = readObjectBody(ctx)
+    const read = yield* readObjectBody(ctx)
     if (read._tag === "rejected") return read.response
     const body = read.body
     const ids = yield* Ids

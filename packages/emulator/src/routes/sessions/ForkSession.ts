@@ -21,7 +21,7 @@ export const forkSessionRoute: Handler = (ctx) =>
     const found = yield* existingSession(ctx, sourceId)
     if (found._tag === "missing") return found.response
     const source = found.session
-    const read = readObjectBody(ctx)
+    const read = yield* readObjectBody(ctx)
     if (read._tag === "rejected") return read.response
     const body = read.body
     const ids = yield* Ids

@@ -20,7 +20,7 @@ export const patchSessionRoute: Handler = (ctx) =>
     const id = sessionIdParam(ctx)
     const found = yield* existingSession(ctx, id)
     if (found._tag === "missing") return found.response
-    const read = readObjectBody(ctx)
+    const read = yield* readObjectBody(ctx)
     if (read._tag === "rejected") return read.response
     const body = read.body
     const allowed = new Set<string>(ctx.features.sessionFlags ? [...BASE_FIELDS, ...FLAG_FIELDS] : BASE_FIELDS)

@@ -22,7 +22,7 @@ export const sessionModelLockRoute: Handler = (ctx) =>
     const id = sessionIdParam(ctx)
     const found = yield* existingSession(ctx, id)
     if (found._tag === "missing") return found.response
-    const read = readObjectBody(ctx)
+    const read = yield* readObjectBody(ctx)
     if (read._tag === "rejected") return read.response
     const model = read.body["model"] === undefined || read.body["model"] === null ? "" : pyStrip(pyStr(read.body["model"]))
     if (model === "") return errorResponse(400, "Missing 'model' field", { code: "missing_model" })

@@ -17,14 +17,16 @@ export type BodyResult =
   | { readonly _tag: "ok"; readonly body: Record<string, unknown> }
   | { readonly _tag: "rejected"; readonly response: EmuResponse }
 
-export const readObjectBody = (ctx: RouteContext): BodyResult => {
-  const parsed = readJson(ctx.req)
-  if (Either.isLeft(parsed)) return { _tag: "rejected", response: errorResponse(400, "Invalid JSON in request body") }
-  if (!isDict(parsed.right)) {
-    return { _tag: "rejected", response: errorResponse(400, "Request body must be a JSON object") }
-  }
-  return { _tag: "ok", body: parsed.right }
-}
+/** Reads the body (at this point of the handler, as upstream awaits it). */
+export const readObjectBody = (ctx: RouteContext): Effect.Effect<BodyResult> =>
+  Effect.map(ctx.readBody, (req): BodyResult => {
+    const parsed = readJson(req)
+    if (Either.isLeft(parsed)) return { _tag: "rejected", response: errorResponse(400, "Invalid JSON in request body") }
+    if (!isDict(parsed.right)) {
+      return { _tag: "rejected", response: errorResponse(400, "Request body must be a JSON object") }
+    }
+    return { _tag: "ok", body: parsed.right }
+  })
 
 export const sessionNotFound = (id: string): EmuResponse =>
   errorResponse(404, `Session not found: ${id}`, { code: "session_not_found" })

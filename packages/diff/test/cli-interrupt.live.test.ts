@@ -1,0 +1,137 @@
+/**
+ * `oracle compare` stopped with SIGINT (Ctrl-C) in the middle of a comparison: the CLI runs on
+ * NodeRuntime.runMain, so the signal interrupts the comparison and closes its scope. Nothing may be
+ * left behind: no gateway answering on its port, no gateway container, no temp HERMES_HOME; exit 130.
+ * Live (HERMETIC_LIVE=1): the process launcher always, the container launcher where an engine runs.
+ */
+import { execFileSync, spawn } from "node:child_process"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
+import { dirname, join } from "node:path"
+import { probeEngine } from "@hermetic/oracle-runner"
+import { afterAll, describe, expect, it } from "vitest"
+
+const live = process.env["HERMETIC_LIVE"] === "1"
+const engine = live ? await probeEngine() : { ok: false as const, reason: "HERMETIC_LIVE is not 1" }
+if (!live) console.log("[skip] oracle compare interrupted by SIGINT: set HERMETIC_LIVE=1 to start the real Hermes 0.19.0 gateway")
+else if (!engine.ok) console.log(`[skip] oracle compare --target container interrupted by SIGINT: no container engine (${engine.reason})`)
+
+const ROOT = new URL("../../../", import.meta.url).pathname
+const out = mkdtempSync(join(tmpdir(), "hermetic-interrupt-"))
+afterAll(() => rmSync(out, { recursive: true, force: true }))
+
+type Interrupted = {
+  readonly code: number | null
+  readonly signal: NodeJS.Signals | null
+  readonly stderr: string
+  readonly baseUrls: Array<string>
+  readonly containers: Array<string>
+  /** The gateways' host processes (process launcher), seen just before the signal. */
+  readonly pids: Array<number>
+  /** Their temp roots (HERMES_HOME's parent), seen just before the signal. */
+  readonly roots: Array<string>
+}
+
+/** The gateway processes the CLI spawned (children running `hermes gateway run`) and their temp roots, from /proc. */
+const gatewayChildren = (parent: number): Array<{ pid: number; root: string }> =>
+  readdirSync("/proc")
+    .filter((d) => /^\d+$/.test(d))
+    .flatMap((d) => {
+      try {
+        const stat = readFileSync(`/proc/${d}/stat`, "utf8")
+        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
+        if (ppid !== parent || !readFileSync(`/proc/${d}/cmdline`, "utf8").includes("gateway\0run")) return []
+        const home = readFileSync(`/proc/${d}/environ`, "utf8").split("\0").find((e) => e.startsWith("HERMES_HOME="))
+        return home === undefined ? [] : [{ pid: Number(d), root: dirname(home.slice("HERMES_HOME=".length)) }]
+      } catch {
+        return []
+      }
+    })
+
+/** A container's temp root: the one directory bind-mounted into it. */
+const containerRoot = (id: string): string => execFileSync("docker", ["inspect", "-f", "{{range .Mounts}}{{.Source}}{{end}}", id], { encoding: "utf8" }).trim()
+
+const alive = (pid: number): boolean => {
+  try {
+    process.kill(pid, 0)
+    return true
+  } catch {
+    return false
+  }
+}
+
+/** Runs `oracle compare` on two workers, sends SIGINT once the first scenario is compared, waits for the exit. */
+const interruptCompare = (target: "process" | "container"): Promise<Interrupted> =>
+  new Promise((resolve, reject) => {
+    const child = spawn(
+      process.execPath,
+      ["--conditions=@hermetic/source", "--import", "tsx", "packages/diff/src/cli/main.ts", "compare", "--target", target, "--workers", "2", "--runs", "40", "--seed", "5", "--no-shrink", "--out", join(out, target)],
+      { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] }
+    )
+    let stderr = ""
+    let signalled = false
+    let seen: { pids: Array<number>; roots: Array<string> } = { pids: [], roots: [] }
+    const timer = setTimeout(() => {
+      child.kill("SIGKILL")
+      reject(new Error(`oracle compare did not stop within 540 s of starting (a cold machine builds the venv or image first); stderr:\n${stderr.slice(-3000)}`))
+    }, 540_000)
+    child.stderr.on("data", (chunk: Buffer) => {
+      stderr += chunk.toString()
+      // interrupt mid-comparison: both gateways up, the first scenario compared, the next ones in flight
+      if (!signalled && /\n\[oracle\] 1\/\d+ /.test(stderr)) {
+        signalled = true
+        // each gateway's current container: the last one reported ready on its URL (a restart makes a new one)
+        const current = new Map([...stderr.matchAll(/gateway ready at (\S+) \(container ([0-9a-f]{12})/g)].map((m) => [m[1] as string, m[2] as string]))
+        const procs = target === "process" ? gatewayChildren(child.pid ?? -1) : []
+        seen = { pids: procs.map((p) => p.pid), roots: target === "process" ? procs.map((p) => p.root) : [...current.values()].map(containerRoot) }
+        child.kill("SIGINT")
+      }
+    })
+    child.on("exit", (code, signal) => {
+      clearTimeout(timer)
+      resolve({
+        code,
+        signal,
+        stderr,
+        baseUrls: [...stderr.matchAll(/gateway ready at (http:\/\/127\.0\.0\.1:\d+)/g)].map((m) => m[1] as string),
+        containers: [...stderr.matchAll(/\(container ([0-9a-f]{12})/g)].map((m) => m[1] as string),
+        ...seen
+      })
+    })
+  })
+
+const refused = async (baseUrl: string): Promise<boolean> => {
+  try {
+    await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(3000) })
+    return false
+  } catch {
+    return true
+  }
+}
+
+const expectNothingLeft = async (r: Interrupted) => {
+  expect({ code: r.code, signal: r.signal }, r.stderr.slice(-2000)).toEqual({ code: 130, signal: null })
+  expect(new Set(r.baseUrls).size, "both workers' gateways had started").toBe(2)
+  for (const url of r.baseUrls) expect(await refused(url), `${url} still answers`).toBe(true)
+  expect(r.roots.length, "both gateways' temp roots were found").toBe(2)
+  for (const root of r.roots) expect(existsSync(root), `${root} was left behind`).toBe(false)
+  for (const pid of r.pids) expect(alive(pid), `gateway process ${pid} still runs`).toBe(false)
+}
+
+describe.skipIf(!live)("oracle compare interrupted by SIGINT leaves nothing behind", () => {
+  it("process launcher: no gateway process, port closed, temp HERMES_HOME removed, exit 130", async () => {
+    const r = await interruptCompare("process")
+    expect(r.pids.length, "both gateway processes were found").toBe(2)
+    await expectNothingLeft(r)
+  }, 600_000)
+
+  it.skipIf(!engine.ok)("container launcher: no gateway container, port closed, temp HERMES_HOME removed, exit 130", async () => {
+    const r = await interruptCompare("container")
+    await expectNothingLeft(r)
+    expect(r.containers.length).toBeGreaterThanOrEqual(2)
+    const left = execFileSync("docker", ["ps", "-aq", "--no-trunc", "--filter", "label=hermetic.role=gateway"], { encoding: "utf8" })
+      .split("\n")
+      .filter((id) => r.containers.some((c) => id.startsWith(c)))
+    expect(left, "gateway containers left behind").toEqual([])
+  }, 600_000)
+})
