@@ -19,7 +19,7 @@ import { STORAGE_SCHEMA } from "../packages/emulator/src/StorageSchema.js"
 import { startChild } from "./child.js"
 import { type LoadResult, type LoadTarget, controlCpu, readControl, runLoad } from "./load.js"
 import { scaleRunId, SCALE_KEY } from "./servers/scaleIds.js"
-import { spread, type Spread } from "./stats.js"
+import { percentile, spread, type Spread } from "./stats.js"
 
 export interface ScalePoint {
   readonly runs: number
@@ -33,6 +33,8 @@ export interface ScalePoint {
   readonly getInMemory: { readonly rps: Spread; readonly p50Ms: Spread; readonly p99Ms: Spread; readonly cpuMicrosPerRequest: Spread }
   /** The first GET after the clock moved past the 1 h status TTL: it runs the full sweep of all N statuses. */
   readonly sweepingGetMs: number
+  /** Sequential GETs right after that one, while the sweep deletes the expired statuses in the background. */
+  readonly getsDuringSweep?: { readonly count: number; readonly p50Ms: number; readonly maxMs: number }
   readonly rssAfterSweepMiB: number
   /** GET on random runs after the sweep: each reads its ledger row (0.21.0 hydration). */
   readonly getFromLedger: { readonly rps: Spread; readonly p50Ms: Spread; readonly p99Ms: Spread; readonly cpuMicrosPerRequest: Spread }
@@ -111,6 +113,17 @@ const scalePoint = async (
     const first = await fetch(`${child.baseUrl}/v1/runs/${scaleRunId(1)}`, { headers: { authorization: `Bearer ${SCALE_KEY}` } })
     await first.arrayBuffer()
     const sweepingGetMs = performance.now() - t0
+    // the sweep goes on in the background: how long a request waits meanwhile (sequential GETs for a while)
+    const during: Array<number> = []
+    const probeUntil = performance.now() + Math.max(2000, opts.seconds * 1000)
+    while (performance.now() < probeUntil) {
+      const p0 = performance.now()
+      const r = await fetch(`${child.baseUrl}/v1/runs/${scaleRunId(Math.floor(Math.random() * runs))}`, { headers: { authorization: `Bearer ${SCALE_KEY}` } })
+      await r.arrayBuffer()
+      during.push(performance.now() - p0)
+    }
+    const getsDuringSweep = { count: during.length, p50Ms: percentile(during, 50), maxMs: Math.max(...during) }
+    opts.log(`  ${runs} runs: ${during.length} GETs while the sweep runs, p50 ${getsDuringSweep.p50Ms.toFixed(2)} ms, longest ${getsDuringSweep.maxMs.toFixed(1)} ms`)
     const swept = await readControl(child.controlPort)
     opts.log(`  ${runs} runs: the sweeping GET took ${sweepingGetMs.toFixed(1)} ms; RSS after sweep ${(swept.rss / MiB).toFixed(0)} MiB`)
     const getFromLedger = await measureGets("(status from the ledger)")
@@ -122,6 +135,7 @@ const scalePoint = async (
       heapUsedMiB: seeded.heapUsed / MiB,
       getInMemory,
       sweepingGetMs,
+      getsDuringSweep,
       rssAfterSweepMiB: swept.rss / MiB,
       getFromLedger,
       keyedPost: { rps: post.acceptedPerSecond, p50Ms: post.p50Ms, p99Ms: post.p99Ms, cpuMicrosPerRequest: post.cpuMicrosPerRequest }

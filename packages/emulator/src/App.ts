@@ -40,7 +40,7 @@ export const bodyInMemory = (bytes: Uint8Array): BodyReader =>
   Effect.succeed(bytes.byteLength > MAX_REQUEST_BYTES ? { bytes: new Uint8Array(0), exceeded: true } : { bytes, exceeded: false })
 
 const withBody = (head: EmuRequestHead, body: BodyReader): Effect.Effect<EmuRequest> =>
-  Effect.map(body, (read) => ({ ...head, body: read.bytes, ...(read.exceeded ? { bodyExceeded: true } : {}) }))
+  mapNow(body, (read) => ({ ...head, body: read.bytes, ...(read.exceeded ? { bodyExceeded: true } : {}) }))
 
 const faultResponse = (rule: FaultRule): EmuResponse | undefined => {
   if (rule.drop === true) return { status: 0, headers: [], body: { _tag: "drop" } }
@@ -164,7 +164,10 @@ export const makeApp = Effect.gen(function*() {
     const now = () => clock.now(namespace)
     const entry = journal.open({ now, namespace, method: req.method, path: req.path, headers: req.headers, admin })
     // the journal sees the body only if the app reads it
-    const journaled = Effect.tap(body, (read) => Effect.sync(() => journal.attachBody(entry.id, read.bytes)))
+    const journaled = mapNow(body, (read) => {
+      journal.attachBody(entry.id, read.bytes)
+      return read
+    })
     const answered: Effect.Effect<readonly [Answer, string | null], never, AppServices> = admin
       ? Effect.map(handleAdmin(req, journaled, namespace), (r) => [[r, "admin"] as const, null] as const)
       : dispatch(req, journaled, namespace)

@@ -23,7 +23,7 @@ import { StorageLive } from "./services/Storage.js"
 import { STORAGE_SCHEMA } from "./StorageSchema.js"
 import { isDone } from "./http/Immediate.js"
 import { readSnapshotFile } from "./snapshot/NamespaceSnapshot.js"
-import { NodeFileSystem } from "@effect/platform-node"
+import * as NodeFileSystem from "@effect/platform-node/NodeFileSystem"
 
 export interface EmulatorShape {
   readonly config: EmulatorConfigShape

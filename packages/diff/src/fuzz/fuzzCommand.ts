@@ -188,16 +188,27 @@ const liveMarkdown = (e: LiveEvidence): string => {
 }
 
 /**
- * What a rejected request must leave as it was, read in one control-plane call: rows written to
- * durable state (sessions, jobs, messages, runs ledger, settled runs: SQLite's write counter, so
- * any write shows, not only the first page of a listing), runs known and live, the Script's
- * pending turns, draining. The clock reading is left out.
+ * What a rejected request must leave as it was, in two reads. `counters`, one control-plane call
+ * after every case: rows written to durable state (SQLite's write counter), runs known and live,
+ * the Script's pending turns, draining (the clock reading left out). `contents`, the namespace's
+ * durable tables in full (a snapshot), read only when the write counter moved: a rejected request
+ * may write and undo (upstream's session create inserts, then deletes on a bad title), and only
+ * a difference in contents is a change of state.
  */
-const fingerprint = async (emu: RunningEmulator, key: string): Promise<string> => {
-  const answer = await emu.fetch("http://emulator/__admin/state", { headers: { "x-hermetic-admin-key": key } })
-  const { now: _now, ...state } = (await answer.json()) as Record<string, unknown>
-  if (answer.status !== 200 || typeof state["writes"] !== "number") throw new Error(`/__admin/state answered ${answer.status}: ${JSON.stringify(state)}`)
-  return JSON.stringify(state)
+const adminHeaders = (key: string) => ({ "x-hermetic-admin-key": key, "content-type": "application/json" })
+
+const counters = async (emu: RunningEmulator, key: string): Promise<{ readonly writes: number; readonly rest: string }> => {
+  const answer = await emu.fetch("http://emulator/__admin/state", { headers: adminHeaders(key) })
+  const { now: _now, writes, ...rest } = (await answer.json()) as Record<string, unknown>
+  if (answer.status !== 200 || typeof writes !== "number") throw new Error(`/__admin/state answered ${answer.status}`)
+  return { writes, rest: JSON.stringify(rest) }
+}
+
+const contents = async (emu: RunningEmulator, key: string): Promise<string> => {
+  const answer = await emu.fetch("http://emulator/__admin/snapshot", { method: "POST", headers: adminHeaders(key), body: "{\"action\": \"save\"}" })
+  const body = (await answer.json()) as { readonly snapshot?: { readonly tables?: unknown } }
+  if (answer.status !== 200 || body.snapshot?.tables === undefined) throw new Error(`/__admin/snapshot answered ${answer.status}`)
+  return JSON.stringify(body.snapshot.tables)
 }
 
 /**
@@ -242,7 +253,9 @@ const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile
   const statuses: Record<string, number> = {}
   const families: Record<string, number> = {}
   const noAnswer: Array<CaseSummary> = []
-  const stateChanges: Array<CaseSummary & { readonly status: number; readonly before: string; readonly after: string }> = []
+  const stateChanges: Array<CaseSummary & { readonly status: number; readonly what: string }> = []
+  // rejected requests that wrote rows and left the contents as they were
+  let writesUndone = 0
   const forbidden5xx: Array<CaseSummary & { readonly status: number }> = []
   let verifiedByReference = 0
   // the first case of each label the reference did not contain, for the live check
@@ -263,7 +276,7 @@ const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile
       statuses,
       families,
       crashes: { unanswered: noAnswer.length, healthFailures, examples: noAnswer.slice(0, 20) },
-      stateChangesFromRejected: { count: stateChanges.length, examples: stateChanges.slice(0, 20) },
+      stateChangesFromRejected: { count: stateChanges.length, examples: stateChanges.slice(0, 20), rejectedThatWroteAndUndid: writesUndone },
       serverErrors: {
         answered: serverErrors,
         verifiedByTheReference: verifiedByReference,
@@ -282,7 +295,8 @@ const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile
     return evidence
   }
   try {
-    let before = await fingerprint(emu, key)
+    let before = await counters(emu, key)
+    let contentsBefore = await contents(emu, key)
     for (let batch = 0; done < count; batch++) {
       const n = Math.min(2_000, count - done)
       // cases in batches from seed+batch, so 100,000 never sit in memory at once
@@ -297,8 +311,17 @@ const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile
           else if (seenBelow.has(c.label)) forbidden5xx.push({ ...caseSummary(c), status: answer.status })
           else if (!unverified5xx.has(c.label)) unverified5xx.set(c.label, { ...c, emulatorStatus: answer.status })
         }
-        const after = await fingerprint(emu, key)
-        if ((answer.status >= 400 || answer.status === 0) && after !== before) stateChanges.push({ ...caseSummary(c), status: answer.status, before, after })
+        const rejected = answer.status >= 400 || answer.status === 0
+        const after = await counters(emu, key)
+        const changed: Array<string> = []
+        if (after.rest !== before.rest) changed.push(`${before.rest} → ${after.rest}`)
+        if (after.writes !== before.writes) {
+          const contentsAfter = await contents(emu, key)
+          if (contentsAfter !== contentsBefore) changed.push(`durable state (${after.writes - before.writes} rows written)`)
+          else if (rejected) writesUndone++
+          contentsBefore = contentsAfter
+        }
+        if (rejected && changed.length > 0) stateChanges.push({ ...caseSummary(c), status: answer.status, what: changed.join("; ") })
         before = after
       }
       done += n

@@ -29,7 +29,13 @@ const EMPTY = new Uint8Array(0)
  * discarded (about a millisecond) keeps it down; `gc` is reached the way `--expose-gc` exposes it.
  */
 const COLLECT_EVERY_BYTES = 4 << 20
-const collectYoung = ((): (() => void) => {
+/**
+ * Reached on the first collection, not at load: changing a V8 flag changes the flag hash V8 stamps
+ * on code caches, and the CLI launcher's cache, written as the process exits, would then be
+ * refused by every next start (a process that never discarded uploads keeps the flags as they were).
+ */
+let collectYoung: (() => void) | undefined
+const youngCollector = (): (() => void) => {
   try {
     setFlagsFromString("--expose-gc")
     const gc = runInNewContext("gc") as (options: { readonly type: "minor" }) => void
@@ -37,12 +43,13 @@ const collectYoung = ((): (() => void) => {
   } catch {
     return () => undefined
   }
-})()
+}
 let discardedSinceCollect = 0
 const collectDiscarded = (bytes: number) => {
   discardedSinceCollect += bytes
   if (discardedSinceCollect < COLLECT_EVERY_BYTES) return
   discardedSinceCollect = 0
+  collectYoung ??= youngCollector()
   collectYoung()
 }
 
@@ -116,6 +123,20 @@ const discardRest = (req: http.IncomingMessage) => {
   req.removeAllListeners("data")
   req.on("data", () => undefined)
   req.resume()
+}
+
+/**
+ * With Connection: close node:http ends the socket once the answer is out, while the client is
+ * still sending; aiohttp lingers first (discardRest) and closes after the body, or at the linger's
+ * end (measured live: evidence/hardening2/upload-linger-0.19.0.md). Its close waits for the body.
+ */
+const closeAfterBody = (req: http.IncomingMessage) => {
+  const socket = req.socket
+  const destroySoon = socket.destroySoon.bind(socket)
+  socket.destroySoon = () => {
+    if (req.complete) destroySoon()
+    else req.once("end", destroySoon)
+  }
 }
 
 const toRequestHead = (req: http.IncomingMessage, aborted: Promise<void>): EmuRequestHead => {
@@ -235,6 +256,10 @@ export const listen = <R>(
       const body: BodyReader = BODY_METHODS.has((req.method ?? "").toUpperCase())
         ? Effect.promise(() => (reading ??= readBounded(req, MAX_REQUEST_BYTES)))
         : Effect.succeed({ bytes: new Uint8Array(0), exceeded: false })
+      // node:http runs its own finish handling (which ends a Connection: close socket) first
+      res.once("prefinish", () => {
+        if (!req.complete && !res.shouldKeepAlive) closeAfterBody(req)
+      })
       res.on("finish", () => {
         if (!req.complete) discardRest(req)
       })

@@ -50,25 +50,37 @@ export const decodeSettled = (run: SettledRun): RunRecord => {
   return parsed._tag === "Left" ? {} : (toHandlerValue(parsed.right) as RunRecord)
 }
 
-const SWEEP_BATCH = 2000
+/** Rows one slice of the sweep deletes: about a millisecond of the single connection. */
+const SWEEP_SLICE_ROWS = 500
 
 /**
- * The periodic sweep's effect on settled statuses, in batches so that a million expired rows never
- * hold the single connection for seconds; reads already hide expired rows, so the sweep is only
- * disk hygiene and runs in the background of the request that found it due.
+ * Gives the event loop a turn (sockets, timers) before the next slice. `Effect.yieldNow` would
+ * not: Effect's scheduler resumes a yielded fiber on a microtask for up to 2,048 yields in a row,
+ * so a million expired rows once ran as ~10 s of slices with no request answered in between.
+ */
+const yieldToEventLoop = Effect.async<void>((resume) => {
+  const turn = setImmediate(() => resume(Effect.void))
+  return Effect.sync(() => clearImmediate(turn))
+})
+
+/**
+ * The periodic sweep's effect on settled statuses, in slices that each give the event loop a turn,
+ * so that a million expired rows never hold the process for seconds; reads already hide expired
+ * rows (they compare against the sweep's time), so the sweep is only disk hygiene and runs in the
+ * background of the request that found it due.
  */
 export const sweepSettled = (namespace: string, now: number) =>
   sweepSettledBatches(namespace, now).pipe(Effect.forkDaemon, Effect.asVoid)
 
-/** The sweep itself, batch after batch until nothing expired is left (the bench times this). */
+/** The sweep itself, slice after slice until nothing expired is left (the bench times this). */
 export const sweepSettledBatches = (namespace: string, now: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => {
-    const batch = sql`DELETE FROM settled_runs WHERE rowid IN (
+    const slice = sql`DELETE FROM settled_runs WHERE rowid IN (
         SELECT rowid FROM settled_runs WHERE namespace = ${namespace}
           AND status IN ('completed', 'failed', 'cancelled') AND updated_at < ${now - RUN_STATUS_TTL_SECONDS}
-        LIMIT ${SWEEP_BATCH})`.raw
-    const loop: Effect.Effect<void> = Effect.flatMap(Effect.orDie(batch), (result) =>
-      (result as { readonly changes?: number }).changes === SWEEP_BATCH ? Effect.zipRight(Effect.yieldNow(), loop) : Effect.void)
+        LIMIT ${SWEEP_SLICE_ROWS})`.raw
+    const loop: Effect.Effect<void> = Effect.flatMap(Effect.orDie(slice), (result) =>
+      (result as { readonly changes?: number }).changes === SWEEP_SLICE_ROWS ? Effect.zipRight(yieldToEventLoop, loop) : Effect.void)
     return loop
   })
 

@@ -144,7 +144,16 @@ describe("bounded request bodies", () => {
     const head = "POST /nonexistent HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
     // a slow client (0.5 MB every 100 ms) is still sending after 10 s: the real gateway ended the
     // connection at 10.0 s (evidence/hardening2/upload-linger-0.19.0.md); a fast one finishes and keeps it
-    const [slow, fast] = await Promise.all([dribble(c.emu.port, head, 500_000, 14_000), dribble(c.emu.port, head, Infinity, 14_000, 40_000_000)])
+    const closing = head.replace("Transfer-Encoding", "Connection: close\r\nTransfer-Encoding")
+    const [slow, fast, slowClose] = await Promise.all([
+      dribble(c.emu.port, head, 500_000, 14_000),
+      dribble(c.emu.port, head, Infinity, 14_000, 40_000_000),
+      // node:http would end a Connection: close socket with the answer; aiohttp lingers the same 10 s
+      dribble(c.emu.port, closing, 500_000, 14_000)
+    ])
+    expect(status(slowClose.answer)).toBe(404)
+    expect(slowClose.endedMs).toBeGreaterThan(9_500)
+    expect(slowClose.endedMs).toBeLessThan(12_500)
     expect(status(slow.answer)).toBe(404)
     expect(slow.endedMs).toBeGreaterThan(9_500)
     expect(slow.endedMs).toBeLessThan(12_500)
