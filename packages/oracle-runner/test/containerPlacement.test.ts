@@ -1,6 +1,7 @@
 /** The container launcher's CPU weight (nice → CFS weight) and its orphan rule, without an engine. */
 import { describe, expect, it } from "vitest"
 import { weightOfNice } from "../src/container/cpuWeight.js"
+import { preloadMounts } from "../src/container/ContainerLauncher.js"
 import { ownerGone } from "../src/container/orphans.js"
 
 describe("gateway container CPU weight", () => {
@@ -35,5 +36,14 @@ describe("orphaned gateway containers", () => {
   })
   it("counts this very process as running", () => {
     expect(ownerGone({ pid: String(process.pid), boot }, boot)).toBe(false)
+  })
+})
+
+describe("preloaded libraries in a gateway container", () => {
+  it("mounts the runner's own (the clock shim in the cache), not the image's libfaketime under /usr", () => {
+    expect(preloadMounts("/root/.cache/hermetic/shim/sem_clockwait.so /usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1")).toEqual([
+      { source: "/root/.cache/hermetic/shim/sem_clockwait.so", target: "/root/.cache/hermetic/shim/sem_clockwait.so", mode: "ro" }
+    ])
+    expect(preloadMounts(undefined)).toEqual([])
   })
 })

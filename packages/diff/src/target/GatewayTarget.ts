@@ -110,7 +110,9 @@ export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ ta
   Effect.gen(function*() {
     // the oracle runner's gateway as a service: built in this scope, stopped when it closes
     const context = yield* Layer.build(
-      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, clock: options.wallClock === true ? { wallOnly: true } : {}, ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
+      // a (re)start's wait for /health scales like the deadlines: under nice 15 at load 40 a container
+      // gateway's restart took 200 s, and one that gave up at 120 s left its worker without a gateway
+      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, clock: options.wallClock === true ? { wallOnly: true } : {}, readyTimeoutMs: 120_000 * gatewayDeadlineScale(), ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
     )
     const gateway = Context.get(context, RealGateway)
     const fs = yield* FileSystem.FileSystem

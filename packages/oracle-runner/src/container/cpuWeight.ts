@@ -14,7 +14,8 @@
  * interpreter, about one busy thread under the GIL) weighs what its host process would, no more.
  */
 import { getPriority } from "node:os"
-import { execa } from "execa"
+import { Effect } from "effect"
+import { runCommand } from "../exec/Command.js"
 
 /** The kernel's nice → CFS weight table (sched_prio_to_weight), nice -20 … 19. */
 const WEIGHTS = [
@@ -27,16 +28,20 @@ export const weightOfNice = (nice: number): number => WEIGHTS[Math.min(19, Math.
 
 export type CpuPlacement = { readonly cpuShares: number; readonly cgroupParent?: string }
 
-let driver: Promise<string> | undefined
-const cgroupDriver = () => (driver ??= execa("docker", ["info", "-f", "{{.CgroupDriver}}"], { reject: false }).then((r) => (r.exitCode === 0 ? r.stdout.trim() : "")))
+let driver: string | undefined
+const cgroupDriver: Effect.Effect<string> = Effect.suspend(() =>
+  driver !== undefined
+    ? Effect.succeed(driver)
+    : Effect.map(runCommand("docker", ["info", "-f", "{{.CgroupDriver}}"]), (r) => (driver = r.exitCode === 0 ? r.stdout.trim() : ""))
+)
 
 /**
  * The placement for a container started now by this process (its nice level read at each start).
  * HERMETIC_CONTAINER_CPU=engine leaves the engine's defaults (for engines that refuse a parent of "/").
  */
-export const cpuPlacement = async (): Promise<CpuPlacement | null> => {
-  if (process.env["HERMETIC_CONTAINER_CPU"] === "engine") return null
+export const cpuPlacement: Effect.Effect<CpuPlacement | null> = Effect.suspend(() => {
+  if (process.env["HERMETIC_CONTAINER_CPU"] === "engine") return Effect.succeed(null)
   const cpuShares = weightOfNice(getPriority())
   // the systemd driver wants a slice name as parent; there the per-container weight applies within the engine's slice
-  return (await cgroupDriver()) === "cgroupfs" ? { cpuShares, cgroupParent: "/" } : { cpuShares }
-}
+  return Effect.map(cgroupDriver, (d): CpuPlacement => (d === "cgroupfs" ? { cpuShares, cgroupParent: "/" } : { cpuShares }))
+})

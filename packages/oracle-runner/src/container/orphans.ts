@@ -7,7 +7,8 @@
  * pulled image; no registry is reachable here.)
  */
 import { readFileSync } from "node:fs"
-import { execa } from "execa"
+import { Effect } from "effect"
+import { runCommand } from "../exec/Command.js"
 
 export const ROLE_LABEL = "hermetic.role"
 export const OWNER_PID_LABEL = "hermetic.owner-pid"
@@ -41,12 +42,10 @@ export const ownerGone = (labels: { readonly pid: string; readonly boot: string 
 }
 
 /** Removes gateway containers whose runner is gone; returns their ids. */
-export const removeOrphans = async (): Promise<Array<string>> => {
-  const listed = await execa(
-    "docker",
-    ["ps", "-a", "--filter", `label=${ROLE_LABEL}=gateway`, "--format", `{{.ID}} {{.Label "${OWNER_PID_LABEL}"}} {{.Label "${OWNER_BOOT_LABEL}"}}`],
-    { reject: false }
-  )
+export const removeOrphans: Effect.Effect<Array<string>> = Effect.gen(function*() {
+  const listed = yield* runCommand("docker", [
+    "ps", "-a", "--filter", `label=${ROLE_LABEL}=gateway`, "--format", `{{.ID}} {{.Label "${OWNER_PID_LABEL}"}} {{.Label "${OWNER_BOOT_LABEL}"}}`
+  ])
   if (listed.exitCode !== 0) return []
   const boot = bootId()
   const orphans = listed.stdout
@@ -54,6 +53,6 @@ export const removeOrphans = async (): Promise<Array<string>> => {
     .map((line) => line.trim().split(" "))
     .filter(([id, pid, b]) => id !== undefined && id !== "" && ownerGone({ pid: pid ?? "", boot: b ?? "" }, boot))
     .map(([id]) => id as string)
-  if (orphans.length > 0) await execa("docker", ["rm", "-f", ...orphans], { reject: false })
+  if (orphans.length > 0) yield* runCommand("docker", ["rm", "-f", ...orphans])
   return orphans
-}
+})

@@ -21,7 +21,7 @@ import { FakeClock, findFaketimeLib } from "./FakeClock.js"
 import { freePort } from "./freePort.js"
 import { type Gateway, type GatewayHandle, type GatewayOptions, resolvePin } from "./Gateway.js"
 import { scopedHermesHome } from "./hermesHome.js"
-import { type LaunchedGateway, launchedGateway, promiseStep } from "./Launcher.js"
+import type { LaunchedGateway } from "./Launcher.js"
 import { semClockwaitShim } from "./semClockwaitShim.js"
 import { launchProcess } from "./ProcessLauncher.js"
 
@@ -79,10 +79,10 @@ const gatewayInScope = (options: GatewayOptions): Effect.Effect<Gateway, OracleE
         return yield* launchProcess({ venv, ...common })
       })
       : yield* Effect.gen(function*() {
-        // the container launcher is still Promise code: its controls are adapted (see Launcher.ts)
         progress(`starting hermes ${name} gateway (container) on 127.0.0.1:${port}`)
-        const controls = yield* promiseStep(() => import("../container/ContainerLauncher.js").then((m) => m.launchContainer({ pinName: name, pin, keepTemp: true, ...common })))
-        return yield* launchedGateway(controls)
+        // loaded on demand: testcontainers is only needed here
+        const { launchContainer } = yield* Effect.promise(() => import("../container/ContainerLauncher.js"))
+        return yield* launchContainer({ pinName: name, pin, ...common })
       })
     // the fake model's control plane moves this gateway's clock and restarts it (the shared contract)
     fakeModel.attachGateway({

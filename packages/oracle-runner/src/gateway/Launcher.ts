@@ -1,8 +1,7 @@
 /**
  * What every launcher (process, container) gives back, and the one lifecycle they share.
  *
- * The shape of a launcher (the process launcher is the reference; the container launcher is to
- * follow it):
+ * The shape of a launcher (the process and container launchers both follow it):
  *
  *   launchX(options): Effect<LaunchedGateway, OracleError, Scope | FileSystem | Path>
  *
@@ -15,13 +14,10 @@
  *   nothing is thrown and sorted back with `instanceof`. Unexpected failures are defects.
  * - Files and paths go through @effect/platform's FileSystem and Path; external commands through
  *   `exec/Command.ts` (execa wrapped at its edge); waiting for readiness through `waitHealthy`.
- *
- * `promiseControls` adapts a launcher still written with Promises (the container launcher, until
- * it follows this shape) and is the only place thrown OracleErrors are sorted back; delete it then.
  */
 import { FileSystem } from "@effect/platform"
 import { Effect, type Scope } from "effect"
-import { type GatewayStartFailed, isOracleError, type OracleError } from "../errors.js"
+import type { GatewayStartFailed } from "../errors.js"
 
 export type LaunchedGateway = {
   /** http://127.0.0.1:PORT */
@@ -79,30 +75,3 @@ export const logTail = (file: string, chars = 4000): Effect.Effect<string, never
     Effect.map((text) => text.slice(-chars)),
     Effect.orElseSucceed(() => "(no log)")
   )
-
-/** A launcher's controls written with Promises (see the module comment: transitional). */
-export interface PromiseLauncherControls {
-  readonly baseUrl: string
-  readonly home: { readonly apiKey: string; readonly logFile: string }
-  /** Ignored: the scoped HERMES_HOME owns the temp root. */
-  readonly keepTemp?: boolean | undefined
-  readonly processGroup: () => number | null
-  readonly containerId: () => string | null
-  readonly start: () => Promise<void>
-  readonly stopGracefully: () => Promise<void>
-  readonly kill: () => Promise<void>
-}
-
-/** A thrown OracleError back in the error channel; anything else is a defect. */
-export const promiseStep = <A>(step: () => Promise<A>): Effect.Effect<A, OracleError> =>
-  Effect.tryPromise({ try: step, catch: (e) => e }).pipe(Effect.catchAll((e) => (isOracleError(e) ? Effect.fail(e) : Effect.die(e))))
-
-export const promiseControls = (c: PromiseLauncherControls): LauncherControls => ({
-  baseUrl: c.baseUrl,
-  home: c.home,
-  processGroup: c.processGroup,
-  containerId: c.containerId,
-  start: promiseStep(c.start).pipe(Effect.catchAll((e) => (e._tag === "GatewayStartFailed" ? Effect.fail(e) : Effect.die(e)))),
-  stopGracefully: Effect.promise(c.stopGracefully),
-  kill: Effect.promise(c.kill)
-})

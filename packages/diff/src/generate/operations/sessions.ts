@@ -48,7 +48,10 @@ export const sessionsOperation: OperationCommands = {
         const s = pickEntity(m.sessions, pick, false)
         if (s === undefined) return
         const alias = newAlias(m, "s")
-        b.add({ request: { method: "POST", path: sessionPath(s.alias, "/fork"), body: {} }, as: alias })
+        // an untitled fork is titled "fork #N" by the forks already in the database: shared between
+        // scenarios on one gateway, so a title of its own (unique by {play.nonce}); the default
+        // lineage title is compared by scenarios/sessions.json, exactly under --fresh
+        b.add({ request: { method: "POST", path: sessionPath(s.alias, "/fork"), body: { title: `fork ${++m.aliasCount} {play.nonce}` } }, as: alias })
         m.sessions.push({ alias, deleted: false })
       })
     ),
