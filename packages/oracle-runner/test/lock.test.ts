@@ -16,11 +16,13 @@ import { inRange } from "../src/venv/findPython.js"
 const failureOf = <E>(effect: Effect.Effect<unknown, E, NodeContext.NodeContext>) =>
   Effect.runPromise(effect.pipe(Effect.flip, Effect.option, Effect.provide(NodeContext.layer))).then((o) => (o._tag === "Some" ? o.value : undefined))
 
+const readLock = () => Effect.runPromise(readSourceLock().pipe(Effect.provide(NodeContext.layer)))
+
 const sha = (s: string) => createHash("sha256").update(s).digest("hex")
 
 describe("source-lock.json", () => {
   it("decodes, names an existing default pin, and lists the design's 0.21.0 digests", async () => {
-    const { lock } = await readSourceLock()
+    const { lock } = await readLock()
     expect(lock.pins[lock.default]).toBeDefined()
     expect(lock.default).toBe("0.19.0")
     const p21 = lock.pins["0.21.0"]
@@ -37,7 +39,7 @@ describe("source-lock.json", () => {
   })
 
   it("refuses an unknown pin as unavailable instead of picking another", async () => {
-    const { lock } = await readSourceLock()
+    const { lock } = await readLock()
     expect(await failureOf(resolvePin(lock, "0.20.0"))).toBeInstanceOf(PinUnavailable)
     expect((await Effect.runPromise(resolvePin(lock, undefined))).name).toBe("0.19.0")
   })
@@ -60,7 +62,7 @@ describe("file verification", () => {
   })
 
   it("refuses a pin without PyPI source and without --source, saying what is needed", async () => {
-    const { lock } = await readSourceLock()
+    const { lock } = await readLock()
     const err = await failureOf(ensureVenv("0.21.0", lock.pins["0.21.0"]!))
     expect(err).toBeInstanceOf(PinUnavailable)
     expect((err as PinUnavailable).needed.join("\n")).toMatch(/--source DIR/)
@@ -68,7 +70,7 @@ describe("file verification", () => {
   })
 
   it("refuses a --source checkout whose files differ from the lock", async () => {
-    const { lock } = await readSourceLock()
+    const { lock } = await readLock()
     const root = await mkdtemp(join(tmpdir(), "hermetic-src-"))
     await mkdir(join(root, "gateway", "platforms"), { recursive: true })
     await writeFile(join(root, "gateway", "platforms", "api_server.py"), "# not the release\n")

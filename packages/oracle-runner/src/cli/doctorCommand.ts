@@ -36,7 +36,7 @@ const archiveReachable = (url: string): Effect.Effect<string | null> =>
 
 export const doctorCommand = (flags: Values<"doctor">): Effect.Effect<number, unknown, FileSystem.FileSystem | Path.Path> => Effect.gen(function*() {
   const source = flags.source
-  const { lock } = yield* Effect.tryPromise(() => readSourceLock())
+  const { lock } = yield* readSourceLock()
   if (flags.fix === true) {
     // fix first, then report on the machine as it now is
     for (const fix of yield* applyFixes(lock, (line) => out(`fix       ${line}`))) out(`fix       ${fix.what}: ${fix.outcome} — ${fix.detail}`)

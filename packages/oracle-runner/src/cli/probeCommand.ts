@@ -1,4 +1,5 @@
 /** `probe`: start the gateway, run the fixed probe tour, write the evidence Markdown, stop. */
+import { NodeFileSystem } from "@effect/platform-node"
 import { Effect } from "effect"
 import { execa } from "execa"
 import { mkdir, writeFile } from "node:fs/promises"
@@ -23,9 +24,9 @@ export const probeCommand = (flags: Values<"probe">) =>
       ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}),
       ...(flags["keep-temp"] === true ? { keepTemp: true } : {})
     })
+    const { lock } = yield* Effect.provide(readSourceLock(), NodeFileSystem.layer)
     return yield* Effect.promise(async () => {
       const { exchanges, findings } = await runLiveProbe(gw, progress)
-      const { lock } = await readSourceLock()
       const python = launcher === "process"
         ? (await execa("python3.11", ["--version"], { reject: false })).stdout.trim()
         : "Debian bookworm python3 (in the image)"

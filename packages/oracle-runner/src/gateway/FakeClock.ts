@@ -14,7 +14,6 @@
 import { existsSync } from "node:fs"
 import { FileSystem } from "@effect/platform"
 import { Effect } from "effect"
-import { MissingTool } from "../errors.js"
 
 export const FAKETIME_LIBS = [
   "/usr/lib/x86_64-linux-gnu/faketime/libfaketimeMT.so.1",
@@ -26,17 +25,6 @@ export const findFaketimeLib = (): string | null => {
   const env = process.env["HERMETIC_FAKETIME_LIB"]
   if (env) return existsSync(env) ? env : null
   return FAKETIME_LIBS.find((p) => existsSync(p)) ?? null
-}
-
-export const requireFaketimeLib = (): string => {
-  const lib = findFaketimeLib()
-  if (!lib) {
-    throw new MissingTool({
-      tool: "libfaketime",
-      hint: "apt-get update && apt-get install -y faketime (or set HERMETIC_FAKETIME_LIB to libfaketimeMT.so.1)"
-    })
-  }
-  return lib
 }
 
 /**

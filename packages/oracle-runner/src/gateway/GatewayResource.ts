@@ -12,7 +12,7 @@
 import { FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
 import { Context, Effect, Exit, Layer, Scope } from "effect"
-import { MissingTool, type OracleError, PinUnavailable } from "../errors.js"
+import { MissingTool, type OracleError } from "../errors.js"
 import { scopedFakeModel } from "../fake-model/FakeModelServer.js"
 import { readSourceLock } from "../lock/SourceLock.js"
 import { toPromise } from "../promiseFace.js"
@@ -45,17 +45,11 @@ const preloadWithShim = (faketimeLib: string, progress: (line: string) => void, 
     (shim) => (shim === null ? faketimeLib : `${shim} ${faketimeLib}`)
   ))
 
-const sourceLock = (path: string | undefined) =>
-  Effect.tryPromise({
-    try: () => readSourceLock(path),
-    catch: (e) => new PinUnavailable({ pin: "?", reason: `source-lock.json cannot be read: ${e instanceof Error ? e.message : String(e)}`, needed: ["a valid source-lock.json"] })
-  })
-
 /** The gateway and its parts, acquired in the current scope. */
 const gatewayInScope = (options: GatewayOptions): Effect.Effect<Gateway, OracleError, Scope.Scope | FileSystem.FileSystem | Path.Path> =>
   Effect.gen(function*() {
     const progress = options.progress ?? (() => {})
-    const { lock } = yield* sourceLock(options.lockPath)
+    const { lock } = yield* readSourceLock(options.lockPath)
     const { name, pin } = yield* resolvePin(lock, options.pin)
     const launcherKind = options.launcher ?? "process"
     const faketimeLib = options.clock ? yield* faketimeLibrary : null

@@ -3,11 +3,12 @@
  * of the files that define its API server. The runner refuses to start a pin whose installed
  * files do not match these digests.
  */
-import { Schema } from "effect"
+import { FileSystem } from "@effect/platform"
+import { Effect, Schema } from "effect"
 import { existsSync } from "node:fs"
-import { readFile } from "node:fs/promises"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { PinUnavailable } from "../errors.js"
 
 const Sha256 = Schema.String.pipe(Schema.pattern(/^[0-9a-f]{64}$/))
 
@@ -77,7 +78,11 @@ export const defaultLockPath = (): string => {
 
 export const decodeSourceLock = Schema.decodeUnknownSync(SourceLock)
 
-export const readSourceLock = async (path: string = defaultLockPath()): Promise<{ lock: SourceLock; raw: string }> => {
-  const raw = await readFile(path, "utf8")
-  return { lock: decodeSourceLock(JSON.parse(raw)), raw }
-}
+/** The lock at `path` (the default one when omitted); unreadable or invalid, the oracle cannot run: PinUnavailable. */
+export const readSourceLock = (path: string = defaultLockPath()): Effect.Effect<{ lock: SourceLock; raw: string }, PinUnavailable, FileSystem.FileSystem> =>
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(path)).pipe(
+    Effect.flatMap((raw) => Effect.try(() => ({ lock: decodeSourceLock(JSON.parse(raw)), raw }))),
+    Effect.mapError((e) =>
+      new PinUnavailable({ pin: "?", reason: `source-lock.json cannot be read: ${e instanceof Error ? e.message : String(e)}`, needed: ["a valid source-lock.json"] })
+    )
+  )
