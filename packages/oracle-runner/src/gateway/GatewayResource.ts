@@ -68,7 +68,7 @@ const gatewayInScope = (options: GatewayOptions): Effect.Effect<Gateway, OracleE
     if (clock) yield* (options.clock?.start !== undefined ? clock.set(options.clock.start) : clock.write)
     const common = {
       home,
-      ...(clock && faketimeLib ? { clock: { clock, lib: launcherKind === "process" ? yield* preloadWithShim(faketimeLib, progress, options.clock?.wallOnly === true) : faketimeLib } } : {}),
+      ...(clock && faketimeLib ? { clock: { clock, lib: yield* preloadWithShim(faketimeLib, progress, options.clock?.wallOnly === true) } } : {}),
       ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
       progress
     }
