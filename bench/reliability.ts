@@ -15,6 +15,7 @@ import * as net from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
+import { replaceReportSection } from "../packages/diff/src/evidence/reportSection.js"
 
 const KEY = "reliability-key-0123456789abcdef"
 const repoRoot = new URL("..", import.meta.url).pathname
@@ -273,8 +274,6 @@ const render = (r: Record<string, unknown>): string => {
   ].join("\n")
 }
 
-const START = "<!-- reliability:start -->"
-const END = "<!-- reliability:end -->"
 
 const main = async () => {
   const { values } = parseArgs({ options: { out: { type: "string" }, quick: { type: "boolean" } } })
@@ -306,10 +305,7 @@ const main = async () => {
     } catch {
       text = ""
     }
-    const a = text.indexOf(START)
-    const b = text.indexOf(END)
-    const block = `${START}\n${md.trimEnd()}\n${END}`
-    writeFileSync(reportPath, a >= 0 && b > a ? text.slice(0, a) + block + text.slice(b + END.length) : `${text.trimEnd()}\n\n${block}\n`)
+    writeFileSync(reportPath, replaceReportSection(text, "reliability", md))
     process.stdout.write(`${md}\n`)
   } finally {
     rmSync(dir, { recursive: true, force: true })

@@ -4,6 +4,7 @@
  * `<!-- bench:end -->` (appended at the end when absent; nothing else in the file is touched).
  */
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { replaceReportSection } from "../packages/diff/src/evidence/reportSection.js"
 import type { DifferResult } from "./differ.js"
 import { renderEmulatorVsBare, type SideBySide } from "./emulator-vs-bare.js"
 import type { EmulatorVsGateway, OpSide } from "./emulator-vs-gateway.js"
@@ -268,16 +269,8 @@ export const renderMarkdown = (f: BenchFile): string => {
   return out.join("\n")
 }
 
-const START = "<!-- bench:start -->"
-const END = "<!-- bench:end -->"
-
-/** Replaces the text between the markers (or appends the markers at the end); nothing else changes. */
+/** Replaces the bench's marked section of the report (or appends it); nothing else changes. */
 export const writeReportSection = (path: string, markdown: string): void => {
-  const block = `${START}\n${markdown.trimEnd()}\n${END}`
   const text = existsSync(path) ? readFileSync(path, "utf8") : ""
-  const a = text.indexOf(START)
-  const b = text.indexOf(END)
-  const next =
-    a >= 0 && b > a ? text.slice(0, a) + block + text.slice(b + END.length) : `${text}${text === "" || text.endsWith("\n\n") ? "" : text.endsWith("\n") ? "\n" : "\n\n"}${block}\n`
-  writeFileSync(path, next)
+  writeFileSync(path, replaceReportSection(text, "bench", markdown))
 }

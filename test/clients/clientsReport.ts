@@ -3,6 +3,7 @@
  * one row per client and case, the emulator's outcome beside the real gateway's. Kept between
  * `<!-- clients:start -->` and `<!-- clients:end -->`, which a new comparison preserves.
  */
+import { replaceReportSection } from "../../packages/diff/src/evidence/reportSection.js"
 import type { MatrixRow } from "./matrix.js"
 
 export interface RecordedMatrix {
@@ -12,9 +13,6 @@ export interface RecordedMatrix {
   readonly versions: Readonly<Record<string, string>>
   readonly rows: ReadonlyArray<MatrixRow>
 }
-
-export const START = "<!-- clients:start -->"
-export const END = "<!-- clients:end -->"
 
 const cell = (row: MatrixRow | undefined) => (row === undefined ? "not run" : row.outcome === "ok" ? "ok" : `fails: ${row.detail.replace(/\|/g, "\\|")}`)
 
@@ -28,7 +26,6 @@ export const renderClientsSection = (emulator: RecordedMatrix, gateway: Recorded
   })
   const same = emulator.rows.filter((r) => onGateway.get(key(r))?.outcome === r.outcome).length
   return [
-    START,
     "## Clients",
     "",
     `Real client libraries against the emulator and against the real Hermes ${gateway.pin} gateway (started by the oracle runner), ` +
@@ -45,14 +42,9 @@ export const renderClientsSection = (emulator: RecordedMatrix, gateway: Recorded
     "",
     "Where a case fails, it fails alike on the real gateway, so the emulator reproduces the server faithfully; why, from the real gateway's answers:",
     "",
-    ...gateway.rows.filter((r) => r.outcome === "fails").map((r) => `- ${r.client}, ${r.case}: ${r.detail}${r.note === undefined ? "" : ` — ${r.note}`}`),
-    END
+    ...gateway.rows.filter((r) => r.outcome === "fails").map((r) => `- ${r.client}, ${r.case}: ${r.detail}${r.note === undefined ? "" : ` — ${r.note}`}`)
   ].join("\n")
 }
 
 /** REPORT.md with the section replaced (or appended). */
-export const withClientsSection = (report: string, section: string): string => {
-  const at = report.indexOf(START)
-  const end = report.indexOf(END)
-  return at >= 0 && end > at ? `${report.slice(0, at)}${section}${report.slice(end + END.length)}` : `${report.trimEnd()}\n\n${section}\n`
-}
+export const withClientsSection = (report: string, section: string): string => replaceReportSection(report, "clients", section)
