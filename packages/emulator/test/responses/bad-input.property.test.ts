@@ -61,6 +61,28 @@ const truthy = (v: unknown) =>
 const unbindable = (v: unknown) =>
   Array.isArray(v) || isDict(v) || (typeof v === "number" && Number.isInteger(v) && (v >= 2 ** 63 || v < -(2 ** 63)) && Math.abs(v) < 1e21)
 
+/**
+ * Whether upstream's multimodal normalizer rejects a message's content with a 400 (a ValueError):
+ * a part that is a dict of an unknown or file type, or an image part without an http(s) or
+ * data:image URL, or with a detail that is not a non-empty string.
+ */
+const contentRejected = (content: unknown): boolean => {
+  if (!Array.isArray(content)) return false
+  return content.some((part) => {
+    if (!isDict(part)) return false
+    const type = typeof part["type"] === "string" ? part["type"].trim().toLowerCase() : ""
+    if (["text", "input_text", "output_text"].includes(type)) return false
+    if (!["image_url", "input_image"].includes(type)) return true
+    const ref = part["image_url"]
+    const url = isDict(ref) ? ref["url"] : ref
+    const detail = isDict(ref) && "detail" in ref ? ref["detail"] : part["detail"]
+    if (typeof url !== "string" || url.trim() === "") return true
+    const lowered = url.trim().toLowerCase()
+    if (lowered.startsWith("data:") ? !lowered.startsWith("data:image/") || !url.includes(",") : !lowered.startsWith("http://") && !lowered.startsWith("https://")) return true
+    return detail !== null && detail !== undefined && (typeof detail !== "string" || detail.trim() === "")
+  })
+}
+
 /** Where upstream's handler lets an exception escape, in its order of checks (null: it answers). */
 const upstreamCrashes = (body: string): boolean => {
   let v: unknown
@@ -75,6 +97,8 @@ const upstreamCrashes = (body: string): boolean => {
   if (truthy(v["conversation"])) return unbindable(v["conversation"])
   // an input that is neither a string nor a list is a 400 before any lookup
   if (typeof v["input"] !== "string" && !Array.isArray(v["input"])) return false
+  // a message whose content the multimodal normalizer rejects is a 400 before any lookup
+  if (Array.isArray(v["input"]) && v["input"].some((m) => isDict(m) && contentRejected(m["content"]))) return false
   // past the input and history checks the previous response is looked up
   return truthy(v["previous_response_id"]) && unbindable(v["previous_response_id"]) && !truthy(v["conversation_history"])
 }
