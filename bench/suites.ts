@@ -25,7 +25,7 @@ import { SUITE_KEY as KEY } from "./suiteTest.js"
 
 export interface ColdStartResult {
   readonly rounds: number
-  /** `node packages/emulator/dist/hermes-emulator.mjs serve` (the launcher of the bundled CLI, dist/hermes-emulator.cjs, with its code cache): spawn to the first 200 of /health, ms. */
+  /** `node packages/emulator/dist/hermes-emulator-launcher.cjs serve` (the launcher of the bundled CLI, dist/hermes-emulator.cjs, with its code cache): spawn to the first 200 of /health, ms. */
   readonly cliWallMs: Spread
   /** The CLI process's CPU time at that moment (from /proc, 10 ms ticks), ms. */
   readonly cliCpuMs: Spread
@@ -278,17 +278,17 @@ const coldStartOnce = async (args: ReadonlyArray<string>) => {
 }
 
 export const coldStart = async (rounds: number, log: (s: string) => void): Promise<ColdStartResult> => {
-  const bundle = join(repoRoot, "packages/emulator/dist/hermes-emulator.mjs")
+  const launcher = join(repoRoot, "packages/emulator/dist/hermes-emulator-launcher.cjs")
   await execa("node", ["packages/emulator/scripts/bundle.mjs"], { cwd: repoRoot })
   const cli = { wall: [] as Array<number>, cpu: [] as Array<number>, own: [] as Array<number> }
   const empty = { wall: [] as Array<number>, cpu: [] as Array<number> }
   // the fresh bundle has no V8 code cache yet: the first start compiles everything and writes the
   // cache as it exits; it is reported on its own, the rounds after it start with the cache
   rmSync(join(tmpdir(), "hermetic-compile-cache"), { recursive: true, force: true })
-  const first = await coldStartOnce([bundle, "serve", "--hermes-version", "0.21.0", "--api-key", KEY])
+  const first = await coldStartOnce([launcher, "serve", "--hermes-version", "0.21.0", "--api-key", KEY])
   log(`  cold start without a code cache: bundled CLI ${first.wall.toFixed(0)} ms wall, ${first.cpu.toFixed(0)} ms CPU (own start ${String(first.own)} ms)`)
   for (let round = 0; round < rounds; round++) {
-    const c = await coldStartOnce([bundle, "serve", "--hermes-version", "0.21.0", "--api-key", KEY])
+    const c = await coldStartOnce([launcher, "serve", "--hermes-version", "0.21.0", "--api-key", KEY])
     const e = await coldStartOnce(["-e", EMPTY_SERVER, "--"])
     cli.wall.push(c.wall)
     cli.cpu.push(c.cpu)
@@ -305,7 +305,7 @@ export const coldStart = async (rounds: number, log: (s: string) => void): Promi
     firstStart: { wallMs: first.wall, cpuMs: first.cpu },
     emptyNodeWallMs: spread(empty.wall),
     emptyNodeCpuMs: spread(empty.cpu),
-    bundleBytes: statSync(bundle.replace(/\.mjs$/, ".cjs")).size
+    bundleBytes: statSync(join(repoRoot, "packages/emulator/dist/hermes-emulator.cjs")).size
   }
 }
 
