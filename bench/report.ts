@@ -223,7 +223,10 @@ export const renderSuites = (r: SuitesResult): string => {
         ...(c.firstStart === undefined
           ? []
           : [`| the first start after the bundle was built, before its V8 code cache exists (not in the rounds above) | ${fmt(c.firstStart.wallMs)} ms | ${fmt(c.firstStart.cpuMs)} ms | — |`]),
-        `| the same for an empty node:http server (node's own start on this machine at that time) | ${ms(c.emptyNodeWallMs)} ms | ${ms(c.emptyNodeCpuMs)} ms | — |`
+        `| the same for an empty node:http server (node's own start on this machine at that time) | ${ms(c.emptyNodeWallMs)} ms | ${ms(c.emptyNodeCpuMs)} ms | — |`,
+        ...(c.loadAverage === undefined
+          ? []
+          : [`| load average (1 min, 2 cores) as the cold-start rounds began / ended | ${fmt(c.loadAverage.start, 2)} / ${fmt(c.loadAverage.end, 2)} | | |`])
       ]
   return [
     `A test here scripts one reply in its own namespace, asks one chat completion and checks its text (bench/suiteTest.ts).`,

@@ -11,13 +11,12 @@
  */
 import { execa } from "execa"
 import { ManagedRuntime } from "effect"
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { type AddressInfo, createServer as createNetServer } from "node:net"
-import { tmpdir } from "node:os"
+import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { Emulator, layer } from "../packages/emulator/src/Emulator.js"
 import { repoRoot, startChild } from "./child.js"
-import { procCpu } from "./load.js"
 import { spread, type Spread } from "./stats.js"
 import { type Fetch, headersFor, oneTest } from "./suiteTest.js"
 
@@ -27,7 +26,7 @@ export interface ColdStartResult {
   readonly rounds: number
   /** `node packages/emulator/dist/hermes-emulator-launcher.cjs serve` (the launcher of the bundled CLI, dist/hermes-emulator.cjs, with its code cache): spawn to the first 200 of /health, ms. */
   readonly cliWallMs: Spread
-  /** The CLI process's CPU time at that moment (from /proc, 10 ms ticks), ms. */
+  /** The CLI process's CPU time at that moment, all its threads (from the schedstat of each of its tasks in /proc, ns precision), ms. */
   readonly cliCpuMs: Spread
   /** The CLI's own "ready in N ms" (layers built and listening, after its code loaded). */
   readonly cliOwnStartMs: Spread
@@ -37,6 +36,8 @@ export interface ColdStartResult {
   readonly bundleBytes: number
   /** The first start after building the bundle, before any V8 code cache exists (the rounds above start with it). */
   readonly firstStart?: { readonly wallMs: number; readonly cpuMs: number }
+  /** The 1-minute load average as the rounds began and ended: the machine has 2 cores, and a loaded one stretches every wall time. */
+  readonly loadAverage?: { readonly start: number; readonly end: number }
 }
 
 export interface SuitesResult {
@@ -243,6 +244,14 @@ const freePort = (): Promise<number> =>
 const EMPTY_SERVER = `const port = Number(process.argv[process.argv.indexOf("--port") + 1]);
 require("node:http").createServer((q, s) => s.end("ok")).listen(port, "127.0.0.1")`
 
+/** CPU time of every thread of `pid` so far, ms: schedstat's nanoseconds, not stat's 10 ms ticks (a start is ~100 ms). */
+const threadsCpuMs = (pid: number | undefined): number => {
+  if (pid === undefined) return Number.NaN
+  let ns = 0
+  for (const task of readdirSync(`/proc/${pid}/task`)) ns += Number(readFileSync(`/proc/${pid}/task/${task}/schedstat`, "utf8").split(" ")[0])
+  return ns / 1e6
+}
+
 /** Spawn to the first 200 of /health, and the process's CPU time then. */
 const coldStartOnce = async (args: ReadonlyArray<string>) => {
   const port = await freePort()
@@ -267,7 +276,7 @@ const coldStartOnce = async (args: ReadonlyArray<string>) => {
       await new Promise((resolve) => setTimeout(resolve, 2))
     }
     const wall = performance.now() - t0
-    const cpu = (await procCpu(() => proc.pid ?? null)()) / 1000
+    const cpu = threadsCpuMs(proc.pid)
     return { wall, cpu, own }
   } finally {
     proc.kill("SIGTERM")
@@ -286,6 +295,7 @@ export const coldStart = async (rounds: number, log: (s: string) => void): Promi
   // cache as it exits; it is reported on its own, the rounds after it start with the cache
   rmSync(join(tmpdir(), "hermetic-compile-cache"), { recursive: true, force: true })
   const first = await coldStartOnce([launcher, "serve", "--hermes-version", "0.21.0", "--api-key", KEY])
+  const loadAtStart = loadavg()[0] ?? Number.NaN
   log(`  cold start without a code cache: bundled CLI ${first.wall.toFixed(0)} ms wall, ${first.cpu.toFixed(0)} ms CPU (own start ${String(first.own)} ms)`)
   for (let round = 0; round < rounds; round++) {
     const c = await coldStartOnce([launcher, "serve", "--hermes-version", "0.21.0", "--api-key", KEY])
@@ -305,6 +315,7 @@ export const coldStart = async (rounds: number, log: (s: string) => void): Promi
     firstStart: { wallMs: first.wall, cpuMs: first.cpu },
     emptyNodeWallMs: spread(empty.wall),
     emptyNodeCpuMs: spread(empty.cpu),
+    loadAverage: { start: loadAtStart, end: loadavg()[0] ?? Number.NaN },
     bundleBytes: statSync(join(repoRoot, "packages/emulator/dist/hermes-emulator.cjs")).size
   }
 }
