@@ -45,6 +45,35 @@ const effectStackProbe = {
     })
   }
 }
+/**
+ * `import { Effect, Layer } from "effect"` in our sources becomes `import * as Effect from
+ * "effect/Effect"`, one import per module (the same for @effect/sql, @effect/platform and
+ * @effect/experimental). Through a package's index each module's namespace was an object holding
+ * every export, so esbuild kept all of them and all they use (23 whole modules, Effect, Stream and
+ * Schema among them); imported by their own path, only what is used stays.
+ */
+const BARRELS = ["effect", "@effect/sql", "@effect/platform", "@effect/experimental"]
+const barrelImport = new RegExp(`import\\s*\\{([^}]*)\\}\\s*from\\s*"(${BARRELS.join("|")})"`, "g")
+const deepImports = {
+  name: "deep-imports",
+  setup(b) {
+    b.onLoad({ filter: /[\\/]packages[\\/][^\\/]+[\\/]src[\\/].*\.ts$/ }, (args) => {
+      const source = readFileSync(args.path, "utf8")
+      const contents = source.replace(barrelImport, (_, names, from) => {
+        const functions = []
+        const modules = []
+        for (const spec of names.split(",").map((n) => n.trim()).filter((n) => n !== "" && !n.startsWith("type "))) {
+          const [name, local = name] = spec.split(/\s+as\s+/)
+          // modules are capitalized (Effect, Layer); the rest are functions (pipe, identity)
+          if (/^[A-Z]/.test(name)) modules.push(`import * as ${local} from "${from}/${name}"`)
+          else functions.push(spec)
+        }
+        return [...modules, ...(functions.length > 0 ? [`import { ${functions.join(", ")} } from "${from}"`] : [])].join("; ")
+      })
+      return { contents, loader: "ts" }
+    })
+  }
+}
 await build({
   entryPoints: [`${root}src/cli/main.ts`],
   outfile: bundle,
@@ -52,7 +81,7 @@ await build({
   platform: "node",
   format: "cjs",
   target: "node20",
-  plugins: [bundledSqlite, effectStackProbe],
+  plugins: [bundledSqlite, effectStackProbe, deepImports],
   // workspace packages (@hermetic/script) are bundled from their sources, so no build order matters
   conditions: ["@hermetic/source"],
   // the sources are ESM: their import.meta.url is the bundle's own URL
