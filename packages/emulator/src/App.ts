@@ -9,7 +9,7 @@ import { EmulatorConfig } from "./config/EmulatorConfig.js"
 import { aiohttpMethodNotAllowed, aiohttpNotFound, internalServerError, plainErrorResponse } from "./http/Envelopes.js"
 import { bearerGate } from "./http/Auth.js"
 import type { BodyReader, EmuRequest, EmuRequestHead, EmuResponse } from "./http/Exchange.js"
-import { jsonResponse } from "./http/Exchange.js"
+import { jsonResponse, withRequestBody } from "./http/Exchange.js"
 import { addCorsHeaders, addSecurityHeaders, bodyLimitShortCircuit, corsShortCircuit } from "./http/Middleware.js"
 import { MAX_REQUEST_BYTES } from "./http/RequestBody.js"
 import { type AppServices, type Handler, HandlerCrash, type Route, type RouteContext } from "./http/Route.js"
@@ -40,7 +40,7 @@ export const bodyInMemory = (bytes: Uint8Array): BodyReader =>
   Effect.succeed(bytes.byteLength > MAX_REQUEST_BYTES ? { bytes: new Uint8Array(0), exceeded: true } : { bytes, exceeded: false })
 
 const withBody = (head: EmuRequestHead, body: BodyReader): Effect.Effect<EmuRequest> =>
-  mapNow(body, (read) => ({ ...head, body: read.bytes, ...(read.exceeded ? { bodyExceeded: true } : {}) }))
+  mapNow(body, (read) => withRequestBody(head, read.bytes, read.exceeded))
 
 const faultResponse = (rule: FaultRule): EmuResponse | undefined => {
   if (rule.drop === true) return { status: 0, headers: [], body: { _tag: "drop" } }

@@ -7,7 +7,7 @@
  */
 import { Effect, Either, Schema } from "effect"
 import { EmulatorConfig } from "../config/EmulatorConfig.js"
-import { type BodyReader, type EmuRequest, type EmuRequestHead, type EmuResponse, jsonResponse } from "../http/Exchange.js"
+import { type BodyReader, type EmuRequest, type EmuRequestHead, type EmuResponse, jsonResponse, withRequestBody } from "../http/Exchange.js"
 import type { AppServices } from "../http/Route.js"
 import { Gateways } from "../services/GatewayProcess.js"
 import { runsOf } from "../runs/Runs.js"
@@ -121,7 +121,7 @@ export const handleAdmin = (
     }
     if (req.method === "POST" && HOLD_RELEASE.test(path)) return adminError(400, `malformed percent-escape in hold name: ${path}`)
     // the journal and snapshot planes take the request with its body
-    const full: EmuRequest = { ...req, body }
+    const full: EmuRequest = withRequestBody(req, body)
     const parseFull = <A, I>(schema: Schema.Schema<A, I>, r: EmuRequest) => parseBody(schema, r.body)
     switch (route) {
       case "POST /script": {

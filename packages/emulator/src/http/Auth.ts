@@ -20,10 +20,17 @@ export type BearerVerdict =
 
 const ALLOWED: BearerVerdict = { _tag: "allowed" }
 
-const sameBytes = (a: string, b: string): boolean => {
-  const x = Buffer.from(a, "utf8")
-  const y = Buffer.from(b, "utf8")
-  return x.length === y.length && timingSafeEqual(x, y)
+// the configured key's bytes, encoded once per key rather than on every request
+let expectedKey = ""
+let expectedBytes = Buffer.alloc(0)
+
+const sameBytes = (token: string, key: string): boolean => {
+  if (key !== expectedKey) {
+    expectedKey = key
+    expectedBytes = Buffer.from(key, "utf8")
+  }
+  const x = Buffer.from(token, "utf8")
+  return x.length === expectedBytes.length && timingSafeEqual(x, expectedBytes)
 }
 
 export const bearerGate = (config: EmulatorConfigShape, features: Features, req: EmuRequestHead): BearerVerdict => {

@@ -32,6 +32,32 @@ export interface EmuRequest extends EmuRequestHead {
   readonly bodyExceeded?: boolean
 }
 
+/**
+ * A head and its body as one request. The head's own fields are delegated, not copied: a socket's
+ * head makes its query and `aborted` only when read (NodeAdapter), and a spread would lose them.
+ */
+class HeadWithBody implements EmuRequest {
+  constructor(readonly head: EmuRequestHead, readonly body: Uint8Array, readonly bodyExceeded: boolean) {}
+  get method() {
+    return this.head.method
+  }
+  get path() {
+    return this.head.path
+  }
+  get headers() {
+    return this.head.headers
+  }
+  get query() {
+    return this.head.query
+  }
+  get aborted() {
+    return this.head.aborted
+  }
+}
+
+export const withRequestBody = (head: EmuRequestHead, body: Uint8Array, exceeded = false): EmuRequest =>
+  new HeadWithBody(head, body, exceeded)
+
 export type EmuBody =
   | { readonly _tag: "bytes"; readonly bytes: Uint8Array }
   /** An SSE stream; a fault may cut the connection after `disconnectAfter` frames. */

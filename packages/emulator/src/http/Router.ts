@@ -18,9 +18,12 @@ export type RouteMatch<H> =
   | { readonly _tag: "notFound" }
   | { readonly _tag: "methodNotAllowed"; readonly allow: ReadonlyArray<string> }
 
+/** A pattern segment, parsed once: a literal to compare, or the name of a `{param}`. */
+type Segment = { readonly literal: string; readonly param?: undefined } | { readonly literal?: undefined; readonly param: string }
+
 interface Compiled<H> {
   readonly route: RouteDef<H>
-  readonly segments: ReadonlyArray<string>
+  readonly segments: ReadonlyArray<Segment>
   readonly profiled: boolean
 }
 
@@ -43,9 +46,14 @@ export class Router<H> {
   private readonly byLength = new Map<number, Array<Compiled<H>>>()
 
   constructor(routes: ReadonlyArray<RouteDef<H>>) {
+    const parse = (raw: ReadonlyArray<string>): Array<Segment> =>
+      raw.map((p) => {
+        const param = PARAM.exec(p)
+        return param === null ? { literal: p } : { param: param[1] as string }
+      })
     this.compiled = routes.flatMap((route) => [
-      { route, segments: splitPath(route.path), profiled: false },
-      { route, segments: ["p", "{profile}", ...splitPath(route.path)], profiled: true }
+      { route, segments: parse(splitPath(route.path)), profiled: false },
+      { route, segments: parse(["p", "{profile}", ...splitPath(route.path)]), profiled: true }
     ])
     for (const c of this.compiled) {
       const list = this.byLength.get(c.segments.length) ?? []
@@ -60,31 +68,30 @@ export class Router<H> {
 
   match(method: string, rawPath: string): RouteMatch<H> {
     const segments = splitPath(rawPath).map((s) => (s.includes("%") ? decodeSegment(s) : s))
-    const allow = new Set<string>()
+    let allow: Set<string> | undefined
     for (const c of this.byLength.get(segments.length) ?? []) {
       const params = matchSegments(c.segments, segments)
       if (params === undefined) continue
       if (c.route.method === method) return { _tag: "found", route: c.route, params }
-      allow.add(c.route.method)
+      ;(allow ??= new Set()).add(c.route.method)
     }
-    return allow.size > 0 ? { _tag: "methodNotAllowed", allow: [...allow].sort() } : { _tag: "notFound" }
+    return allow !== undefined ? { _tag: "methodNotAllowed", allow: [...allow].sort() } : { _tag: "notFound" }
   }
 }
 
 const matchSegments = (
-  pattern: ReadonlyArray<string>,
+  pattern: ReadonlyArray<Segment>,
   actual: ReadonlyArray<string>
 ): Record<string, string> | undefined => {
   if (pattern.length !== actual.length) return undefined
   const params: Record<string, string> = {}
   for (let i = 0; i < pattern.length; i++) {
-    const p = pattern[i] as string
+    const p = pattern[i] as Segment
     const a = actual[i] as string
-    const param = PARAM.exec(p)
-    if (param !== null) {
+    if (p.param !== undefined) {
       if (a === "") return undefined
-      params[param[1] as string] = a
-    } else if (p !== a) {
+      params[p.param] = a
+    } else if (p.literal !== a) {
       return undefined
     }
   }
