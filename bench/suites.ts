@@ -323,7 +323,8 @@ export const coldStart = async (rounds: number, log: (s: string) => void): Promi
 export const suites = async (opts: { readonly rounds: number; readonly tests: number; readonly log: (s: string) => void }): Promise<SuitesResult> => {
   const files = 4
   const testsPerFile = Math.max(1, Math.round(opts.tests / files))
-  const cold = await coldStart(Math.max(5, opts.rounds), opts.log)
+  // a start is ~0.1 s and the median of a few is at the mercy of other load: 11 rounds at least
+  const cold = await coldStart(Math.max(11, opts.rounds), opts.log)
   const local = await inProcess(opts.rounds, opts.tests, opts.log)
   const http = await overHttp(opts.rounds, opts.tests, opts.log)
   const parallel = await parallelFiles(opts.rounds, files, testsPerFile, opts.log)
