@@ -87,6 +87,18 @@ const readBounded = (req: http.IncomingMessage, limit: number): Promise<RequestB
     req.on("error", onError)
   })
 
+const NO_BODY: BodyReader = Effect.succeed({ bytes: EMPTY, exceeded: false })
+
+/** A body node:http has parsed to its end, taken from the request's buffer at once; undefined if it has not. */
+const takeComplete = (req: http.IncomingMessage): BodyReader | undefined => {
+  if (!req.complete || req.readableFlowing === true) return undefined
+  if (req.readableLength > MAX_REQUEST_BYTES) return Effect.succeed({ bytes: EMPTY, exceeded: true })
+  const chunks: Array<Buffer> = []
+  for (let chunk: Buffer | null = req.read() as Buffer | null; chunk !== null; chunk = req.read() as Buffer | null) chunks.push(chunk)
+  const bytes = chunks.length === 1 ? chunks[0] as Buffer : Buffer.concat(chunks)
+  return Effect.succeed({ bytes: new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength), exceeded: false })
+}
+
 /** aiohttp's lingering_time: how long the rest of a body the answer left unread is read and discarded. */
 const LINGER_MS = 10_000
 /** How often the bytes discarded on a lingering connection are counted (collectDiscarded). */
@@ -313,16 +325,7 @@ export const listen = <R>(
 ): Promise<NodeServer> =>
   new Promise((resolve, reject) => {
     // headers as large as aiohttp lets through (128 fields of 8190 bytes); ParserLimits refuses the rest as it does
-    const server = http.createServer({ maxHeaderSize: 128 * 8192 }, (req, res) => {
-      const refused = parserRejection(req.rawHeaders)
-      if (refused !== undefined) {
-        req.socket.end(parserRejectionResponse(refused, new Date().toUTCString()))
-        return
-      }
-      let reading: Promise<RequestBodyRead> | undefined
-      const body: BodyReader = BODY_METHODS.has((req.method ?? "").toUpperCase())
-        ? Effect.promise(() => (reading ??= readBounded(req, MAX_REQUEST_BYTES)))
-        : Effect.succeed({ bytes: new Uint8Array(0), exceeded: false })
+    const answer = (req: http.IncomingMessage, res: http.ServerResponse, body: BodyReader) =>
       respond(new NodeRequestHead(req, res), body)
         .then((out) => writeResponse(req, res, out, runtime))
         .catch(() => {
@@ -332,6 +335,23 @@ export const listen = <R>(
             res.end("500 Internal Server Error\n\nServer got itself in trouble")
           } else res.destroy()
         })
+    const server = http.createServer({ maxHeaderSize: 128 * 8192 }, (req, res) => {
+      const refused = parserRejection(req.rawHeaders)
+      if (refused !== undefined) {
+        req.socket.end(parserRejectionResponse(refused, new Date().toUTCString()))
+        return
+      }
+      if (!BODY_METHODS.has((req.method ?? "").toUpperCase())) {
+        answer(req, res, NO_BODY)
+        return
+      }
+      // A small body usually arrives in the same read as its head, and node:http parses it right
+      // after this callback returns: on the next tick such a body is complete and is handed to
+      // the app as it is (no promise, no fiber for the request); any other is read on demand.
+      process.nextTick(() => {
+        let reading: Promise<RequestBodyRead> | undefined
+        answer(req, res, takeComplete(req) ?? Effect.promise(() => (reading ??= readBounded(req, MAX_REQUEST_BYTES))))
+      })
     })
     server.on("connect", (_req: http.IncomingMessage, socket: import("node:stream").Duplex) => socket.end(CONNECT_NOT_FOUND))
     // 0: no idle timeout, and Node then sends no Keep-Alive header (aiohttp sends none)

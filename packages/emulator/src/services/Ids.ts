@@ -17,7 +17,23 @@ export const chatCompletionId = (ids: IdsShape): string => `chatcmpl-${ids.hex(2
 export const responseId = (ids: IdsShape): string => `resp_${ids.hex(28)}`
 export const messageItemId = (ids: IdsShape): string => `msg_${ids.hex(24)}`
 
-export const IdsRandom = Layer.succeed(Ids, { hex: (n) => randomBytes(16).toString("hex").slice(0, n) })
+/**
+ * 16 random bytes per id, taken from a pool refilled 4 KiB at a time: a randomBytes call per id
+ * (what uuid4 reads from os.urandom) cost several µs of every POST /v1/runs.
+ */
+const POOL_BYTES = 4096
+let pool = Buffer.alloc(0)
+let offset = POOL_BYTES
+const random16Hex = (): string => {
+  if (offset + 16 > pool.length) {
+    pool = randomBytes(POOL_BYTES)
+    offset = 0
+  }
+  offset += 16
+  return pool.toString("hex", offset - 16, offset)
+}
+
+export const IdsRandom = Layer.succeed(Ids, { hex: (n) => random16Hex().slice(0, n) })
 
 /** splitmix32: small, fast and good enough for reproducible identifiers. */
 const splitmix32 = (seed: number) => {

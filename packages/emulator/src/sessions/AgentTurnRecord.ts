@@ -70,10 +70,18 @@ const MESSAGE_COLUMNS = [
   "namespace", "id", "session_id", "role", "content", "tool_call_id", "tool_calls", "tool_name",
   "timestamp", "token_count", "finish_reason", "reasoning", "reasoning_content"
 ] as const
-const insertMessages = (count: number) =>
-  `INSERT INTO hermes_messages (${MESSAGE_COLUMNS.join(", ")}) VALUES ${
-    Array.from({ length: count }, () => `(${MESSAGE_COLUMNS.map(() => "?").join(", ")})`).join(", ")
-  }`
+// the multi-row insert for each row count, built once (the statement cache is keyed by its text)
+const insertSql = new Map<number, string>()
+const insertMessages = (count: number): string => {
+  let sql = insertSql.get(count)
+  if (sql === undefined) {
+    sql = `INSERT INTO hermes_messages (${MESSAGE_COLUMNS.join(", ")}) VALUES ${
+      Array.from({ length: count }, () => `(${MESSAGE_COLUMNS.map(() => "?").join(", ")})`).join(", ")
+    }`
+    if (insertSql.size < 64) insertSql.set(count, sql)
+  }
+  return sql
+}
 // the first accounted call of a session records the agent's model (api_call_count is read before the update)
 const COUNT_TURN = `UPDATE hermes_sessions SET
     message_count = message_count + @messages,
