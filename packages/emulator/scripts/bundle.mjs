@@ -87,8 +87,9 @@ await build({
   // the sources are ESM: their import.meta.url is the bundle's own URL
   define: { "import.meta.url": "__hermeticModuleUrl" },
   banner: { js: "const __hermeticModuleUrl = require(\"node:url\").pathToFileURL(__filename).href;" },
-  // smaller source, fewer lines and names: a start with the code cache took ~9 ms less CPU. Names
-  // are not kept (keepNames cost most of that back); nothing in the CLI reads a function's name.
+  // smaller source, fewer lines and names: a start with the code cache took ~9 ms less CPU (on the
+  // 1.8 MB bundle before deep imports). Names are not kept (keepNames cost most of that back);
+  // nothing in the CLI reads a function's name. A stack trace of the CLI is a minified one.
   minify: true,
   logLevel: "warning"
 })
