@@ -7,7 +7,7 @@
  * approval guard stops a tool — then settles the run as completed, failed or cancelled, in
  * upstream's order: a stop wins over the result.
  */
-import { type Context, Deferred, Duration, Effect } from "effect"
+import { Deferred, Duration, Effect } from "effect"
 import { markAgentTurn } from "../discovery/AgentWarmth.js"
 import { type AgentTurnResult, type ExecutedToolCall, playAgentTurn } from "../agent/AgentLoop.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
@@ -121,15 +121,9 @@ const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall, mat
     return choice
   })
 
-const playTurn = (
-  spec: RunSpec,
-  live: LiveRun,
-  storage: Context.Context<Storage>,
-  sessionId: string
-): Effect.Effect<AgentTurnResult, never, Agent | Gateways> => {
-  // the agent loop's callbacks need no services; status writes reach the ledger through `storage`
-  const withStorage = <A>(effect: Effect.Effect<A, never, Storage>) => Effect.provide(effect, storage)
-  return playAgentTurn({
+const playTurn = (spec: RunSpec, live: LiveRun, sessionId: string): Effect.Effect<AgentTurnResult, never, Agent | Gateways | Storage> =>
+  // the callbacks' status writes reach the ledger through the run task's own Storage
+  playAgentTurn({
     namespace: spec.namespace,
     operation: "runs.create",
     sessionId,
@@ -145,30 +139,24 @@ const playTurn = (
           : Effect.void,
       onAssistantReply: (text) => {
         const thinking = reasoningText(text)
-        return thinking === ""
-          ? Effect.void
-          : withStorage(pushProgress(spec, runEvent("reasoning.available", spec.runId, spec.now(), { text: thinking })))
+        return thinking === "" ? Effect.void : pushProgress(spec, runEvent("reasoning.available", spec.runId, spec.now(), { text: thinking }))
       },
-      onToolStart: (call) =>
-        withStorage(
-          pushProgress(spec, runEvent("tool.started", spec.runId, spec.now(), { tool: call.name, preview: toolPreview(call) }))
-        ),
-      onToolApproval: (call, match) => withStorage(awaitApproval(spec, live, call, match)),
+      onToolStart: (call) => pushProgress(spec, runEvent("tool.started", spec.runId, spec.now(), { tool: call.name, preview: toolPreview(call) })),
+      onToolApproval: (call, match) => awaitApproval(spec, live, call, match),
       onToolComplete: (call) =>
-        withStorage(pushProgress(
+        pushProgress(
           spec,
           runEvent("tool.completed", spec.runId, spec.now(), {
             tool: call.name,
             duration: new PyFloat(0),
             error: call.approved === false
           })
-        )).pipe(
+        ).pipe(
           // a steer waiting when a tool finishes rides along with the tool result: consumed
           Effect.zipRight(Effect.sync(() => void live.steers.splice(0)))
         )
     }
   })
-}
 
 /** `_run_and_close`: the whole life of the run's background task. */
 export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
@@ -180,8 +168,7 @@ export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
       return
     }
     live.agentStarted = true
-    const storage = yield* Effect.context<Storage>()
-    const result = yield* playTurn(spec, live, storage, sessionId)
+    const result = yield* playTurn(spec, live, sessionId)
     yield* recordPlayedTurn(spec.namespace, sessionId, result, spec.now())
     if (live.stopping) {
       yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))

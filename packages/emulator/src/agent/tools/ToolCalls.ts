@@ -12,6 +12,7 @@
  *
  * Other enabled tools answer a fixed marker: the emulator has no behaviour for them.
  */
+import type { Storage } from "../../services/Storage.js"
 import { Effect } from "effect"
 import type { ToolApproval } from "@hermetic/script"
 import { pyDumps, pyStr } from "../../python/index.js"
@@ -34,7 +35,7 @@ export interface ToolCallContext {
   /** The approval session (the run id on /v1/runs); absent where no one can be asked. */
   readonly approvalSession?: string
   /** Asks the user (runs only); absent → the pending_approval answer. */
-  readonly ask?: (match: DangerousMatch) => Effect.Effect<ApprovalChoice>
+  readonly ask?: (match: DangerousMatch) => Effect.Effect<ApprovalChoice, never, Storage>
 }
 
 /** What an enabled tool without emulated behaviour returns to the model. */
@@ -121,7 +122,7 @@ export const callTool = (
   argumentsJson: string,
   marker: ToolApproval | undefined,
   ctx: ToolCallContext
-): Effect.Effect<ToolOutcome> => {
+): Effect.Effect<ToolOutcome, never, Storage> => {
   const args = parseArgs(argumentsJson)
   if (name === "terminal" || marker !== undefined) return terminal(args, marker, ctx)
   if (name === "todo") return Effect.succeed({ content: callTodo(ctx.todo, args), ran: true })
