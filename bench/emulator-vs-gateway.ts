@@ -317,7 +317,7 @@ const emulatorColdStart = async (): Promise<{ ms: number; ownStartMs: number | u
   const t0 = performance.now()
   const proc = execa(
     "node",
-    ["packages/emulator/bin/hermes-emulator.js", "serve", "--port", String(port), "--data-dir", dataDir, "--hermes-version", PIN, "--api-key", EMULATOR_KEY],
+    ["packages/emulator/bin/hermes-emulator.cjs", "serve", "--port", String(port), "--data-dir", dataDir, "--hermes-version", PIN, "--api-key", EMULATOR_KEY],
     { cwd: repoRoot, reject: false, stdin: "ignore" }
   )
   let ownStartMs: number | undefined
@@ -396,7 +396,7 @@ const coldStarts = async (rounds: number, log: (s: string) => void): Promise<Col
     target: 20,
     rounds,
     how:
-      "spawn to the first 200 of GET /health, polled every 5 ms: `node packages/emulator/bin/hermes-emulator.js serve --data-dir <fresh>` " +
+      "spawn to the first 200 of GET /health, polled every 5 ms: `node packages/emulator/bin/hermes-emulator.cjs serve --data-dir <fresh>` " +
       `(the CLI's bin: its esbuild bundle, or tsx where the sources are newer) vs \`hermes gateway run\` spawned by the oracle runner (venv cached, fresh HERMES_HOME, pin ${PIN})`
   }
 }

@@ -252,7 +252,7 @@ export const scale = async (opts: {
   const notes: Array<string> = [
     "A settled run's status is read from the settled_runs table (primary key namespace, run_id) and answered as stored bytes; after the 1 h sweep, 0.21.0 reads and decodes the ledger row (unique index on namespace, run_id) on every access.",
     "The keyed POST's admission runs the ledger prune (DELETE … WHERE updated_at < now − 24 h AND status IN (…)) in its transaction; an index on (namespace, status, updated_at) keeps it from reading the whole ledger, so a keyed POST costs the same at 1k and 1M stored runs.",
-    "Measured on the bundled CLI (`node packages/emulator/dist/hermes-emulator.mjs serve`), not through tsx: RSS (VmRSS) and CPU are that process's own, read from /proc (CPU in 10 ms ticks); RSS is the larger of right after seeding and after the first GET rounds, with no forced GC."
+    "Measured on the bundled CLI (`node packages/emulator/dist/hermes-emulator-launcher.cjs serve`), not through tsx: RSS (VmRSS) and CPU are that process's own, read from /proc (CPU in 10 ms ticks); RSS is the larger of right after seeding and after the first GET rounds, with no forced GC."
   ]
   return {
     pin: "0.21.0",

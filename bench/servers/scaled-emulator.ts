@@ -1,5 +1,5 @@
 /**
- * Bench child: the bundled CLI (`node packages/emulator/dist/hermes-emulator.mjs serve`, 0.21.0,
+ * Bench child: the bundled CLI (`node packages/emulator/dist/hermes-emulator-launcher.cjs serve`, 0.21.0,
  * file storage) holding N settled runs, for the scale bench. This script only drives it: RSS and
  * CPU are the CLI process's own (from /proc), never this script's or a TypeScript loader's.
  *
@@ -45,7 +45,7 @@ const port = await new Promise<number>((resolve, reject) => {
 await execa("node", ["packages/emulator/scripts/bundle.mjs"], { cwd: repoRoot })
 const cli = execa(
   "node",
-  ["packages/emulator/dist/hermes-emulator.mjs", "serve", "--port", String(port), "--data-dir", dataDir, "--hermes-version", "0.21.0", "--api-key", SCALE_KEY, "--max-concurrent-runs", "0"],
+  ["packages/emulator/dist/hermes-emulator-launcher.cjs", "serve", "--port", String(port), "--data-dir", dataDir, "--hermes-version", "0.21.0", "--api-key", SCALE_KEY, "--max-concurrent-runs", "0"],
   { cwd: repoRoot, reject: false, stdin: "ignore" }
 )
 const base = `http://127.0.0.1:${port}`

@@ -7,8 +7,7 @@
 import { Effect, Exit, Fiber, type Runtime, Stream } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { setFlagsFromString } from "node:v8"
-import { runInNewContext } from "node:vm"
+import { createRequire } from "node:module"
 import type { BodyReader, EmuRequestHead, EmuResponse, RequestBodyRead } from "./Exchange.js"
 import { parserRejection, parserRejectionResponse } from "./ParserLimits.js"
 import { BodyBuffer, IN_MEMORY_BYTES } from "./BodyBuffer.js"
@@ -37,6 +36,10 @@ const COLLECT_EVERY_BYTES = 4 << 20
 let collectYoung: (() => void) | undefined
 const youngCollector = (): (() => void) => {
   try {
+    // node:v8 is required here, not imported: loading it cost every start ~2 ms
+    const require = createRequire(import.meta.url)
+    const { setFlagsFromString } = require("node:v8") as typeof import("node:v8")
+    const { runInNewContext } = require("node:vm") as typeof import("node:vm")
     setFlagsFromString("--expose-gc")
     const gc = runInNewContext("gc") as (options: { readonly type: "minor" }) => void
     return () => gc({ type: "minor" })

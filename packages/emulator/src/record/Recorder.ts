@@ -7,7 +7,7 @@
 import { Effect } from "effect"
 import { mkdirSync, writeFileSync } from "node:fs"
 import * as http from "node:http"
-import * as https from "node:https"
+import { createRequire } from "node:module"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { StringDecoder } from "node:string_decoder"
@@ -78,7 +78,8 @@ export const startRecorder = async (options: RecorderOptions): Promise<RunningRe
   writeFileSync(join(options.out, "recording.json"), `${JSON.stringify(manifest, null, 2)}\n`)
   const operationOf = operationNamer(manifest.hermesVersion)
   const credentials = makeCredentialRedactor()
-  const client = upstream.protocol === "https:" ? https : http
+  // node:https (and TLS) required only for an https upstream: loading it cost every CLI start ~0.6 ms
+  const client = upstream.protocol === "https:" ? (createRequire(import.meta.url)("node:https") as typeof import("node:https")) : http
   const base = upstream.pathname.replace(/\/$/, "")
   const started = performance.now()
   let seq = 0

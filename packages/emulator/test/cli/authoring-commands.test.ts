@@ -9,7 +9,7 @@ import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { startEmulator } from "../../src/index.js"
 
-const BIN = new URL("../../bin/hermes-emulator.js", import.meta.url).pathname
+const BIN = new URL("../../bin/hermes-emulator.cjs", import.meta.url).pathname
 const KEY = "cli-key-0123456789abcdef"
 // the control plane wants JSON and the API key
 const ADMIN = { "content-type": "application/json", "x-hermetic-admin-key": KEY }
