@@ -2,10 +2,9 @@
  * Where a request's CPU goes, the emulator beside the bare reference (the servers of the bare
  * section): each side is loaded with one operation, and during the measured window V8's CPU
  * profiler samples it and a PerformanceObserver counts its garbage collections. Prints, per
- * request: CPU, then the busy samples split by what ran on top (the Effect runtime, the emulator's
- * own code — which includes the time of the SQLite calls it makes, since native calls get no frame
- * of their own — Node's HTTP and stream internals, the collector), the collections, and the
- * functions with the most self time. Writes the profiles (.cpuprofile, open them in Chrome DevTools)
+ * request: CPU, then the busy samples split by what ran on top (SQLite's native calls, the Effect
+ * runtime, the server's own code, Node's HTTP and socket internals, the collector), the
+ * collections, and the functions with the most self time. Writes the profiles (.cpuprofile, open them in Chrome DevTools)
  * and a summary JSON to --out.
  *
  *   npm run bench:profile -- [--op get|post|keyed] [--seconds 5] [--out DIR]
@@ -43,15 +42,19 @@ interface GcTally {
   readonly major: { readonly count: number; readonly ms: number }
 }
 
+// better-sqlite3's native statement methods: the profiler gives a native function a frame of its own, without a script
+const SQLITE_NATIVE = new Set(["run", "get", "all", "iterate", "exec", "pragma", "prepare"])
+
 /** What ran on top of a sample, by the script it belongs to. */
 const category = (url: string, fn: string): string => {
   if (fn === "(garbage collector)") return "garbage collector (main thread)"
   if (fn === "(idle)") return "idle"
   if (fn === "(program)") return "V8 (program)"
+  if (url === "" && SQLITE_NATIVE.has(fn)) return "SQLite (better-sqlite3's native calls: statements, BEGIN/COMMIT)"
   if (url.includes("/node_modules/effect/") || url.includes("/node_modules/@effect/")) return "Effect runtime"
   if (url.includes("better-sqlite3")) return "better-sqlite3 (JS side)"
-  if (url.includes("/packages/") || url.includes("/bench/servers/")) return "server code (with the SQLite calls it makes)"
-  if (url.startsWith("node:") || url === "") return "Node internals (HTTP, streams, native calls)"
+  if (url.includes("/packages/") || url.includes("/bench/servers/")) return "server code"
+  if (url.startsWith("node:") || url === "") return "Node internals (HTTP, streams, sockets, other native calls)"
   return "other"
 }
 
