@@ -194,8 +194,10 @@ class NodeRequestHead implements EmuRequestHead {
 
 /** node:http joins repeated headers with ", " except Set-Cookie, which it lists. */
 const joinedHeaders = (req: http.IncomingMessage): Record<string, string | undefined> => {
+  const incoming = req.headers
   const headers: Record<string, string | undefined> = {}
-  for (const [k, v] of Object.entries(req.headers)) {
+  for (const k in incoming) {
+    const v = incoming[k]
     if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v
   }
   return headers
