@@ -209,7 +209,7 @@ export const renderDiffer = (d: DifferResult): string => {
   return lines.join("\n")
 }
 
-const within = (value: number, target: number) => `target ≤ ${target} — ${verdict(value <= target)}`
+const within = (value: number, target: number, unit: string) => `target ≤ ${target} ${unit} — ${verdict(value <= target)}`
 
 export const renderSuites = (r: SuitesResult): string => {
   const perTest = (s: Spread) => fmt((s.median / r.tests) * 1000, 3)
@@ -218,7 +218,7 @@ export const renderSuites = (r: SuitesResult): string => {
     c === undefined
       ? []
       : [
-        `| cold start of the bundled CLI (\`node packages/emulator/dist/hermes-emulator-launcher.cjs serve\`, ${fmt(c.bundleBytes / 1024)} KiB, with its V8 code cache) to the first 200 of /health | ${ms(c.cliWallMs)} ms | ${ms(c.cliCpuMs)} ms | ${within(c.cliWallMs.median, 120)} ms |`,
+        `| cold start of the bundled CLI (\`node packages/emulator/dist/hermes-emulator-launcher.cjs serve\`, ${fmt(c.bundleBytes / 1024)} KiB, with its V8 code cache) to the first 200 of /health | ${ms(c.cliWallMs)} ms | ${ms(c.cliCpuMs)} ms | ${within(c.cliWallMs.median, 120, "ms")} |`,
         `| of which the CLI's own start (layers built, listening; its "ready in") | ${ms(c.cliOwnStartMs)} ms | | |`,
         ...(c.firstStart === undefined
           ? []
@@ -234,10 +234,10 @@ export const renderSuites = (r: SuitesResult): string => {
     "| what | wall | CPU | target |",
     "| --- | --- | --- | --- |",
     ...cold,
-    `| Emulator.layer start in process (services, storage opened and migrated, app) | ${ms(r.layerStartMs)} ms | | ${within(r.layerStartMs.median, 20)} ms |`,
-    `| namespace reset after a test (POST /__admin/reset, in process) | ${ms(r.resetMs.wall)} ms | ${ms(r.resetMs.cpu)} ms | ${within(r.resetMs.wall.median, 0.2)} ms |`,
-    `| a fresh namespace's first request (a Script upload, in process) | ${ms(r.freshNamespaceMs.wall)} ms | ${ms(r.freshNamespaceMs.cpu)} ms | ${within(r.freshNamespaceMs.wall.median, 0.2)} ms |`,
-    `| ${r.tests.toLocaleString("en-US")} isolated tests in process (Layer + fetch) | ${ms(r.inProcessSeconds.wall)} s (${perTest(r.inProcessSeconds.wall)} ms/test) | ${ms(r.inProcessSeconds.cpu)} s | ${within(r.inProcessSeconds.wall.median, (0.4 * r.tests) / 1000)} s |`,
+    `| Emulator.layer start in process (services, storage opened and migrated, app) | ${ms(r.layerStartMs)} ms | | ${within(r.layerStartMs.median, 20, "ms")} |`,
+    `| namespace reset after a test (POST /__admin/reset, in process) | ${ms(r.resetMs.wall)} ms | ${ms(r.resetMs.cpu)} ms | ${within(r.resetMs.wall.median, 0.2, "ms")} |`,
+    `| a fresh namespace's first request (a Script upload, in process) | ${ms(r.freshNamespaceMs.wall)} ms | ${ms(r.freshNamespaceMs.cpu)} ms | ${within(r.freshNamespaceMs.wall.median, 0.2, "ms")} |`,
+    `| ${r.tests.toLocaleString("en-US")} isolated tests in process (Layer + fetch) | ${ms(r.inProcessSeconds.wall)} s (${perTest(r.inProcessSeconds.wall)} ms/test) | ${ms(r.inProcessSeconds.cpu)} s | ${within(r.inProcessSeconds.wall.median, (0.4 * r.tests) / 1000, "s")} |`,
     `| the same over HTTP (emulator in its own process, keep-alive fetch) | ${ms(r.overHttpSeconds.wall)} s (${perTest(r.overHttpSeconds.wall)} ms/test) | | measured |`,
     `| vitest: ${r.parallel.files} files × ${r.parallel.testsPerFile} tests, ${r.parallel.workers} workers, one emulator (globalSetup) shared through namespaces | ${ms(r.parallel.withEmulatorSeconds)} s | | measured |`,
     `| the same files with tests that do nothing (vitest's own share) | ${ms(r.parallel.vitestAloneSeconds)} s | | — |`
