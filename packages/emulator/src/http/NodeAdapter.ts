@@ -326,7 +326,6 @@ export const listen = <R>(
   port: number
 ): Promise<NodeServer> =>
   new Promise((resolve, reject) => {
-    // headers as large as aiohttp lets through (128 fields of 8190 bytes); ParserLimits refuses the rest as it does
     const answer = (req: http.IncomingMessage, res: http.ServerResponse, body: BodyReader) =>
       respond(new NodeRequestHead(req, res), body)
         .then((out) => writeResponse(req, res, out, runtime))
@@ -337,6 +336,7 @@ export const listen = <R>(
             res.end("500 Internal Server Error\n\nServer got itself in trouble")
           } else res.destroy()
         })
+    // headers as large as aiohttp lets through (128 fields of 8190 bytes); ParserLimits refuses the rest as it does
     const server = http.createServer({ maxHeaderSize: 128 * 8192 }, (req, res) => {
       const refused = parserRejection(req.rawHeaders)
       if (refused !== undefined) {
