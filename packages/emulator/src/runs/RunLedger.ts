@@ -9,7 +9,7 @@ import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { Storage, type StorageShape } from "../services/Storage.js"
 import { type RunRecord, TERMINAL_STATUSES, type RunStatus } from "./RunRecord.js"
-import { fromJs, PyDict, pyJsonDumps, pyJsonLoads, type PyValue, toHandlerValue } from "../python/index.js"
+import { PyDict, pyDumps, pyJsonDumps, pyJsonLoads, type PyValue, toHandlerValue } from "../python/index.js"
 
 export const LEDGER_RETENTION_SECONDS = 86_400
 export const INTERRUPTED_ERROR = "The gateway restarted before this run settled."
@@ -65,7 +65,7 @@ export const ownerScope = (profile: string, apiKey: string): string =>
   createHash("sha256").update(`${profile || "default"}\0${apiKey || "unauthenticated-test-listener"}`, "utf8").digest("hex")
 
 /** The status as upstream stores it: JSON with sorted keys. */
-export const encodeStatus = (record: RunRecord): string => pyJsonDumps(fromJs(record), { sortKeys: true })
+export const encodeStatus = (record: RunRecord): string => pyDumps(record, true, true)
 
 export const decodeStatus = (json: string): RunRecord => {
   const parsed = pyJsonLoads(json)

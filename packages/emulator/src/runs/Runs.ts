@@ -136,15 +136,16 @@ export class Runs {
       const terminal = isTerminal(status)
       if (!due && !terminal) return Effect.void
       return Effect.flatMap(Storage, (storage) =>
-        // one commit for the ledger row and the settled status
-        storage.transaction(() => {
-          if (due) ledger(storage, namespace).persistStatus(runId, record, now)
-          if (terminal) {
-            saveSettledNow(storage, namespace, runId, record)
-            if (this.#statuses.get(runId) === record) this.#statuses.delete(runId)
-            this.#keyed.delete(runId)
-          }
-        }))
+        terminal
+          ? // one commit for the ledger row and the settled status
+            storage.transaction(() => {
+              if (due) ledger(storage, namespace).persistStatus(runId, record, now)
+              saveSettledNow(storage, namespace, runId, record)
+              if (this.#statuses.get(runId) === record) this.#statuses.delete(runId)
+              this.#keyed.delete(runId)
+            })
+          : // one statement commits on its own: no BEGIN/COMMIT around it
+            storage.use(() => ledger(storage, namespace).persistStatus(runId, record, now)))
     })
   }
 
