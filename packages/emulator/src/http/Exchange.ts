@@ -130,12 +130,8 @@ export const withHeaders = (res: EmuResponse, extra: ReadonlyArray<readonly [str
 
 /** Adds each header only when the response does not already carry it (aiohttp `setdefault`). */
 export const withDefaultHeaders = (res: EmuResponse, defaults: ReadonlyArray<readonly [string, string]>): EmuResponse => {
-  const headers = [...res.headers]
-  for (const d of defaults) {
-    const name = d[0].toLowerCase()
-    if (!res.headers.some(([k]) => k.toLowerCase() === name)) headers.push(d)
-  }
-  return { ...res, headers }
+  const present = new Set(res.headers.map(([k]) => k.toLowerCase()))
+  return { ...res, headers: [...res.headers, ...defaults.filter(([k]) => !present.has(k.toLowerCase()))] }
 }
 
 export const header = (req: EmuRequest, name: string): string | undefined => req.headers[name.toLowerCase()]
