@@ -15,6 +15,8 @@
  *   block of message ids (bump + read), one two-row message insert, one counter update — 5 statements.
  * Same tables and indexes (the emulator's own DDL), same WAL journal and synchronous=NORMAL. Prints
  * `LISTENING <port> <controlPort> <runId>`.
+ * `--burn-micros N` (bench/calibrate.ts) adds N µs of pure computation to every request before it
+ * is answered: a busy loop on the monotonic clock, allocating nothing.
  */
 import Database from "better-sqlite3"
 import { createHash, randomBytes } from "node:crypto"
@@ -23,8 +25,17 @@ import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
+import { parseArgs } from "node:util"
 import { STORAGE_SCHEMA } from "../../packages/emulator/src/StorageSchema.js"
 import { startControl } from "./control.js"
+
+const { values } = parseArgs({ options: { "burn-micros": { type: "string" } } })
+const BURN_MS = Number(values["burn-micros"] ?? 0) / 1000
+const burn = () => {
+  if (BURN_MS <= 0) return
+  const until = performance.now() + BURN_MS
+  while (performance.now() < until);
+}
 
 const KEY = "bench-key-0123456789abcdef"
 const NS = "default"
@@ -108,6 +119,7 @@ const server = http.createServer((req, res) => {
   const chunks: Array<Buffer> = []
   req.on("data", (c: Buffer) => chunks.push(c))
   req.on("end", () => {
+    burn()
     if (req.headers.authorization !== `Bearer ${KEY}`) return json(res, 401, { error: { message: "Invalid API key" } })
     if (req.method === "GET" && req.url?.startsWith("/v1/runs/")) {
       const runId = req.url.slice("/v1/runs/".length)

@@ -14,7 +14,7 @@ import { mkdtempSync } from "node:fs"
 import { createServer } from "node:http"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Emulator, layer } from "../../packages/emulator/src/Emulator.js"
+import { Emulator, layer } from "@hermetic/emulator"
 import type { EmuRequest } from "../../packages/emulator/src/http/Exchange.js"
 import { startControl } from "./control.js"
 

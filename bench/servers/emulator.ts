@@ -7,7 +7,7 @@ import { mkdtempSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
-import { startEmulator } from "../../packages/emulator/src/index.js"
+import { startEmulator } from "@hermetic/emulator"
 import { startControl } from "./control.js"
 
 const { values } = parseArgs({ options: { pin: { type: "string" }, "max-concurrent-runs": { type: "string" } } })
