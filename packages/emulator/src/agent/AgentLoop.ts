@@ -17,7 +17,8 @@
  * a new model call. A reply cut off by the length limit is continued (up to four times) with
  * Hermes' continuation prompt.
  */
-import { Deferred, Effect } from "effect"
+import { Effect } from "effect"
+import type { Interrupt } from "./Interrupt.js"
 import { pyTruncate } from "../content/MultimodalContent.js"
 import {
   type AgentOperation,
@@ -104,7 +105,7 @@ export interface AgentTurnInput {
   readonly history: ReadonlyArray<AgentMessage>
   readonly callbacks?: AgentTurnCallbacks
   /** Completes when the caller interrupts the agent (client gone, stop). */
-  readonly interrupt?: Deferred.Deferred<void>
+  readonly interrupt?: Interrupt
   /**
    * The tools enabled for the api_server platform (default none, as in the oracle runner's home).
    * A model reply whose tool calls all name enabled tools is executed — with the tool callbacks, an
@@ -194,7 +195,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
         ...fields
       }
     }
-    const interrupted = () => (input.interrupt === undefined ? Effect.succeed(false) : Deferred.isDone(input.interrupt))
+    const interrupted = () => input.interrupt?.isSet === true
 
     /** The model call the loop sends now: its transcript so far, as the model would receive it. */
     const modelCall = (): ModelCall => ({
@@ -208,7 +209,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
     let lengthContinuations = 0
 
     for (;;) {
-      if (yield* interrupted()) {
+      if (interrupted()) {
         // a transcript cut short after a tool result gets a closing assistant turn (observed live)
         if (messages[messages.length - 1]?.["role"] === "tool") messages.push({ role: "assistant", content: INTERRUPTED_CLOSING_TEXT })
         return finish({ finalResponse: "", completed: false, interrupted: true })
@@ -223,7 +224,7 @@ export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnRes
         yield* onPause()
         const released = input.interrupt === undefined
           ? yield* player.awaitHold(answer.hold)
-          : yield* Effect.raceFirst(player.awaitHold(answer.hold), Deferred.await(input.interrupt).pipe(Effect.as(false)))
+          : yield* Effect.raceFirst(player.awaitHold(answer.hold), input.interrupt.await.pipe(Effect.as(false)))
         if (!released) return finish({ finalResponse: "", completed: false, interrupted: true })
       }
       if (reply.error !== undefined) {

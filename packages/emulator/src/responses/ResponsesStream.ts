@@ -22,7 +22,8 @@
  * tool items before the message.
  */
 import { agentToolNames } from "../discovery/ToolsetCatalog.js"
-import { Data, Deferred, Duration, Effect, Either, Fiber, Option, Queue, Stream } from "effect"
+import { Data, Duration, Effect, Either, Fiber, Option, Queue, Stream } from "effect"
+import { Interrupt } from "../agent/Interrupt.js"
 import { type AgentTurnResult, type AgentUsage, type ExecutedToolCall, playAgentTurn } from "../agent/AgentLoop.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
 import type { EmuResponse } from "../http/Exchange.js"
@@ -85,7 +86,7 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
     const ids = yield* Ids
     const gw = ctx.gateway
     const signals = yield* Queue.unbounded<AgentSignal>()
-    const interrupt = yield* Deferred.make<void>()
+    const interrupt = new Interrupt()
 
     // The agent starts in the handler, before the first event is written (upstream's ensure_future).
     gw.beginAgentTurn()
@@ -294,7 +295,7 @@ export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effe
     })
     // client gone (or the server cancelling the stream): keep an incomplete snapshot, stop the agent
     const abandon = persistIncomplete.pipe(
-      Effect.zipRight(Deferred.succeed(interrupt, undefined)),
+      Effect.zipRight(interrupt.set),
       Effect.zipRight(Fiber.interrupt(agentFiber))
     )
     yield* writer.pipe(

@@ -109,7 +109,7 @@ const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall, mat
     const choice = yield* Effect.raceAll([
       Deferred.await(answer).pipe(Effect.map((choice) => choice as ApprovalChoice)),
       approvalTimeout(spec),
-      Deferred.await(live.interrupt).pipe(
+      live.interrupt.await.pipe(
         Effect.zipRight(Effect.sleep(Duration.seconds(1))),
         Effect.zipRight(Deferred.succeed(answer, "deny")),
         Effect.as("deny" as const)

@@ -7,8 +7,9 @@
  * to events, sweep. Nothing outside `runs/` reaches the maps (test/architecture.test.ts checks it).
  */
 import { Deferred, Effect, type Fiber, Queue } from "effect"
+import { Interrupt } from "../agent/Interrupt.js"
 import type { GatewayState } from "../services/GatewayProcess.js"
-import { Storage } from "../services/Storage.js"
+import { Storage, type StorageShape } from "../services/Storage.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import { isTerminal, ledger, PERSISTED_FIELDS } from "./RunLedger.js"
 import { type RunRecord, type RunStatus, setRunStatus } from "./RunRecord.js"
@@ -51,7 +52,7 @@ export interface PendingApproval {
 export interface LiveRun {
   readonly runId: string
   /** Signals the agent to stop (Hermes' agent.interrupt / hard_interrupt). */
-  readonly interrupt: Deferred.Deferred<void>
+  readonly interrupt: Interrupt
   fiber: Fiber.RuntimeFiber<void> | undefined
   /** The agent exists once the turn starts; before that only the task is live. */
   agentStarted: boolean
@@ -135,17 +136,18 @@ export class Runs {
       if (due) this.#keyed.set(runId, status)
       const terminal = isTerminal(status)
       if (!due && !terminal) return Effect.void
+      const settle = (storage: StorageShape) => () => {
+        if (due) ledger(storage, namespace).persistStatus(runId, record, now)
+        saveSettledNow(storage, namespace, runId, record)
+        if (this.#statuses.get(runId) === record) this.#statuses.delete(runId)
+        this.#keyed.delete(runId)
+      }
+      // a single statement commits on its own (no BEGIN/COMMIT around it); a keyed run's terminal
+      // status is one commit for the ledger row and the settled status
       return Effect.flatMap(Storage, (storage) =>
         terminal
-          ? // one commit for the ledger row and the settled status
-            storage.transaction(() => {
-              if (due) ledger(storage, namespace).persistStatus(runId, record, now)
-              saveSettledNow(storage, namespace, runId, record)
-              if (this.#statuses.get(runId) === record) this.#statuses.delete(runId)
-              this.#keyed.delete(runId)
-            })
-          : // one statement commits on its own: no BEGIN/COMMIT around it
-            storage.use(() => ledger(storage, namespace).persistStatus(runId, record, now)))
+          ? due ? storage.transaction(settle(storage)) : storage.use(settle(storage))
+          : storage.use(() => ledger(storage, namespace).persistStatus(runId, record, now)))
     })
   }
 
@@ -163,10 +165,10 @@ export class Runs {
    * and counts as the process' background agent work until it leaves.
    */
   enter(runId: string, record: RunRecord, keyed: boolean, now: number): Effect.Effect<LiveRun> {
-    return Effect.gen(this, function*() {
+    return Effect.sync(() => {
       const live: LiveRun = {
         runId,
-        interrupt: yield* Deferred.make<void>(),
+        interrupt: new Interrupt(),
         fiber: undefined,
         agentStarted: false,
         stopping: false,
@@ -205,7 +207,7 @@ export class Runs {
       return this.writeStatus(namespace, runId, "stopping", now, { last_event: "run.stopping" }).pipe(
         Effect.zipRight(Effect.suspend(() => {
           live.stopping = true
-          return live.agentStarted ? Deferred.succeed(live.interrupt, undefined) : Effect.void
+          return live.agentStarted ? live.interrupt.set : Effect.void
         })),
         Effect.as(true)
       )

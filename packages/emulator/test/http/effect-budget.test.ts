@@ -3,7 +3,8 @@
  * supervisor with op supervision on sees every fiber started and every Effect op run. A poll of a
  * settled run must start no fiber at all (http/Immediate.ts: an answer ready at once stays an
  * Exit), and a run's admission and background turn keep to a budget — the fibers and ops counted
- * when the budget was set (2 fibers; 83 ops for a run, 86 for a keyed one, on 0.21.0), with some room. A change that adds a
+ * when the budget was set (2 fibers; 83 ops for a run, 86 for a keyed one, on 0.21.0; 76 and 79 since the
+ * interrupt signal stopped being a Deferred), with some room. A change that adds a
  * fiber per request, or a few dozen ops, shows here first.
  */
 import { Effect, Layer, ManagedRuntime, RuntimeFlags, Supervisor } from "effect"

@@ -10,6 +10,7 @@
  * 502 agent_incomplete). Streamed answers are SSE (see chat/ChatStream.ts).
  */
 import { Deferred, Duration, Effect, Either, Queue, Stream } from "effect"
+import { Interrupt } from "../../agent/Interrupt.js"
 import { type AgentTurnCallbacks, type AgentTurnResult, playAgentTurn } from "../../agent/AgentLoop.js"
 import { recordPlayedTurn } from "../../sessions/RecordTurnResult.js"
 import type { AgentMessage } from "../../agent/AgentMessages.js"
@@ -65,7 +66,7 @@ const runTurn = (
   release: () => void,
   sessionId: string,
   callbacks?: AgentTurnCallbacks,
-  interrupt?: Deferred.Deferred<void>
+  interrupt?: Interrupt
 ) =>
   Effect.suspend(() => {
     release()
@@ -140,7 +141,7 @@ const streamed = (
   Effect.gen(function*() {
     const items = yield* Queue.unbounded<StreamItem | null>()
     const result = yield* Deferred.make<AgentTurnResult>()
-    const interrupt = yield* Deferred.make<void>()
+    const interrupt = new Interrupt()
     const put = (item: StreamItem) => Queue.offer(items, item).pipe(Effect.asVoid)
     // a "completed" is only sent for a call whose "running" was (internal tools are never shown)
     const shown = new Set<string>()
@@ -162,7 +163,7 @@ const streamed = (
     // A client that goes away interrupts the agent, as upstream's SSE writer does.
     const frames = chatStreamFrames(env, items, result, CHAT_SSE_KEEPALIVE).pipe(
       Stream.interruptWhen(Effect.promise(() => ctx.req.aborted)),
-      Stream.ensuring(Deferred.succeed(interrupt, undefined))
+      Stream.ensuring(interrupt.set)
     )
     // The headers of a prepared stream are final: upstream adds the CORS headers itself, first.
     const cors = corsHeadersFor(ctx.config, ctx.req.headers["origin"] ?? "") ?? []
