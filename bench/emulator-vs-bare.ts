@@ -83,6 +83,8 @@ export const emulatorVsBare = async (opts: { rounds: number; seconds: number; wa
 
 export const renderEmulatorVsBare = (rows: ReadonlyArray<SideBySide>): string => {
   const lines = [
+    "Both servers run as plain JavaScript on node, the emulator as its built package (dist/, what npm installs; bench/child.ts), loaded by autocannon on the same machine. `npm run bench:calibrate` shows how this figure answers a server's own work here: the bare reference with 100 µs of work added per request measures well over 100 µs more.",
+    "",
     "| operation | emulator req/s | bare req/s | emulator p50 / p99 ms | bare p50 / p99 ms | emulator CPU µs/req | bare CPU µs/req | bare÷emulator throughput | emulator÷bare CPU |",
     "| --- | --- | --- | --- | --- | --- | --- | --- | --- |"
   ]

@@ -36,7 +36,9 @@ Measures, on this machine, side by side, and prints ratios:
            total), a full run (POST, poll until completed); cold start to the first answer
            (hermes-emulator serve vs hermes gateway run). Targets: ≥ 50× GET, ≥ 100× full run, ≥ 20× cold start.
            Needs the pin's venv (npm run oracle-runner -- doctor); load on the gateway: few connections, few seconds.
-  bare     the emulator vs a bare node:http + better-sqlite3 server doing the same SQL work (target: within 2×)
+  bare     the emulator vs a bare node:http + better-sqlite3 server doing the same SQL work (target: within 2×);
+           both as plain JavaScript, the emulator as its built package (npm run bench:calibrate: how the
+           figure answers a server's own work on this machine)
   scale    GET /v1/runs/{id} latency and RSS with 1k, 100k, 1M stored runs (file storage), keyed POST,
            and the retention sweep's cost against the number of expired runs
            on the bundled CLI (targets: latency flat within 20 %, RSS ≤ 150 MiB at 1M)
