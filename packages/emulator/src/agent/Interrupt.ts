@@ -1,6 +1,7 @@
 /**
- * The signal that stops an agent turn (Hermes' agent.interrupt): set once by a stop, a client that
- * went away or a restart; the loop checks it between model calls and races it against a held reply.
+ * The signal that stops an agent turn (Hermes' agent.interrupt): set by a run's stop or by a
+ * streaming client that went away; the loop checks it between model calls and races it against a
+ * held reply.
  * Not an Effect Deferred: making one copies Effect's whole prototype into the new object (~5 µs and
  * ~2 KB each, measured), and every run and streamed chat makes one; a Latch costs ~0.3 µs.
  */
