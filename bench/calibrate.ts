@@ -13,8 +13,8 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { dirname } from "node:path"
 import { parseArgs } from "node:util"
 import { startChild } from "./child.js"
-import { SPECS } from "./emulator-vs-bare.js"
-import { controlCpu, runLoad } from "./load.js"
+import { SPECS, targetOf } from "./emulator-vs-bare.js"
+import { runLoad } from "./load.js"
 import { fmt } from "./stats.js"
 
 const { values } = parseArgs({
@@ -52,7 +52,7 @@ for (const burn of burns) {
   process.stderr.write(`  ${spec.name}, bare + ${burn} µs of work per request …\n`)
   const child = await startChild("bench/servers/bare.ts", ["--burn-micros", String(burn)])
   try {
-    const target = { baseUrl: child.baseUrl, apiKey: "bench-key-0123456789abcdef", runId: child.runId, cpuMicros: controlCpu(child.controlPort) }
+    const target = targetOf(child)
     await runLoad(spec, target, 1)
     const r = await runLoad(spec, target, seconds)
     points.push({ burnMicros: burn, cpuMicrosPerRequest: r.cpuMicrosPerRequest, overheadMicros: r.cpuMicrosPerRequest - burn, requestsPerSecond: r.requestsPerSecond })

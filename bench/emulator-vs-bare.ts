@@ -9,7 +9,8 @@ import { fmt, fmtSpread, spread, type Spread } from "./stats.js"
 
 const API_KEY = "bench-key-0123456789abcdef"
 
-const targetOf = (c: Child): LoadTarget => ({ baseUrl: c.baseUrl, apiKey: API_KEY, runId: c.runId, cpuMicros: controlCpu(c.controlPort) })
+/** A bench child as a load target: its address, the bench key, its seeded run, and its CPU from its control port. */
+export const targetOf = (c: Child): LoadTarget => ({ baseUrl: c.baseUrl, apiKey: API_KEY, runId: c.runId, cpuMicros: controlCpu(c.controlPort) })
 
 export const SPECS: ReadonlyArray<LoadSpec> = [
   { name: "GET /v1/runs/{id}", method: "GET", path: (id) => `/v1/runs/${id}` },

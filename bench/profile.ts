@@ -13,8 +13,8 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { startChild } from "./child.js"
-import { SPECS } from "./emulator-vs-bare.js"
-import { controlCpu, runLoad } from "./load.js"
+import { SPECS, targetOf } from "./emulator-vs-bare.js"
+import { runLoad } from "./load.js"
 import { fmt } from "./stats.js"
 
 const { values } = parseArgs({ options: { op: { type: "string" }, seconds: { type: "string" }, out: { type: "string" }, help: { type: "boolean" } } })
@@ -84,7 +84,7 @@ const analyse = (profile: CpuProfile, cpuPerRequest: number) => {
 const side = async (label: string, script: string) => {
   const child = await startChild(script)
   try {
-    const target = { baseUrl: child.baseUrl, apiKey: "bench-key-0123456789abcdef", runId: child.runId, cpuMicros: controlCpu(child.controlPort) }
+    const target = targetOf(child)
     await runLoad(spec, target, 1)
     await fetch(`http://127.0.0.1:${child.controlPort}/profile/start`)
     const load = await runLoad(spec, target, seconds)

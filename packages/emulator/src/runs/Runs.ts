@@ -9,7 +9,7 @@
 import { Deferred, Effect, type Fiber, Queue } from "effect"
 import { Interrupt } from "../agent/Interrupt.js"
 import type { GatewayState } from "../services/GatewayProcess.js"
-import { Storage, type StorageShape } from "../services/Storage.js"
+import { Storage } from "../services/Storage.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import { isTerminal, ledger, PERSISTED_FIELDS } from "./RunLedger.js"
 import { type RunRecord, type RunStatus, setRunStatus } from "./RunRecord.js"
@@ -136,18 +136,18 @@ export class Runs {
       if (due) this.#keyed.set(runId, status)
       const terminal = isTerminal(status)
       if (!due && !terminal) return Effect.void
-      const settle = (storage: StorageShape) => () => {
-        if (due) ledger(storage, namespace).persistStatus(runId, record, now)
-        saveSettledNow(storage, namespace, runId, record)
-        if (this.#statuses.get(runId) === record) this.#statuses.delete(runId)
-        this.#keyed.delete(runId)
-      }
-      // a single statement commits on its own (no BEGIN/COMMIT around it); a keyed run's terminal
-      // status is one commit for the ledger row and the settled status
-      return Effect.flatMap(Storage, (storage) =>
-        terminal
-          ? due ? storage.transaction(settle(storage)) : storage.use(settle(storage))
-          : storage.use(() => ledger(storage, namespace).persistStatus(runId, record, now)))
+      return Effect.flatMap(Storage, (storage) => {
+        // a single statement commits on its own: no BEGIN/COMMIT around it
+        if (!terminal) return storage.use(() => ledger(storage, namespace).persistStatus(runId, record, now))
+        const settle = () => {
+          if (due) ledger(storage, namespace).persistStatus(runId, record, now)
+          saveSettledNow(storage, namespace, runId, record)
+          if (this.#statuses.get(runId) === record) this.#statuses.delete(runId)
+          this.#keyed.delete(runId)
+        }
+        // a keyed run's terminal status is one commit for the ledger row and the settled status
+        return due ? storage.transaction(settle) : storage.use(settle)
+      })
     })
   }
 
