@@ -93,7 +93,7 @@ export const makeScriptPlayer = (options: ScriptPlayerOptions = {}): ScriptPlaye
         const [pick, next] = pickReply(cursor, {
           opensTurn: kind.kind === "opens-turn",
           afterCutReply: kind.kind === "continues-turn" && kind.continuation === "length_continuation",
-          fingerprint: callFingerprint(call),
+          fingerprint: () => callFingerprint(call),
           matches: (when) => whenMatches(when, call)
         })
         cursor = next

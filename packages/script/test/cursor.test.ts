@@ -32,11 +32,11 @@ describe("Script cursor", () => {
 
   it("opens a turn per opening call, continues within it, and never steals the next turn", () => {
     const picks = run(appendScript(emptyCursor, script), [
-      { opensTurn: true, fingerprint: "1", matches: () => false },
-      { opensTurn: false, fingerprint: "2", matches: () => false },
-      { opensTurn: false, fingerprint: "3", matches: () => false },
-      { opensTurn: true, fingerprint: "4", matches: () => false },
-      { opensTurn: true, fingerprint: "5", matches: () => false }
+      { opensTurn: true, fingerprint: () => "1", matches: () => false },
+      { opensTurn: false, fingerprint: () => "2", matches: () => false },
+      { opensTurn: false, fingerprint: () => "3", matches: () => false },
+      { opensTurn: true, fingerprint: () => "4", matches: () => false },
+      { opensTurn: true, fingerprint: () => "5", matches: () => false }
     ])
     expect(picks).toEqual([
       { kind: "reply", turn: 0, index: 0, reply: { text: "a1" }, skipped: 0 },
@@ -48,13 +48,13 @@ describe("Script cursor", () => {
   })
 
   it("lets a continuation with no current turn open the next queued turn", () => {
-    const [pick] = run(appendScript(emptyCursor, script), [{ opensTurn: false, fingerprint: "x", matches: () => false }])
+    const [pick] = run(appendScript(emptyCursor, script), [{ opensTurn: false, fingerprint: () => "x", matches: () => false }])
     expect(pick).toEqual({ kind: "reply", turn: 0, index: 0, reply: { text: "a1" }, skipped: 0 })
   })
 
   it("keeps an error sticky for exactly the retries of its status, then opens the next turn", () => {
     const failing: Script = { turns: [{ replies: [{ error: { status: 503, message: "down" } }] }, { replies: [{ text: "next" }] }] }
-    const same = { opensTurn: true, fingerprint: "same", matches: () => false }
+    const same = { opensTurn: true, fingerprint: () => "same", matches: () => false }
     const kinds = run(appendScript(emptyCursor, failing), [same, same, same, same]).map((p) => p.kind)
     expect(kinds).toEqual(["reply", "sticky-error", "sticky-error", "reply"])
     const once: Script = { turns: [{ replies: [{ error: { status: 400, message: "bad" } }] }, { replies: [{ text: "next" }] }] }

@@ -130,8 +130,13 @@ export const withHeaders = (res: EmuResponse, extra: ReadonlyArray<readonly [str
 
 /** Adds each header only when the response does not already carry it (aiohttp `setdefault`). */
 export const withDefaultHeaders = (res: EmuResponse, defaults: ReadonlyArray<readonly [string, string]>): EmuResponse => {
-  const present = new Set(res.headers.map(([k]) => k.toLowerCase()))
-  return { ...res, headers: [...res.headers, ...defaults.filter(([k]) => !present.has(k.toLowerCase()))] }
+  // a response carries a handful of headers: scanning them beats building a Set on every answer
+  const headers = res.headers.slice()
+  for (const entry of defaults) {
+    const name = entry[0].toLowerCase()
+    if (!res.headers.some(([k]) => k.toLowerCase() === name)) headers.push(entry)
+  }
+  return { ...res, headers }
 }
 
 export const header = (req: EmuRequest, name: string): string | undefined => req.headers[name.toLowerCase()]

@@ -5,7 +5,8 @@ const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER)
 /**
  * PyValue -> the value handlers work with: JSON-shaped JS, except where JS would lose what Python
  * keeps and a client could see it echoed back: integral floats stay `PyFloat` (1.0 is not 1), ints
- * beyond 2^53 stay `PyInt`. Dict keys are defined, never assigned, so "__proto__" stays data.
+ * beyond 2^53 stay `PyInt`. "__proto__" is defined, never assigned, so it stays data (every other
+ * key is assigned: defining each cost ~0.25 µs a key).
  */
 export const toHandlerValue = (v: PyValue): unknown => {
   if (v === null || typeof v !== "object") return v
@@ -14,7 +15,9 @@ export const toHandlerValue = (v: PyValue): unknown => {
   if (v instanceof PyList) return v.items.map(toHandlerValue)
   const out: Record<string, unknown> = {}
   for (const [k, item] of v.entries) {
-    Object.defineProperty(out, k, { value: toHandlerValue(item), enumerable: true, writable: true, configurable: true })
+    if (k === "__proto__") {
+      Object.defineProperty(out, k, { value: toHandlerValue(item), enumerable: true, writable: true, configurable: true })
+    } else out[k] = toHandlerValue(item)
   }
   return out
 }

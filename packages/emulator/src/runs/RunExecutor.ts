@@ -54,8 +54,11 @@ const pushProgress = (spec: RunSpec, event: RunEvent) =>
 const REASONING_TAGS = /<\/?(?:REASONING_SCRATCHPAD|think|reasoning)>/g
 
 /** The text Hermes reports as reasoning.available for an assistant message (first 500 characters). */
-export const reasoningText = (content: string): string =>
-  [...pyStrip(pyStrip(content).replace(REASONING_TAGS, ""))].slice(0, 500).join("")
+export const reasoningText = (content: string): string => {
+  const text = pyStrip(pyStrip(content).replace(REASONING_TAGS, ""))
+  // no more UTF-16 units than 500 is no more code points than 500: nothing to cut (and no array of them)
+  return text.length <= 500 ? text : [...text].slice(0, 500).join("")
+}
 
 
 const commandOf = (call: ExecutedToolCall): string => {

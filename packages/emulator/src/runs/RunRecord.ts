@@ -38,9 +38,9 @@ export const setRunStatus = (
   current["run_id"] = runId
   current["status"] = status
   current["updated_at"] = new PyFloat(now)
-  const { created_at: createdAt, ...rest } = fields
-  if (!("created_at" in current)) current["created_at"] = createdAt ?? new PyFloat(now)
-  Object.assign(current, rest)
+  if (!("created_at" in current)) current["created_at"] = fields["created_at"] ?? new PyFloat(now)
+  // the other fields in the order given (a loop: an object rest copy cost more than the update)
+  for (const key in fields) if (key !== "created_at") current[key] = fields[key]
   statuses.set(runId, current)
   return current
 }

@@ -39,7 +39,10 @@ export const answeredCalls = (
   turn: ReadonlyArray<TurnMessage>,
   usage: { readonly input_tokens: number; readonly output_tokens: number }
 ): ReadonlyArray<{ readonly input_tokens: number; readonly output_tokens: number }> => {
-  const n = turn.filter((m) => m["role"] === "assistant").length
-  if (n === 0) return []
-  return [{ input_tokens: usage.input_tokens, output_tokens: usage.output_tokens }, ...Array.from({ length: n - 1 }, () => ({ input_tokens: 0, output_tokens: 0 }))]
+  const calls: Array<{ readonly input_tokens: number; readonly output_tokens: number }> = []
+  for (const m of turn) {
+    if (m["role"] !== "assistant") continue
+    calls.push(calls.length === 0 ? { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens } : { input_tokens: 0, output_tokens: 0 })
+  }
+  return calls
 }
