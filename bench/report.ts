@@ -3,6 +3,7 @@
  * previous file) and the bench's section of evidence/REPORT.md, between `<!-- bench:start -->` and
  * `<!-- bench:end -->` (appended at the end when absent; nothing else in the file is touched).
  */
+import { type InstructionsResult, renderInstructions } from "./instructions.js"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { replaceReportSection } from "../packages/diff/src/evidence/reportSection.js"
 import type { DifferResult } from "./differ.js"
@@ -14,7 +15,7 @@ import { fmt, fmtAuto, type Spread } from "./stats.js"
 
 export const SCHEMA_VERSION = 2
 
-export type SectionName = "gateway" | "bare" | "scale" | "differ" | "suites"
+export type SectionName = "gateway" | "bare" | "instructions" | "scale" | "differ" | "suites"
 
 export interface Machine {
   readonly cpus: number
@@ -46,16 +47,18 @@ export interface BenchFile {
   readonly sectionMeta: Partial<Record<SectionName, SectionMeta>>
   readonly emulatorVsGateway?: EmulatorVsGateway
   readonly emulatorVsBare?: ReadonlyArray<SideBySide>
+  readonly instructions?: InstructionsResult
   readonly scale?: ScaleResult
   readonly differ?: DifferResult
   readonly suites?: SuitesResult
 }
 
-export type SectionKey = "emulatorVsGateway" | "emulatorVsBare" | "scale" | "differ" | "suites"
+export type SectionKey = "emulatorVsGateway" | "emulatorVsBare" | "instructions" | "scale" | "differ" | "suites"
 
 export const SECTION_KEYS: Record<SectionName, SectionKey> = {
   gateway: "emulatorVsGateway",
   bare: "emulatorVsBare",
+  instructions: "instructions",
   scale: "scale",
   differ: "differ",
   suites: "suites"
@@ -181,6 +184,17 @@ export const renderScale = (s: ScaleResult): string => {
       `- RSS grew ${fmt(last.rssMiB - first.rssMiB)} MiB from ${first.runs.toLocaleString("en-US")} to ${last.runs.toLocaleString("en-US")} runs; the empty emulator process (the bundled CLI) already holds ${fmt(first.rssEmptyMiB)}–${fmt(last.rssEmptyMiB)} MiB.`
     )
   }
+  const warm = s.points.filter((p) => p.getWarmup !== undefined && p.getWarmup.length > 0)
+  if (warm.length > 0) {
+    lines.splice(
+      lines.findIndex((l) => l.startsWith("Retention sweep")),
+      0,
+      "GET within the hour during the warm-up that precedes the measured rounds (the same at every size), µs of CPU per GET in each 1 s window: a freshly seeded store costs more at first.",
+      "",
+      ...warm.map((p) => `- ${p.runs.toLocaleString("en-US")} runs: ${(p.getWarmup ?? []).map((w) => fmt(w.cpuMicrosPerRequest)).join(" · ")}`),
+      ""
+    )
+  }
   for (const p of s.sweep) lines.push(`| ${p.expired.toLocaleString("en-US")} | ${ms(p.statusSweepMs)} | ${ms(p.ledgerPruneMs)} |`)
   for (const n of s.notes) lines.push("", `Note: ${n}`)
   return lines.join("\n")
@@ -264,6 +278,9 @@ export const renderMarkdown = (f: BenchFile): string => {
       "The reference does the emulator's SQL per request (bench/servers/bare.ts): for GET of a settled run one SELECT of its stored status bytes from settled_runs (and the once-a-minute expiry DELETE); per run the 5-statement session/message transaction and the settled_runs write; for keyed runs the ledger admission (prune, lookup, insert) and two status writes.",
       ""
     )
+  }
+  if (f.instructions !== undefined) {
+    out.push("### Instructions per request, emulator vs bare (counted, not timed)", "", metaLine(f.sectionMeta.instructions) + renderInstructions(f.instructions), "")
   }
   if (f.scale !== undefined) out.push("### Scale", "", metaLine(f.sectionMeta.scale) + renderScale(f.scale), "")
   if (f.suites !== undefined) out.push("### What test suites feel", "", metaLine(f.sectionMeta.suites) + renderSuites(f.suites), "")

@@ -31,6 +31,13 @@ export interface ScalePoint {
   readonly rssEmptyMiB: number
   /** GET on random runs settled within the hour (their status in the emulator's process-lifetime state). */
   readonly getInMemory: { readonly rps: Spread; readonly p50Ms: Spread; readonly p99Ms: Spread; readonly cpuMicrosPerRequest: Spread }
+  /**
+   * The warm-up before those rounds, in 1 s windows: µs of CPU per GET and p50 ms in each. A freshly
+   * seeded large store costs more for several seconds (1M runs: ~150 µs in the first second, ~55
+   * in the second, ~45 from the fourth; 1k runs: steady by the third), so the rounds follow
+   * `warmupSeconds` of GETs, the same at every size, and this curve shows what came before.
+   */
+  readonly getWarmup?: ReadonlyArray<{ readonly cpuMicrosPerRequest: number; readonly p50Ms: number }>
   /** The first GET after the clock moved past the 1 h status TTL: it runs the full sweep of all N statuses. */
   readonly sweepingGetMs: number
   /** Sequential GETs right after that one, while the sweep deletes the expired statuses in the background. */
@@ -75,7 +82,7 @@ const summarize = (rs: ReadonlyArray<LoadResult>) => ({
 
 const scalePoint = async (
   runs: number,
-  opts: { readonly rounds: number; readonly seconds: number; readonly connections: number; readonly log: (s: string) => void }
+  opts: { readonly rounds: number; readonly seconds: number; readonly warmupSeconds: number; readonly connections: number; readonly log: (s: string) => void }
 ): Promise<ScalePoint> => {
   opts.log(`  seeding ${runs} runs …`)
   const child = await startChild("bench/servers/scaled-emulator.ts", ["--runs", String(runs)], { timeoutMs: 30 * 60_000 })
@@ -85,9 +92,17 @@ const scalePoint = async (
     opts.log(`  ${runs} runs: seeded in ${seedSeconds.toFixed(1)} s, RSS of the bundled CLI ${(seededAtStart.rss / MiB).toFixed(0)} MiB`)
     const target: LoadTarget = { baseUrl: child.baseUrl, apiKey: SCALE_KEY, runId: child.runId, cpuMicros: controlCpu(child.controlPort) }
     const randomGet = { name: "get", method: "GET" as const, path: () => "/", pickPath: () => `/v1/runs/${scaleRunId(Math.floor(Math.random() * runs))}` }
+    const warmUp = async (label: string) => {
+      const windows: Array<{ cpuMicrosPerRequest: number; p50Ms: number }> = []
+      for (let s = 0; s < opts.warmupSeconds; s++) {
+        const w = await runLoad(randomGet, target, 1, opts.connections)
+        windows.push({ cpuMicrosPerRequest: w.cpuMicrosPerRequest, p50Ms: w.p50Ms })
+      }
+      opts.log(`  ${runs} runs, GET ${label} warm-up, µs CPU per GET in 1 s windows: ${windows.map((w) => w.cpuMicrosPerRequest.toFixed(0)).join(" ")}`)
+      return windows
+    }
     const measureGets = async (label: string) => {
       const rs: Array<LoadResult> = []
-      await runLoad(randomGet, target, 1, opts.connections)
       for (let round = 0; round < opts.rounds; round++) {
         const r = await runLoad(randomGet, target, opts.seconds, opts.connections)
         if (r.errors > 0) opts.log(`    warning: ${r.errors} non-2xx answers`)
@@ -96,6 +111,7 @@ const scalePoint = async (
       }
       return summarize(rs)
     }
+    const getWarmup = await warmUp("(within the hour)")
     const getInMemory = await measureGets("(within the hour)")
     // and after a few seconds of GETs: what the process holds while it serves the store
     const seeded = { ...seededAtStart, rss: Math.max(seededAtStart.rss, (await readControl(child.controlPort)).rss) }
@@ -126,6 +142,7 @@ const scalePoint = async (
     opts.log(`  ${runs} runs: ${during.length} GETs while the sweep runs, p50 ${getsDuringSweep.p50Ms.toFixed(2)} ms, longest ${getsDuringSweep.maxMs.toFixed(1)} ms`)
     const swept = await readControl(child.controlPort)
     opts.log(`  ${runs} runs: the sweeping GET took ${sweepingGetMs.toFixed(1)} ms; RSS after sweep ${(swept.rss / MiB).toFixed(0)} MiB`)
+    await warmUp("(status from the ledger)")
     const getFromLedger = await measureGets("(status from the ledger)")
     return {
       runs,
@@ -134,6 +151,7 @@ const scalePoint = async (
       rssEmptyMiB: Number(child.extra[1] ?? 0) / MiB,
       heapUsedMiB: seeded.heapUsed / MiB,
       getInMemory,
+      getWarmup,
       sweepingGetMs,
       getsDuringSweep,
       rssAfterSweepMiB: swept.rss / MiB,
@@ -243,6 +261,8 @@ export const scale = async (opts: {
   readonly sweepSizes: ReadonlyArray<number>
   readonly rounds: number
   readonly seconds: number
+  /** GETs before each size's measured rounds (1 s windows, recorded as `getWarmup`). */
+  readonly warmupSeconds: number
   readonly connections: number
   readonly log: (s: string) => void
 }): Promise<ScaleResult> => {
