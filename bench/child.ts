@@ -22,7 +22,8 @@ export interface Child {
   readonly runId: string
   /** Everything after the run id on the LISTENING line. */
   readonly extra: ReadonlyArray<string>
-  readonly stop: () => Promise<void>
+  /** SIGTERM, then SIGKILL if the child is still there after `graceMs` (default 5 s). */
+  readonly stop: (graceMs?: number) => Promise<void>
 }
 
 export const repoRoot = new URL("..", import.meta.url).pathname
@@ -50,9 +51,16 @@ const compile = async (script: string): Promise<string> => {
 export const startChild = async (
   script: string,
   args: ReadonlyArray<string> = [],
-  opts: { readonly nodeArgs?: ReadonlyArray<string>; readonly onLine?: (line: string) => void; readonly timeoutMs?: number } = {}
+  opts: {
+    readonly nodeArgs?: ReadonlyArray<string>
+    readonly onLine?: (line: string) => void
+    readonly timeoutMs?: number
+    /** A command node runs under (bench/instructions.ts: valgrind and its options). */
+    readonly wrapper?: ReadonlyArray<string>
+  } = {}
 ): Promise<Child> => {
-  const proc = execa("node", [...(opts.nodeArgs ?? []), await compile(script), ...args], {
+  const [command = "node", ...prefix] = [...(opts.wrapper ?? []), "node"]
+  const proc = execa(command, [...prefix, ...(opts.nodeArgs ?? []), await compile(script), ...args], {
     cwd: repoRoot,
     reject: false,
     stdin: "ignore",
@@ -81,9 +89,9 @@ export const startChild = async (
     controlPort: Number(controlPort),
     runId: String(runId),
     extra,
-    stop: async () => {
+    stop: async (graceMs = 5000) => {
       proc.kill("SIGTERM")
-      await Promise.race([done, new Promise((r) => setTimeout(r, 5000))])
+      await Promise.race([done, new Promise((r) => setTimeout(r, graceMs))])
       proc.kill("SIGKILL")
     }
   }
