@@ -188,7 +188,7 @@ if (selected.includes("instructions")) {
       "instructions",
       0,
       // a round is 12 server runs under valgrind (~1 min each for the emulator): one by default
-      () => instructionsPerRequest({ rounds: values.rounds === undefined ? 1 : rounds, warmup: quick ? 200 : 1000, requests: quick ? [100, 300] : [500, 2500], log }),
+      () => instructionsPerRequest({ rounds: values.rounds === undefined ? 1 : rounds, warmup: quick ? 200 : 3000, requests: quick ? [100, 300] : [1000, 4000], log }),
       renderInstructions,
       "Instructions per request, emulator vs bare (counted, not timed)"
     )

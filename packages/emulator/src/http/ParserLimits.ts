@@ -11,6 +11,8 @@ export const MAX_FIELD_SIZE = 8190
 // aiohttp's SINGLETON_HEADERS, in its spelling (the message names the header so)
 const SINGLETONS = ["Content-Length", "Content-Location", "Content-Range", "Content-Type", "ETag", "Host", "Max-Forwards", "Server", "Transfer-Encoding", "User-Agent"]
 const SINGLETON_BY_LOWER = new Map(SINGLETONS.map((h) => [h.toLowerCase(), h]))
+// most request headers are no singleton, and their length says so without lower-casing them
+const SINGLETON_LENGTHS = new Set(SINGLETONS.map((h) => h.length))
 
 /** Python's repr() of a bytes value (given one char per byte, as node:http gives header text). */
 const bytesRepr = (latin1: string): string => {
@@ -38,7 +40,7 @@ export const parserRejection = (rawHeaders: ReadonlyArray<string>): string | und
     if (value.length > MAX_FIELD_SIZE) {
       return `Got more than ${MAX_FIELD_SIZE} bytes when reading: ${bytesRepr(`${value.slice(0, 100)}...`)}.`
     }
-    const singleton = SINGLETON_BY_LOWER.get(name.toLowerCase())
+    const singleton = SINGLETON_LENGTHS.has(name.length) ? SINGLETON_BY_LOWER.get(name.toLowerCase()) : undefined
     if (singleton !== undefined) {
       if (seen.has(singleton)) return `Duplicate '${singleton}' header found.`
       seen.add(singleton)
