@@ -22,8 +22,7 @@ export interface Child {
   readonly runId: string
   /** Everything after the run id on the LISTENING line. */
   readonly extra: ReadonlyArray<string>
-  /** SIGTERM, then SIGKILL if the child is still there after `graceMs` (default 5 s). */
-  readonly stop: (graceMs?: number) => Promise<void>
+  readonly stop: () => Promise<void>
 }
 
 export const repoRoot = new URL("..", import.meta.url).pathname
@@ -51,16 +50,9 @@ const compile = async (script: string): Promise<string> => {
 export const startChild = async (
   script: string,
   args: ReadonlyArray<string> = [],
-  opts: {
-    readonly nodeArgs?: ReadonlyArray<string>
-    readonly onLine?: (line: string) => void
-    readonly timeoutMs?: number
-    /** A command node runs under (bench/instructions.ts: valgrind and its options). */
-    readonly wrapper?: ReadonlyArray<string>
-  } = {}
+  opts: { readonly nodeArgs?: ReadonlyArray<string>; readonly onLine?: (line: string) => void; readonly timeoutMs?: number } = {}
 ): Promise<Child> => {
-  const [command = "node", ...prefix] = [...(opts.wrapper ?? []), "node"]
-  const proc = execa(command, [...prefix, ...(opts.nodeArgs ?? []), await compile(script), ...args], {
+  const proc = execa("node", [...(opts.nodeArgs ?? []), await compile(script), ...args], {
     cwd: repoRoot,
     reject: false,
     stdin: "ignore",
@@ -89,9 +81,9 @@ export const startChild = async (
     controlPort: Number(controlPort),
     runId: String(runId),
     extra,
-    stop: async (graceMs = 5000) => {
+    stop: async () => {
       proc.kill("SIGTERM")
-      await Promise.race([done, new Promise((r) => setTimeout(r, graceMs))])
+      await Promise.race([done, new Promise((r) => setTimeout(r, 5000))])
       proc.kill("SIGKILL")
     }
   }

@@ -53,34 +53,31 @@ export const procCpu = (pid: () => number | null) => async (): Promise<number> =
   return (Number(fields[11]) + Number(fields[12])) * 10_000
 }
 
-/** autocannon's request list for a spec (a fresh key or path per request where the spec asks). */
-const requestsOf = (spec: LoadSpec, target: LoadTarget) => [
-  {
-    method: spec.method,
-    path: spec.path(target.runId),
-    headers: { authorization: `Bearer ${target.apiKey}`, "content-type": "application/json" },
-    ...(spec.body === undefined ? {} : { body: spec.body }),
-    ...(spec.uniqueKey === true || spec.pickPath !== undefined
-      ? {
-          setupRequest: (req: Record<string, unknown>) => ({
-            ...req,
-            ...(spec.pickPath === undefined ? {} : { path: spec.pickPath() }),
-            headers: {
-              ...(req["headers"] as Record<string, string>),
-              ...(spec.uniqueKey === true ? { "idempotency-key": randomBytes(12).toString("hex") } : {})
-            }
-          })
-        }
-      : {})
-  }
-]
-
 export const runLoad = async (spec: LoadSpec, target: LoadTarget, seconds: number, connections = 10): Promise<LoadResult> => {
   const options = {
     url: target.baseUrl,
     connections,
     duration: seconds,
-    requests: requestsOf(spec, target)
+    requests: [
+      {
+        method: spec.method,
+        path: spec.path(target.runId),
+        headers: { authorization: `Bearer ${target.apiKey}`, "content-type": "application/json" },
+        ...(spec.body === undefined ? {} : { body: spec.body }),
+        ...(spec.uniqueKey === true || spec.pickPath !== undefined
+          ? {
+              setupRequest: (req: Record<string, unknown>) => ({
+                ...req,
+                ...(spec.pickPath === undefined ? {} : { path: spec.pickPath() }),
+                headers: {
+                  ...(req["headers"] as Record<string, string>),
+                  ...(spec.uniqueKey === true ? { "idempotency-key": randomBytes(12).toString("hex") } : {})
+                }
+              })
+            }
+          : {})
+      }
+    ]
   }
   const before = await target.cpuMicros()
   const t0 = performance.now()
@@ -105,13 +102,4 @@ export const runLoad = async (spec: LoadSpec, target: LoadTarget, seconds: numbe
     requests,
     errors: rejected
   }
-}
-
-/** Exactly `amount` requests (bench/instructions.ts counts instructions, not time); throws on a non-2xx answer. */
-export const runCount = async (spec: LoadSpec, target: LoadTarget, amount: number, connections = 4): Promise<void> => {
-  const options = { url: target.baseUrl, connections, amount, timeout: 120, requests: requestsOf(spec, target) }
-  const result = await new Promise<autocannon.Result>((resolve, reject) => {
-    autocannon(options as unknown as autocannon.Options, (err, res) => (err ? reject(err as Error) : resolve(res)))
-  })
-  if (result.non2xx + result.errors > 0) throw new Error(`${spec.name}: ${result.non2xx} non-2xx answers and ${result.errors} errors in ${amount} requests`)
 }

@@ -3,7 +3,6 @@
  * previous file) and the bench's section of evidence/REPORT.md, between `<!-- bench:start -->` and
  * `<!-- bench:end -->` (appended at the end when absent; nothing else in the file is touched).
  */
-import { type InstructionsResult, renderInstructions } from "./instructions.js"
 import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { replaceReportSection } from "../packages/diff/src/evidence/reportSection.js"
 import type { DifferResult } from "./differ.js"
@@ -15,7 +14,7 @@ import { fmt, fmtAuto, type Spread } from "./stats.js"
 
 export const SCHEMA_VERSION = 2
 
-export type SectionName = "gateway" | "bare" | "instructions" | "scale" | "differ" | "suites"
+export type SectionName = "gateway" | "bare" | "scale" | "differ" | "suites"
 
 export interface Machine {
   readonly cpus: number
@@ -47,18 +46,16 @@ export interface BenchFile {
   readonly sectionMeta: Partial<Record<SectionName, SectionMeta>>
   readonly emulatorVsGateway?: EmulatorVsGateway
   readonly emulatorVsBare?: ReadonlyArray<SideBySide>
-  readonly instructions?: InstructionsResult
   readonly scale?: ScaleResult
   readonly differ?: DifferResult
   readonly suites?: SuitesResult
 }
 
-export type SectionKey = "emulatorVsGateway" | "emulatorVsBare" | "instructions" | "scale" | "differ" | "suites"
+export type SectionKey = "emulatorVsGateway" | "emulatorVsBare" | "scale" | "differ" | "suites"
 
 export const SECTION_KEYS: Record<SectionName, SectionKey> = {
   gateway: "emulatorVsGateway",
   bare: "emulatorVsBare",
-  instructions: "instructions",
   scale: "scale",
   differ: "differ",
   suites: "suites"
@@ -278,9 +275,6 @@ export const renderMarkdown = (f: BenchFile): string => {
       "The reference does the emulator's SQL per request (bench/servers/bare.ts): for GET of a settled run one SELECT of its stored status bytes from settled_runs (and the once-a-minute expiry DELETE); per run the 5-statement session/message transaction and the settled_runs write; for keyed runs the ledger admission (prune, lookup, insert) and two status writes.",
       ""
     )
-  }
-  if (f.instructions !== undefined) {
-    out.push("### Instructions per request, emulator vs bare (counted, not timed)", "", metaLine(f.sectionMeta.instructions) + renderInstructions(f.instructions), "")
   }
   if (f.scale !== undefined) out.push("### Scale", "", metaLine(f.sectionMeta.scale) + renderScale(f.scale), "")
   if (f.suites !== undefined) out.push("### What test suites feel", "", metaLine(f.sectionMeta.suites) + renderSuites(f.suites), "")

@@ -9,7 +9,6 @@ import { parseArgs } from "node:util"
 import { differ } from "./differ.js"
 import { emulatorVsBare, renderEmulatorVsBare } from "./emulator-vs-bare.js"
 import { emulatorVsGateway, PIN } from "./emulator-vs-gateway.js"
-import { instructionsPerRequest, renderInstructions } from "./instructions.js"
 import {
   type BenchFile,
   type Machine,
@@ -40,9 +39,6 @@ Measures, on this machine, side by side, and prints ratios:
   bare     the emulator vs a bare node:http + better-sqlite3 server doing the same SQL work (target: within 2×);
            both as plain JavaScript, the emulator as its built package (npm run bench:calibrate: how the
            figure answers a server's own work on this machine)
-  instructions  the same three requests against the same two servers, counted: user-space instructions per
-           request of each server process under valgrind's cachegrind (no timing noise; needs valgrind;
-           ~15 min, one round unless --rounds is given)
   scale    GET /v1/runs/{id} latency and RSS with 1k, 100k, 1M stored runs (file storage), keyed POST,
            and the retention sweep's cost against the number of expired runs
            on the bundled CLI (targets: latency flat within 20 %, RSS ≤ 150 MiB at 1M)
@@ -67,7 +63,7 @@ Progress goes to stderr, the tables to stdout. Nothing binds beyond 127.0.0.1. T
 not tests: nothing in npm test asserts a duration.
 `
 
-const SECTIONS: ReadonlyArray<SectionName> = ["gateway", "bare", "instructions", "scale", "differ", "suites"]
+const SECTIONS: ReadonlyArray<SectionName> = ["gateway", "bare", "scale", "differ", "suites"]
 
 const { values } = parseArgs({
   options: {
@@ -179,18 +175,6 @@ if (selected.includes("bare")) {
       () => emulatorVsBare({ rounds, seconds, warmupSeconds: quick ? 0.5 : 1, log }),
       renderEmulatorVsBare,
       "Emulator vs bare node:http + better-sqlite3 (target: within 2×)"
-    )
-  )
-}
-if (selected.includes("instructions")) {
-  await guarded("instructions", () =>
-    measure(
-      "instructions",
-      0,
-      // a round is 12 server runs under valgrind (~1 min each for the emulator): one by default
-      () => instructionsPerRequest({ rounds: values.rounds === undefined ? 1 : rounds, warmup: quick ? 200 : 3000, requests: quick ? [100, 300] : [1000, 4000], log }),
-      renderInstructions,
-      "Instructions per request, emulator vs bare (counted, not timed)"
     )
   )
 }
