@@ -29,7 +29,7 @@ export const repoRoot = new URL("..", import.meta.url).pathname
 
 let built = false
 /** The packages' dist/ brought up to date once per bench process (`tsc -b` is incremental: ~1 s when nothing changed). */
-const ensureBuilt = () => {
+export const ensureBuilt = () => {
   if (built) return
   execFileSync("node", [join(repoRoot, "scripts", "build.mjs")], { cwd: repoRoot, stdio: ["ignore", "ignore", "inherit"] })
   built = true
