@@ -128,7 +128,6 @@ export const withHeaders = (res: EmuResponse, extra: ReadonlyArray<readonly [str
   headers: [...res.headers, ...extra]
 })
 
-/** Adds each header only when the response does not already carry it (aiohttp `setdefault`). */
 /**
  * Whether header name `name` is `lower` (given in lower case), ignoring case. Names of another
  * length are told apart without lower-casing: a response's headers are looked through several
@@ -136,6 +135,7 @@ export const withHeaders = (res: EmuResponse, extra: ReadonlyArray<readonly [str
  */
 export const isHeaderName = (name: string, lower: string): boolean => name.length === lower.length && name.toLowerCase() === lower
 
+/** Adds each header only when the response does not already carry it (aiohttp `setdefault`). */
 export const withDefaultHeaders = (res: EmuResponse, defaults: ReadonlyArray<readonly [string, string]>): EmuResponse => {
   // a response carries a handful of headers: scanning them beats building a Set on every answer
   const headers = res.headers.slice()
