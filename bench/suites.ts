@@ -9,7 +9,8 @@
  *   globalSetup) through a namespace per test, against the same files doing no requests.
  * Wall times are what a suite waits; CPU times of this process are reported next to them. Every
  * part uses the emulator's built package (dist/, what npm installs), as the bench's servers do
- * (bench/child.ts): through tsx, the sources cost ~30 % more CPU in process.
+ * (bench/child.ts): that is what users run (through tsx, a POST cost ~30 % more CPU in process; a
+ * test here, once warm, about the same).
  */
 import { execa } from "execa"
 import { ManagedRuntime } from "effect"
