@@ -9,7 +9,7 @@ import { EmulatorConfig } from "./config/EmulatorConfig.js"
 import { aiohttpMethodNotAllowed, aiohttpNotFound, internalServerError, plainErrorResponse } from "./http/Envelopes.js"
 import { bearerGate } from "./http/Auth.js"
 import type { BodyReader, EmuRequest, EmuRequestHead, EmuResponse } from "./http/Exchange.js"
-import { isHeaderName, jsonResponse, withRequestBody } from "./http/Exchange.js"
+import { jsonResponse, sameHeaderName, withRequestBody } from "./http/Exchange.js"
 import { addCorsHeaders, addSecurityHeaders, bodyLimitShortCircuit, corsShortCircuit } from "./http/Middleware.js"
 import { MAX_REQUEST_BYTES } from "./http/RequestBody.js"
 import { type AppServices, type Handler, HandlerCrash, type Route, type RouteContext } from "./http/Route.js"
@@ -179,7 +179,7 @@ export const makeApp = Effect.gen(function*() {
         status: response.status,
         durationMs: performance.now() - started,
         fault,
-        responseSession: response.headers.find(([name]) => isHeaderName(name, "x-hermes-session-id"))?.[1] ?? null
+        responseSession: response.headers.find(([name]) => sameHeaderName(name, "x-hermes-session-id"))?.[1] ?? null
       })
       return response
     })

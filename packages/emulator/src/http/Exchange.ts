@@ -129,20 +129,17 @@ export const withHeaders = (res: EmuResponse, extra: ReadonlyArray<readonly [str
 })
 
 /**
- * Whether header name `name` is `lower` (given in lower case), ignoring case. Names of another
- * length are told apart without lower-casing: a response's headers are looked through several
- * times per request, and `toLowerCase` on each was a measurable part of a GET.
+ * Whether two header names are the same, ignoring case. Names of another length are told apart
+ * without lower-casing either: a response's headers are looked through several times per request,
+ * and `toLowerCase` on each was a measurable part of a GET.
  */
-export const isHeaderName = (name: string, lower: string): boolean => name.length === lower.length && name.toLowerCase() === lower
+export const sameHeaderName = (a: string, b: string): boolean => a.length === b.length && a.toLowerCase() === b.toLowerCase()
 
 /** Adds each header only when the response does not already carry it (aiohttp `setdefault`). */
 export const withDefaultHeaders = (res: EmuResponse, defaults: ReadonlyArray<readonly [string, string]>): EmuResponse => {
   // a response carries a handful of headers: scanning them beats building a Set on every answer
   const headers = res.headers.slice()
-  for (const entry of defaults) {
-    const name = entry[0].toLowerCase()
-    if (!res.headers.some(([k]) => isHeaderName(k, name))) headers.push(entry)
-  }
+  for (const entry of defaults) if (!res.headers.some(([k]) => sameHeaderName(k, entry[0]))) headers.push(entry)
   return { ...res, headers }
 }
 

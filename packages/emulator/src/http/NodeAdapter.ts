@@ -8,7 +8,7 @@ import { Effect, Exit, Fiber, type Runtime, Stream } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { createRequire } from "node:module"
-import { type BodyReader, type EmuRequestHead, type EmuResponse, isHeaderName, type RequestBodyRead } from "./Exchange.js"
+import { type BodyReader, type EmuRequestHead, type EmuResponse, type RequestBodyRead, sameHeaderName } from "./Exchange.js"
 import { parserRejection, parserRejectionResponse } from "./ParserLimits.js"
 import { BodyBuffer, IN_MEMORY_BYTES } from "./BodyBuffer.js"
 import { MAX_REQUEST_BYTES } from "./RequestBody.js"
@@ -251,14 +251,14 @@ const httpDate = (): string => {
  * handler's, in another order, and send no Server).
  */
 const headTail = (out: EmuResponse): Array<string> => {
-  const connection = out.headers.find(([k]) => isHeaderName(k, "connection"))
+  const connection = out.headers.find(([k]) => sameHeaderName(k, "connection"))
   return ["Date", httpDate(), "Server", SERVER, ...(connection !== undefined ? ["Connection", connection[1]] : [])]
 }
 
 /** The handler's headers as node:http's flat list, without Connection (headTail puts it last). */
 const flatHeaders = (out: EmuResponse): Array<string> => {
   const flat: Array<string> = []
-  for (const [k, v] of out.headers) if (!isHeaderName(k, "connection")) flat.push(k, v)
+  for (const [k, v] of out.headers) if (!sameHeaderName(k, "connection")) flat.push(k, v)
   return flat
 }
 
