@@ -149,195 +149,198 @@ export const unknownToolText = (name: string, available: ReadonlySet<string> = n
     : `Tool '${name}' does not exist. Available tools: ${[...available].sort().join(", ")}`
 
 export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnResult, never, Agent | Gateways | Storage> =>
-  Effect.gen(function*() {
-    const player = (yield* Agent).player(input.namespace)
-    // creating the agent registers tools lazily: the process answers GET /v1/toolsets warm from now on
-    const gateway = (yield* Gateways).get(input.namespace)
-    markAgentTurn(gateway)
-    // a fresh agent per request: its todo list starts empty
-    const todo = new TodoList()
-    const messages: Array<AgentMessage> = [...input.history]
-    messages.push({ role: "user", content: input.userMessage })
-    const emitDelta = input.callbacks?.onDelta ?? (() => Effect.void)
-    // `_stream_needs_break`: after executed tools, the next non-blank delta starts a new paragraph
-    let needsBreak = false
-    const onDelta = (chunk: string) => {
-      if (!needsBreak || pyStrip(chunk) === "") return emitDelta(chunk)
-      needsBreak = false
-      return emitDelta(`\n\n${chunk}`)
-    }
-    const onPause = input.callbacks?.onPause ?? (() => Effect.void)
-    let inputTokens = 0
-    let outputTokens = 0
-    let modelCalls = 0
-    /** Calls so far that failed with the same error in a row: Hermes' retries of one call. */
-    let failedAttempts = 0
-    let invalidToolRounds = 0
-    let emptyRetries = 0
-    let turnStart = -1
+  Effect.gen(() => agentTurn(input))
 
-    const usage = (): AgentUsage => ({
-      input_tokens: inputTokens,
-      output_tokens: outputTokens,
-      total_tokens: inputTokens + outputTokens
-    })
-    const finish = (fields: Partial<AgentTurnResult> & { readonly finalResponse: string }): AgentTurnResult => {
-      stampPersisted(messages)
-      return {
-        messages,
-        turnStart: turnStart < 0 ? messages.length : turnStart,
-        error: undefined,
-        completed: true,
-        partial: false,
-        failed: false,
-        interrupted: false,
-        usage: usage(),
-        ...fields
-      }
-    }
-    const interrupted = () => input.interrupt?.isSet === true
+/** The turn itself: a generator declared once (see http/Immediate.ts on generators made per call). */
+function* agentTurn(input: AgentTurnInput) {
+  const player = (yield* Agent).player(input.namespace)
+  // creating the agent registers tools lazily: the process answers GET /v1/toolsets warm from now on
+  const gateway = (yield* Gateways).get(input.namespace)
+  markAgentTurn(gateway)
+  // a fresh agent per request: its todo list starts empty
+  const todo = new TodoList()
+  const messages: Array<AgentMessage> = [...input.history]
+  messages.push({ role: "user", content: input.userMessage })
+  const emitDelta = input.callbacks?.onDelta ?? (() => Effect.void)
+  // `_stream_needs_break`: after executed tools, the next non-blank delta starts a new paragraph
+  let needsBreak = false
+  const onDelta = (chunk: string) => {
+    if (!needsBreak || pyStrip(chunk) === "") return emitDelta(chunk)
+    needsBreak = false
+    return emitDelta(`\n\n${chunk}`)
+  }
+  const onPause = input.callbacks?.onPause ?? (() => Effect.void)
+  let inputTokens = 0
+  let outputTokens = 0
+  let modelCalls = 0
+  /** Calls so far that failed with the same error in a row: Hermes' retries of one call. */
+  let failedAttempts = 0
+  let invalidToolRounds = 0
+  let emptyRetries = 0
+  let turnStart = -1
 
-    /** The model call the loop sends now: its transcript so far, as the model would receive it. */
-    const modelCall = (): ModelCall => ({
-      messages: messages.map((m) => ({ role: String(m["role"]), content: m["content"] })),
-      model: AGENT_MODEL,
-      operation: input.operation,
-      sessionId: input.sessionId
-    })
-    /** Texts of replies cut off by finish_reason "length", joined in front of the final answer. */
-    const truncatedParts: Array<string> = []
-    let lengthContinuations = 0
-
-    for (;;) {
-      if (interrupted()) {
-        // a transcript cut short after a tool result gets a closing assistant turn (observed live)
-        if (messages[messages.length - 1]?.["role"] === "tool") messages.push({ role: "assistant", content: INTERRUPTED_CLOSING_TEXT })
-        return finish({ finalResponse: "", completed: false, interrupted: true })
-      }
-      repairMessageSequence(messages)
-      if (turnStart < 0) turnStart = messages.length
-      yield* observeModelCall(messages)
-      const answer: Answer = yield* player.answer(modelCall())
-      const reply = answer.reply
-      modelCalls++
-      if (answer.hold !== undefined) {
-        yield* onPause()
-        const released = input.interrupt === undefined
-          ? yield* player.awaitHold(answer.hold)
-          : yield* Effect.raceFirst(player.awaitHold(answer.hold), input.interrupt.await.pipe(Effect.as(false)))
-        if (!released) return finish({ finalResponse: "", completed: false, interrupted: true })
-      }
-      if (reply.error !== undefined) {
-        // Hermes retries the same call for the statuses the retry policy names; the player answers
-        // each retry (the error is sticky for exactly those), so both targets spend the Script alike
-        failedAttempts++
-        if (failedAttempts < modelCallAttempts(reply.error.status)) continue
-        const text = modelErrorText(reply.error)
-        return finish({ finalResponse: text, error: modelErrorSummary(reply.error), completed: false, failed: true })
-      }
-      failedAttempts = 0
-      for (const chunk of replyChunks(reply)) yield* onDelta(chunk)
-      yield* onPause()
-      const text = replyText(reply)
-      const calls = reply.toolCalls ?? []
-      if (reply.finishReason === "length" && calls.length === 0) {
-        // Hermes keeps the cut-off text, asks the model to go on (at most 4 times) and joins the
-        // parts; the cut-off calls' usage is not reported (observed live on 0.19.0)
-        lengthContinuations++
-        messages.push({ role: "assistant", content: text, reasoning: reply.reasoning ?? null, finish_reason: "length" })
-        if (text !== "") truncatedParts.push(text)
-        if (lengthContinuations < MAX_LENGTH_CONTINUATIONS) {
-          messages.push({ role: "user", content: LENGTH_CONTINUATION_PROMPT })
-          continue
-        }
-        const partial = pyStrip(truncatedParts.join(""))
-        const error = `Response remained truncated after ${MAX_LENGTH_CONTINUATIONS} continuation attempts`
-        return finish({ finalResponse: partial, error, completed: false, partial: true })
-      }
-      // a cut-off reply never reaches this point: Hermes reports only replies it accepted
-      yield* input.callbacks?.onAssistantReply?.(text) ?? Effect.void
-      inputTokens += reply.usage?.prompt_tokens ?? 0
-      outputTokens += reply.usage?.completion_tokens ?? 0
-      const enabled = input.enabledTools
-      if (calls.length > 0 && enabled !== undefined && calls.some((call) => enabled.has(call.name))) {
-        // any valid call makes the round count: invalid ones in a mixed batch get their error
-        // result first and are not run, the valid ones run (no strike against the 3-round limit)
-        invalidToolRounds = 0
-        const all = calls.map((call, i): ExecutedToolCall => ({
-          id: answer.toolCallIds[i] ?? `call_hermetic_${modelCalls}_${i}`,
-          name: call.name,
-          arguments: toolArguments(call),
-          ...(call.approval === undefined ? {} : { approval: call.approval })
-        }))
-        messages.push({
-          role: "assistant",
-          content: text,
-          reasoning: reply.reasoning ?? null,
-          finish_reason: "tool_calls",
-          tool_calls: all.map((call) => ({
-            id: call.id,
-            call_id: call.id,
-            response_item_id: `fc_${call.id.replace(/^call_/, "")}`,
-            type: "function",
-            function: { name: call.name, arguments: call.arguments }
-          }))
-        })
-        for (const call of all) {
-          if (!enabled.has(call.name)) messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: unknownToolText(call.name, enabled) })
-        }
-        const executed = all.filter((call) => enabled.has(call.name))
-        for (const call of executed) {
-          yield* input.callbacks?.onToolStart?.(call) ?? Effect.void
-          const guard = input.callbacks?.onToolApproval
-          const outcome = yield* callTool(call.name, call.arguments, call.approval, {
-            todo,
-            memory: gateway,
-            ...(input.approvalSession !== undefined ? { approvalSession: input.approvalSession } : {}),
-            ...(guard !== undefined ? { ask: (match: DangerousMatch) => guard(call, match) } : {})
-          })
-          call.approved = outcome.ran
-          call.result = outcome.content
-          // an executed tool's message names the tool twice (`name` for the model, `tool_name` for state.db)
-          messages.push({ role: "tool", name: call.name, tool_name: call.name, tool_call_id: call.id, content: outcome.content })
-          yield* input.callbacks?.onToolComplete?.(call) ?? Effect.void
-        }
-        needsBreak = true
-        continue
-      }
-      if (calls.length > 0) {
-        invalidToolRounds++
-        if (invalidToolRounds >= MAX_INVALID_TOOL_ROUNDS) {
-          const name = calls[0]?.name ?? ""
-          const preview = name.length > 80 ? `${name.slice(0, 80)}...` : name
-          const final = `Model generated invalid tool call: ${preview}`
-          return finish({ finalResponse: final, error: final, completed: false, partial: true })
-        }
-        const ids = calls.map((call, i) => answer.toolCallIds[i] ?? `call_hermetic_${modelCalls}_${i}`)
-        messages.push({
-          role: "assistant",
-          content: text,
-          reasoning: reply.reasoning ?? null,
-          finish_reason: "tool_calls",
-          tool_calls: calls.map((call, i) => ({
-            id: ids[i],
-            call_id: ids[i],
-            response_item_id: `fc_${(ids[i] ?? "").replace(/^call_/, "")}`,
-            type: "function",
-            function: { name: call.name, arguments: toolArguments(call) }
-          }))
-        })
-        calls.forEach((call, i) =>
-          messages.push({ role: "tool", name: call.name, tool_call_id: ids[i], content: unknownToolText(call.name, enabled) })
-        )
-        continue
-      }
-      if (pyStrip(text) === "" && emptyRetries < MAX_EMPTY_RETRIES) {
-        emptyRetries++
-        continue
-      }
-      const final = pyStrip(text) === "" ? "(empty)" : text
-      messages.push({ role: "assistant", content: final, reasoning: reply.reasoning ?? null, finish_reason: "stop" })
-      // the answer joins the parts of replies cut off by the length limit; the message keeps its own
-      return finish({ finalResponse: truncatedParts.join("") + final })
-    }
+  const usage = (): AgentUsage => ({
+    input_tokens: inputTokens,
+    output_tokens: outputTokens,
+    total_tokens: inputTokens + outputTokens
   })
+  const finish = (fields: Partial<AgentTurnResult> & { readonly finalResponse: string }): AgentTurnResult => {
+    stampPersisted(messages)
+    return {
+      messages,
+      turnStart: turnStart < 0 ? messages.length : turnStart,
+      error: undefined,
+      completed: true,
+      partial: false,
+      failed: false,
+      interrupted: false,
+      usage: usage(),
+      ...fields
+    }
+  }
+  const interrupted = () => input.interrupt?.isSet === true
+
+  /** The model call the loop sends now: its transcript so far, as the model would receive it. */
+  const modelCall = (): ModelCall => ({
+    messages: messages.map((m) => ({ role: String(m["role"]), content: m["content"] })),
+    model: AGENT_MODEL,
+    operation: input.operation,
+    sessionId: input.sessionId
+  })
+  /** Texts of replies cut off by finish_reason "length", joined in front of the final answer. */
+  const truncatedParts: Array<string> = []
+  let lengthContinuations = 0
+
+  for (;;) {
+    if (interrupted()) {
+      // a transcript cut short after a tool result gets a closing assistant turn (observed live)
+      if (messages[messages.length - 1]?.["role"] === "tool") messages.push({ role: "assistant", content: INTERRUPTED_CLOSING_TEXT })
+      return finish({ finalResponse: "", completed: false, interrupted: true })
+    }
+    repairMessageSequence(messages)
+    if (turnStart < 0) turnStart = messages.length
+    yield* observeModelCall(messages)
+    const answer: Answer = yield* player.answer(modelCall())
+    const reply = answer.reply
+    modelCalls++
+    if (answer.hold !== undefined) {
+      yield* onPause()
+      const released = input.interrupt === undefined
+        ? yield* player.awaitHold(answer.hold)
+        : yield* Effect.raceFirst(player.awaitHold(answer.hold), input.interrupt.await.pipe(Effect.as(false)))
+      if (!released) return finish({ finalResponse: "", completed: false, interrupted: true })
+    }
+    if (reply.error !== undefined) {
+      // Hermes retries the same call for the statuses the retry policy names; the player answers
+      // each retry (the error is sticky for exactly those), so both targets spend the Script alike
+      failedAttempts++
+      if (failedAttempts < modelCallAttempts(reply.error.status)) continue
+      const text = modelErrorText(reply.error)
+      return finish({ finalResponse: text, error: modelErrorSummary(reply.error), completed: false, failed: true })
+    }
+    failedAttempts = 0
+    for (const chunk of replyChunks(reply)) yield* onDelta(chunk)
+    yield* onPause()
+    const text = replyText(reply)
+    const calls = reply.toolCalls ?? []
+    if (reply.finishReason === "length" && calls.length === 0) {
+      // Hermes keeps the cut-off text, asks the model to go on (at most 4 times) and joins the
+      // parts; the cut-off calls' usage is not reported (observed live on 0.19.0)
+      lengthContinuations++
+      messages.push({ role: "assistant", content: text, reasoning: reply.reasoning ?? null, finish_reason: "length" })
+      if (text !== "") truncatedParts.push(text)
+      if (lengthContinuations < MAX_LENGTH_CONTINUATIONS) {
+        messages.push({ role: "user", content: LENGTH_CONTINUATION_PROMPT })
+        continue
+      }
+      const partial = pyStrip(truncatedParts.join(""))
+      const error = `Response remained truncated after ${MAX_LENGTH_CONTINUATIONS} continuation attempts`
+      return finish({ finalResponse: partial, error, completed: false, partial: true })
+    }
+    // a cut-off reply never reaches this point: Hermes reports only replies it accepted
+    yield* input.callbacks?.onAssistantReply?.(text) ?? Effect.void
+    inputTokens += reply.usage?.prompt_tokens ?? 0
+    outputTokens += reply.usage?.completion_tokens ?? 0
+    const enabled = input.enabledTools
+    if (calls.length > 0 && enabled !== undefined && calls.some((call) => enabled.has(call.name))) {
+      // any valid call makes the round count: invalid ones in a mixed batch get their error
+      // result first and are not run, the valid ones run (no strike against the 3-round limit)
+      invalidToolRounds = 0
+      const all = calls.map((call, i): ExecutedToolCall => ({
+        id: answer.toolCallIds[i] ?? `call_hermetic_${modelCalls}_${i}`,
+        name: call.name,
+        arguments: toolArguments(call),
+        ...(call.approval === undefined ? {} : { approval: call.approval })
+      }))
+      messages.push({
+        role: "assistant",
+        content: text,
+        reasoning: reply.reasoning ?? null,
+        finish_reason: "tool_calls",
+        tool_calls: all.map((call) => ({
+          id: call.id,
+          call_id: call.id,
+          response_item_id: `fc_${call.id.replace(/^call_/, "")}`,
+          type: "function",
+          function: { name: call.name, arguments: call.arguments }
+        }))
+      })
+      for (const call of all) {
+        if (!enabled.has(call.name)) messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: unknownToolText(call.name, enabled) })
+      }
+      const executed = all.filter((call) => enabled.has(call.name))
+      for (const call of executed) {
+        yield* input.callbacks?.onToolStart?.(call) ?? Effect.void
+        const guard = input.callbacks?.onToolApproval
+        const outcome = yield* callTool(call.name, call.arguments, call.approval, {
+          todo,
+          memory: gateway,
+          ...(input.approvalSession !== undefined ? { approvalSession: input.approvalSession } : {}),
+          ...(guard !== undefined ? { ask: (match: DangerousMatch) => guard(call, match) } : {})
+        })
+        call.approved = outcome.ran
+        call.result = outcome.content
+        // an executed tool's message names the tool twice (`name` for the model, `tool_name` for state.db)
+        messages.push({ role: "tool", name: call.name, tool_name: call.name, tool_call_id: call.id, content: outcome.content })
+        yield* input.callbacks?.onToolComplete?.(call) ?? Effect.void
+      }
+      needsBreak = true
+      continue
+    }
+    if (calls.length > 0) {
+      invalidToolRounds++
+      if (invalidToolRounds >= MAX_INVALID_TOOL_ROUNDS) {
+        const name = calls[0]?.name ?? ""
+        const preview = name.length > 80 ? `${name.slice(0, 80)}...` : name
+        const final = `Model generated invalid tool call: ${preview}`
+        return finish({ finalResponse: final, error: final, completed: false, partial: true })
+      }
+      const ids = calls.map((call, i) => answer.toolCallIds[i] ?? `call_hermetic_${modelCalls}_${i}`)
+      messages.push({
+        role: "assistant",
+        content: text,
+        reasoning: reply.reasoning ?? null,
+        finish_reason: "tool_calls",
+        tool_calls: calls.map((call, i) => ({
+          id: ids[i],
+          call_id: ids[i],
+          response_item_id: `fc_${(ids[i] ?? "").replace(/^call_/, "")}`,
+          type: "function",
+          function: { name: call.name, arguments: toolArguments(call) }
+        }))
+      })
+      calls.forEach((call, i) =>
+        messages.push({ role: "tool", name: call.name, tool_call_id: ids[i], content: unknownToolText(call.name, enabled) })
+      )
+      continue
+    }
+    if (pyStrip(text) === "" && emptyRetries < MAX_EMPTY_RETRIES) {
+      emptyRetries++
+      continue
+    }
+    const final = pyStrip(text) === "" ? "(empty)" : text
+    messages.push({ role: "assistant", content: final, reasoning: reply.reasoning ?? null, finish_reason: "stop" })
+    // the answer joins the parts of replies cut off by the length limit; the message keeps its own
+    return finish({ finalResponse: truncatedParts.join("") + final })
+  }
+}

@@ -31,7 +31,12 @@ export const admitAgentRequest = (
         gw.pendingAgentRequests = Math.max(0, gw.pendingAgentRequests - 1)
       }
     }
-    return handler(release).pipe(Effect.ensuring(Effect.sync(release)))
+    // released when the request's fiber ends, however it ends; an observer rather than
+    // `Effect.ensuring` (see docs/performance.md, "closures stored in properties")
+    return Effect.withFiberRuntime<EmuResponse, HandlerCrash, AppServices>((fiber) => {
+      fiber.addObserver(release)
+      return handler(release)
+    })
   })
 
 /** `_concurrency_limited_response`: the caller's own reservation does not count against it. */

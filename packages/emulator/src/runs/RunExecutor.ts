@@ -162,49 +162,51 @@ const playTurn = (spec: RunSpec, live: LiveRun, sessionId: string): Effect.Effec
   })
 
 /** `_run_and_close`: the whole life of the run's background task. */
-export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) =>
-  Effect.gen(function*() {
-    yield* setStatus(spec, "running")
-    if (live.stopping) {
-      yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))
-      yield* setStatus(spec, "cancelled", { last_event: "run.cancelled" })
-      return
-    }
-    live.agentStarted = true
-    const result = yield* playTurn(spec, live, sessionId)
-    yield* recordPlayedTurn(spec.namespace, sessionId, result, spec.now())
-    if (live.stopping) {
-      yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))
-      yield* setStatus(spec, "cancelled", { last_event: "run.cancelled" })
-    } else if (result.failed) {
-      const error = result.error ?? "agent run failed"
-      yield* putIfActive(spec, runEvent("run.failed", spec.runId, spec.now(), { error }))
-      yield* setStatus(spec, "failed", { error, last_event: "run.failed" })
-    } else {
-      // a steer nothing consumed is handed back as pending_steer (0.21.0; 0.19.0 has no steer)
-      const pending = live.steers.length > 0 ? { pending_steer: live.steers.join("\n") } : {}
-      yield* putIfActive(
-        spec,
-        runEvent("run.completed", spec.runId, spec.now(), { output: result.finalResponse, usage: result.usage, ...pending })
-      )
-      yield* setStatus(spec, "completed", {
-        output: result.finalResponse,
-        usage: result.usage,
-        ...pending,
-        last_event: "run.completed"
-      })
-    }
-  }).pipe(
-    Effect.ensuring(putIfActive(spec, null).pipe(Effect.zipRight(Effect.sync(() => spec.runs.leave(live)))))
-  )
+export const runTask = (spec: RunSpec, live: LiveRun, sessionId: string) => Effect.gen(() => runAndClose(spec, live, sessionId))
+
+function* runAndClose(spec: RunSpec, live: LiveRun, sessionId: string) {
+  yield* setStatus(spec, "running")
+  if (live.stopping) {
+    yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))
+    yield* setStatus(spec, "cancelled", { last_event: "run.cancelled" })
+    return
+  }
+  live.agentStarted = true
+  const result = yield* playTurn(spec, live, sessionId)
+  yield* recordPlayedTurn(spec.namespace, sessionId, result, spec.now())
+  if (live.stopping) {
+    yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))
+    yield* setStatus(spec, "cancelled", { last_event: "run.cancelled" })
+  } else if (result.failed) {
+    const error = result.error ?? "agent run failed"
+    yield* putIfActive(spec, runEvent("run.failed", spec.runId, spec.now(), { error }))
+    yield* setStatus(spec, "failed", { error, last_event: "run.failed" })
+  } else {
+    // a steer nothing consumed is handed back as pending_steer (0.21.0; 0.19.0 has no steer)
+    const pending = live.steers.length > 0 ? { pending_steer: live.steers.join("\n") } : {}
+    yield* putIfActive(
+      spec,
+      runEvent("run.completed", spec.runId, spec.now(), { output: result.finalResponse, usage: result.usage, ...pending })
+    )
+    yield* setStatus(spec, "completed", {
+      output: result.finalResponse,
+      usage: result.usage,
+      ...pending,
+      last_event: "run.completed"
+    })
+  }
+}
 
 /**
  * A new run enters the process' memory (status, event buffer, live run; keyed runs are tracked
  * for the ledger) and its background task starts.
  */
 export const startRun = (spec: RunSpec, record: RunRecord, keyed: boolean, sessionId: string) =>
-  Effect.gen(function*() {
-    const live = yield* spec.runs.enter(spec.runId, record, keyed, spec.now())
-    markAgentTurn(spec.runs.process)
-    spec.runs.attach(live, yield* runTask(spec, live, sessionId).pipe(Effect.forkDaemon))
-  })
+  Effect.gen(() => enterAndStart(spec, record, keyed, sessionId))
+
+function* enterAndStart(spec: RunSpec, record: RunRecord, keyed: boolean, sessionId: string) {
+  const live = yield* spec.runs.enter(spec.runId, record, keyed, spec.now())
+  markAgentTurn(spec.runs.process)
+  // however the task ends, Runs.attach ends the run's buffer and the run leaves live memory
+  spec.runs.attach(live, yield* runTask(spec, live, sessionId).pipe(Effect.forkDaemon))
+}

@@ -184,8 +184,18 @@ export class Runs {
     })
   }
 
-  /** The run's background task: the process interrupts it on a restart. */
+  /**
+   * The run's background task: the process interrupts it on a restart. However it ends (done,
+   * failed, interrupted), its buffer ends (`_run_and_close`'s finally) and the run leaves live
+   * memory. An observer of the fiber rather than `Effect.ensuring`: see docs/performance.md,
+   * "closures stored in properties" (ensuring kept every finished run in memory until a full
+   * collection).
+   */
   attach(live: LiveRun, fiber: Fiber.RuntimeFiber<void>): void {
+    fiber.addObserver(() => {
+      this.#streams.get(live.runId)?.offer(null)
+      this.leave(live)
+    })
     if (this.#live.get(live.runId) !== live) return
     live.fiber = fiber
     this.process.backgroundTasks.add(fiber)

@@ -32,75 +32,74 @@ const initialRecord = (ctx: RouteContext, runId: string, request: RunRequest, ch
 const conflict = () =>
   errorResponse(409, "Idempotency-Key was already used with a different request payload", { code: "idempotency_key_conflict" })
 
-export const createRun: Handler = (ctx) =>
-  admitAgentRequest(ctx, (release) =>
-    Effect.gen(function*() {
-      const ledger = ctx.features.runsIdempotencyLedger
-      const sessionKey = parseSessionKeyHeader(ctx)
-      if (sessionKey._tag === "rejected") return sessionKey.response
-      if (!ledger) {
-        const limited = concurrencyLimited(ctx)
-        if (limited !== undefined) return limited
-      }
-      const read = readRunRequest(ctx, yield* ctx.readBody)
-      if (Either.isLeft(read)) return read.left instanceof HandlerCrash ? yield* read.left : read.left
-      const request = read.right
-      const chaining = chainedResponse(ctx, request)
-      const chained = chaining === undefined ? undefined : yield* chaining
-      const ids = yield* Ids
-      const newRun = () => {
-        const runId = newRunId(ids)
-        return { runId, record: initialRecord(ctx, runId, request, chained, ctx.now()) }
-      }
+export const createRun: Handler = (ctx) => admitAgentRequest(ctx, (release) => Effect.gen(() => admitRun(ctx, release)))
 
-      let admission: KeyedAdmission<EmuResponse>
-      if (request.idempotencyKey === "") {
-        if (ledger) {
-          const limited = concurrencyLimited(ctx)
-          if (limited !== undefined) return limited
-        }
-        admission = { _tag: "new", ...newRun() }
-      } else {
-        const fingerprint = runFingerprint(request.py, sessionKey.key)
-        if (fingerprint === undefined) return yield* new HandlerCrash({ reason: "surrogates not allowed" })
-        admission = yield* ctx.storage.transaction(() =>
-          admitKeyed(ctx.storage, ctx.namespace, {
-            scope: ownerScope(ctx.config.profileName, ctx.config.apiKey),
-            key: request.idempotencyKey,
-            fingerprint,
-            owner: ctx.gateway.owner,
-            now: ctx.now(),
-            limited: () => concurrencyLimited(ctx),
-            newRun
-          })
-        )
-      }
+function* admitRun(ctx: RouteContext, release: () => void) {
+  const ledger = ctx.features.runsIdempotencyLedger
+  const sessionKey = parseSessionKeyHeader(ctx)
+  if (sessionKey._tag === "rejected") return sessionKey.response
+  if (!ledger) {
+    const limited = concurrencyLimited(ctx)
+    if (limited !== undefined) return limited
+  }
+  const read = readRunRequest(ctx, yield* ctx.readBody)
+  if (Either.isLeft(read)) return read.left instanceof HandlerCrash ? yield* read.left : read.left
+  const request = read.right
+  const chaining = chainedResponse(ctx, request)
+  const chained = chaining === undefined ? undefined : yield* chaining
+  const ids = yield* Ids
+  const newRun = () => {
+    const runId = newRunId(ids)
+    return { runId, record: initialRecord(ctx, runId, request, chained, ctx.now()) }
+  }
 
-      const echo: Array<readonly [string, string]> =
-        sessionKey.key === undefined ? [] : [["X-Hermes-Session-Key", sessionKey.key]]
-      switch (admission._tag) {
-        case "conflict":
-          return conflict()
-        case "limited":
-          return admission.refusal
-        case "replay": {
-          const record = yield* lookupRun(ctx, admission.runId)
-          return jsonResponse({ run_id: admission.runId, status: record?.["status"] ?? "queued", replayed: true }, 202, [
-            ["Idempotency-Replayed", "true"],
-            ...echo
-          ])
-        }
-        case "new": {
-          yield* startNew(ctx, admission.runId, admission.record, request, chained)
-          release()
-          const accepted = ctx.features.runsAcceptedHasReplayed
-            ? { run_id: admission.runId, status: "started", replayed: false }
-            : { run_id: admission.runId, status: "started" }
-          return jsonResponse(accepted, 202, echo)
-        }
-      }
-    })
-  )
+  let admission: KeyedAdmission<EmuResponse>
+  if (request.idempotencyKey === "") {
+    if (ledger) {
+      const limited = concurrencyLimited(ctx)
+      if (limited !== undefined) return limited
+    }
+    admission = { _tag: "new", ...newRun() }
+  } else {
+    const fingerprint = runFingerprint(request.py, sessionKey.key)
+    if (fingerprint === undefined) return yield* new HandlerCrash({ reason: "surrogates not allowed" })
+    admission = yield* ctx.storage.transaction(() =>
+      admitKeyed(ctx.storage, ctx.namespace, {
+        scope: ownerScope(ctx.config.profileName, ctx.config.apiKey),
+        key: request.idempotencyKey,
+        fingerprint,
+        owner: ctx.gateway.owner,
+        now: ctx.now(),
+        limited: () => concurrencyLimited(ctx),
+        newRun
+      })
+    )
+  }
+
+  const echo: Array<readonly [string, string]> =
+    sessionKey.key === undefined ? [] : [["X-Hermes-Session-Key", sessionKey.key]]
+  switch (admission._tag) {
+    case "conflict":
+      return conflict()
+    case "limited":
+      return admission.refusal
+    case "replay": {
+      const record = yield* lookupRun(ctx, admission.runId)
+      return jsonResponse({ run_id: admission.runId, status: record?.["status"] ?? "queued", replayed: true }, 202, [
+        ["Idempotency-Replayed", "true"],
+        ...echo
+      ])
+    }
+    case "new": {
+      yield* startNew(ctx, admission.runId, admission.record, request, chained)
+      release()
+      const accepted = ctx.features.runsAcceptedHasReplayed
+        ? { run_id: admission.runId, status: "started", replayed: false }
+        : { run_id: admission.runId, status: "started" }
+      return jsonResponse(accepted, 202, echo)
+    }
+  }
+}
 
 const startNew = (ctx: RouteContext, runId: string, record: RunRecord, request: RunRequest, chained: StoredResponse | undefined) =>
   startRun(
