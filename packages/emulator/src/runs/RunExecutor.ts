@@ -91,38 +91,40 @@ const approvalTimeout = (spec: RunSpec) => {
 }
 
 const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall, match: DangerousMatch) =>
-  Effect.gen(function*() {
-    const request = {
-      command: commandOf(call),
-      pattern_key: match.patternKey,
-      pattern_keys: [match.patternKey],
-      description: match.description,
-      allow_permanent: true
-    }
-    const answer = yield* Deferred.make<string>()
-    const pending = { request, answer }
-    live.approvals.push(pending)
-    yield* setStatus(spec, "waiting_for_approval", { last_event: "approval.request" })
-    yield* putIfActive(spec, {
-      ...request,
-      ...runEvent("approval.request", spec.runId, spec.now()),
-      choices: ["once", "session", "always", "deny"]
-    })
-    // the answer, the timeout, or a stop seen at the next slice (then the request is resolved as a denial)
-    const choice = yield* Effect.raceAll([
-      Deferred.await(answer).pipe(Effect.map((choice) => choice as ApprovalChoice)),
-      approvalTimeout(spec),
-      live.interrupt.await.pipe(
-        Effect.zipRight(Effect.sleep(Duration.seconds(1))),
-        Effect.zipRight(Deferred.succeed(answer, "deny")),
-        Effect.as("deny" as const)
-      )
-    ])
-    // upstream drops the entry when its wait ends: a later answer finds nothing pending
-    const at = live.approvals.indexOf(pending)
-    if (at >= 0) live.approvals.splice(at, 1)
-    return choice
+  Effect.gen(() => approvalWait(spec, live, call, match))
+
+function* approvalWait(spec: RunSpec, live: LiveRun, call: ExecutedToolCall, match: DangerousMatch) {
+  const request = {
+    command: commandOf(call),
+    pattern_key: match.patternKey,
+    pattern_keys: [match.patternKey],
+    description: match.description,
+    allow_permanent: true
+  }
+  const answer = yield* Deferred.make<string>()
+  const pending = { request, answer }
+  live.approvals.push(pending)
+  yield* setStatus(spec, "waiting_for_approval", { last_event: "approval.request" })
+  yield* putIfActive(spec, {
+    ...request,
+    ...runEvent("approval.request", spec.runId, spec.now()),
+    choices: ["once", "session", "always", "deny"]
   })
+  // the answer, the timeout, or a stop seen at the next slice (then the request is resolved as a denial)
+  const choice = yield* Effect.raceAll([
+    Deferred.await(answer).pipe(Effect.map((choice) => choice as ApprovalChoice)),
+    approvalTimeout(spec),
+    live.interrupt.await.pipe(
+      Effect.zipRight(Effect.sleep(Duration.seconds(1))),
+      Effect.zipRight(Deferred.succeed(answer, "deny")),
+      Effect.as("deny" as const)
+    )
+  ])
+  // upstream drops the entry when its wait ends: a later answer finds nothing pending
+  const at = live.approvals.indexOf(pending)
+  if (at >= 0) live.approvals.splice(at, 1)
+  return choice
+}
 
 const playTurn = (spec: RunSpec, live: LiveRun, sessionId: string): Effect.Effect<AgentTurnResult, never, Agent | Gateways | Storage> =>
   // the callbacks' status writes reach the ledger through the run task's own Storage

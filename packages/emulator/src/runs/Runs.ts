@@ -229,15 +229,16 @@ export class Runs {
    * run's approval session lives exactly as long as its task.
    */
   approve(namespace: string, runId: string, choice: string, all: boolean, now: number): Effect.Effect<ApprovalOutcome, never, Storage> {
-    return Effect.gen(this, function*() {
+    return Effect.suspend((): Effect.Effect<ApprovalOutcome, never, Storage> => {
       const live = this.#live.get(runId)
-      if (live === undefined) return { _tag: "notActive" } as const
+      if (live === undefined) return Effect.succeed({ _tag: "notActive" })
       const pending = all ? live.approvals.splice(0) : live.approvals.splice(0, 1)
-      if (pending.length === 0) return { _tag: "nothingPending" } as const
-      for (const p of pending) yield* Deferred.succeed(p.answer, choice)
-      yield* this.writeStatus(namespace, runId, "running", now, { last_event: "approval.responded" })
-      yield* this.publish(runId, runEvent("approval.responded", runId, now, { choice, resolved: pending.length }))
-      return { _tag: "resolved", resolved: pending.length } as const
+      if (pending.length === 0) return Effect.succeed({ _tag: "nothingPending" })
+      return Effect.forEach(pending, (p) => Deferred.succeed(p.answer, choice), { discard: true }).pipe(
+        Effect.zipRight(this.writeStatus(namespace, runId, "running", now, { last_event: "approval.responded" })),
+        Effect.zipRight(this.publish(runId, runEvent("approval.responded", runId, now, { choice, resolved: pending.length }))),
+        Effect.as({ _tag: "resolved", resolved: pending.length })
+      )
     })
   }
 

@@ -7,7 +7,7 @@
 import { Duration, Effect, Option, Queue, Stream } from "effect"
 import { runNotFound } from "../../http/Envelopes.js"
 import { sseResponse } from "../../http/Exchange.js"
-import type { Handler } from "../../http/Route.js"
+import type { Handler, RouteContext } from "../../http/Route.js"
 import { type Runs, runsOf, type RunStream } from "../../runs/Runs.js"
 import { KEEPALIVE_FRAME, STREAM_CLOSED_FRAME, dataFrame } from "../../runs/RunEvents.js"
 
@@ -36,17 +36,18 @@ const frames = (runs: Runs, runId: string, stream: RunStream, aborted: Promise<v
     )
   )
 
-export const runEvents: Handler = (ctx) =>
-  Effect.gen(function*() {
-    const runId = ctx.params["run_id"] ?? ""
-    const runs = runsOf(ctx.gateway)
-    let stream: RunStream | undefined
-    for (let attempt = 0; attempt < 20; attempt++) {
-      runs.sweepIfDue(ctx.now())
-      stream = runs.subscribe(runId)
-      if (stream !== undefined) break
-      yield* Effect.sleep(Duration.millis(50))
-    }
-    if (stream === undefined) return runNotFound(runId)
-    return sseResponse(frames(runs, runId, stream, ctx.req.aborted))
-  })
+export const runEvents: Handler = (ctx) => Effect.gen(() => subscribeToEvents(ctx))
+
+function* subscribeToEvents(ctx: RouteContext) {
+  const runId = ctx.params["run_id"] ?? ""
+  const runs = runsOf(ctx.gateway)
+  let stream: RunStream | undefined
+  for (let attempt = 0; attempt < 20; attempt++) {
+    runs.sweepIfDue(ctx.now())
+    stream = runs.subscribe(runId)
+    if (stream !== undefined) break
+    yield* Effect.sleep(Duration.millis(50))
+  }
+  if (stream === undefined) return runNotFound(runId)
+  return sseResponse(frames(runs, runId, stream, ctx.req.aborted))
+}

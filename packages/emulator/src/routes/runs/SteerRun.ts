@@ -8,7 +8,7 @@ import { Effect } from "effect"
 import { errorResponse, runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import { readJson } from "../../http/RequestBody.js"
-import type { Handler } from "../../http/Route.js"
+import type { Handler, RouteContext } from "../../http/Route.js"
 import { lookupRun } from "../../runs/RunLookup.js"
 import { runsOf } from "../../runs/Runs.js"
 import { isDict } from "../../python/index.js"
@@ -29,23 +29,24 @@ const steerText = (body: Record<string, unknown>): string => {
   return ""
 }
 
-export const steerRun: Handler = (ctx) =>
-  Effect.gen(function*() {
-    const runId = ctx.params["run_id"] ?? ""
-    const record = yield* lookupRun(ctx, runId)
-    if (record === undefined) return runNotFound(runId)
-    const parsed = readJson(yield* ctx.readBody)
-    if (parsed._tag === "Left") return errorResponse(400, "Invalid JSON")
-    const body = isDict(parsed.right) ? parsed.right : {}
-    const text = steerText(body)
-    if (text === "") {
-      return errorResponse(400, "Missing non-empty steer text; expected 'input', 'message', or 'text'.", {
-        code: "invalid_steer_input"
-      })
-    }
-    const accepted = record["status"] === "running" && (yield* runsOf(ctx.gateway).steer(runId, text, ctx.now()))
-    if (!accepted) {
-      return errorResponse(409, `Run is not currently accepting steer input: ${runId}`, { code: "run_not_accepting_steer" })
-    }
-    return jsonResponse({ object: "hermes.run.steer", run_id: runId, accepted: true })
-  })
+export const steerRun: Handler = (ctx) => Effect.gen(() => queueSteer(ctx))
+
+function* queueSteer(ctx: RouteContext) {
+  const runId = ctx.params["run_id"] ?? ""
+  const record = yield* lookupRun(ctx, runId)
+  if (record === undefined) return runNotFound(runId)
+  const parsed = readJson(yield* ctx.readBody)
+  if (parsed._tag === "Left") return errorResponse(400, "Invalid JSON")
+  const body = isDict(parsed.right) ? parsed.right : {}
+  const text = steerText(body)
+  if (text === "") {
+    return errorResponse(400, "Missing non-empty steer text; expected 'input', 'message', or 'text'.", {
+      code: "invalid_steer_input"
+    })
+  }
+  const accepted = record["status"] === "running" && (yield* runsOf(ctx.gateway).steer(runId, text, ctx.now()))
+  if (!accepted) {
+    return errorResponse(409, `Run is not currently accepting steer input: ${runId}`, { code: "run_not_accepting_steer" })
+  }
+  return jsonResponse({ object: "hermes.run.steer", run_id: runId, accepted: true })
+}

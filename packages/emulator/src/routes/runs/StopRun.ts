@@ -5,18 +5,19 @@
 import { Effect } from "effect"
 import { errorResponse, runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import type { Handler } from "../../http/Route.js"
+import type { Handler, RouteContext } from "../../http/Route.js"
 import { lookupRun } from "../../runs/RunLookup.js"
 import { TERMINAL_STATUSES, type RunStatus } from "../../runs/RunRecord.js"
 import { runsOf } from "../../runs/Runs.js"
 
-export const stopRun: Handler = (ctx) =>
-  Effect.gen(function*() {
-    const runId = ctx.params["run_id"] ?? ""
-    const known = yield* lookupRun(ctx, runId)
-    if (yield* runsOf(ctx.gateway).stop(ctx.namespace, runId, ctx.now())) return jsonResponse({ run_id: runId, status: "stopping" })
-    if (ctx.features.stopWithoutLiveTask === "not-found") return runNotFound(runId)
-    if (known === undefined) return runNotFound(runId)
-    if (TERMINAL_STATUSES.has(known["status"] as RunStatus)) return jsonResponse(known)
-    return errorResponse(409, `Run is not active in this gateway process: ${runId}`, { code: "run_not_active" })
-  })
+export const stopRun: Handler = (ctx) => Effect.gen(() => stopLiveRun(ctx))
+
+function* stopLiveRun(ctx: RouteContext) {
+  const runId = ctx.params["run_id"] ?? ""
+  const known = yield* lookupRun(ctx, runId)
+  if (yield* runsOf(ctx.gateway).stop(ctx.namespace, runId, ctx.now())) return jsonResponse({ run_id: runId, status: "stopping" })
+  if (ctx.features.stopWithoutLiveTask === "not-found") return runNotFound(runId)
+  if (known === undefined) return runNotFound(runId)
+  if (TERMINAL_STATUSES.has(known["status"] as RunStatus)) return jsonResponse(known)
+  return errorResponse(409, `Run is not active in this gateway process: ${runId}`, { code: "run_not_active" })
+}
