@@ -85,117 +85,119 @@ export const restartNamespace = (namespace: string) =>
   Effect.flatMap(Gateways, (g) => g.restart(namespace)).pipe(Effect.zipRight(clearSettled(namespace)), Effect.asVoid)
 
 /** Forget everything of a namespace: memory, storage, script, holds, clock, faults. */
-export const resetNamespace = (namespace: string) =>
-  Effect.gen(function*() {
-    yield* restartNamespace(namespace)
-    // "always" approvals live in config.yaml upstream: a reset is a fresh HERMES_HOME
-    yield* Effect.flatMap(Gateways, (g) => Effect.sync(() => g.get(namespace).permanentApprovals.clear()))
-    yield* clearNamespace(namespace)
-    yield* Effect.flatMap(Agent, (a) => a.reset(namespace))
-    yield* Effect.flatMap(EmuClock, (c) => c.reset(namespace))
-    yield* Effect.flatMap(Faults, (f) => f.clear(namespace))
-    yield* Effect.flatMap(Journal, (j) => j.clear(namespace))
-  }).pipe(Effect.orDie)
+export const resetNamespace = (namespace: string) => Effect.gen(() => forgetNamespace(namespace)).pipe(Effect.orDie)
+
+function* forgetNamespace(namespace: string) {
+  yield* restartNamespace(namespace)
+  // "always" approvals live in config.yaml upstream: a reset is a fresh HERMES_HOME
+  yield* Effect.flatMap(Gateways, (g) => Effect.sync(() => g.get(namespace).permanentApprovals.clear()))
+  yield* clearNamespace(namespace)
+  yield* Effect.flatMap(Agent, (a) => a.reset(namespace))
+  yield* Effect.flatMap(EmuClock, (c) => c.reset(namespace))
+  yield* Effect.flatMap(Faults, (f) => f.clear(namespace))
+  yield* Effect.flatMap(Journal, (j) => j.clear(namespace))
+}
 
 export const handleAdmin = (
   req: EmuRequestHead,
   readBody: BodyReader,
   ns: string
-): Effect.Effect<EmuResponse, never, AppServices> =>
-  Effect.gen(function*() {
-    const config = yield* EmulatorConfig
-    // the admin key, else the API key: a key set for the API protects the control plane too
-    const requiredKey = config.adminKey ?? (config.apiKey === "" ? undefined : config.apiKey)
-    const verdict = guardControlPlane({ requiredKey }, req)
-    if (verdict._tag === "refused") return adminError(verdict.status, verdict.message)
-    const read = yield* readBody
-    if (read.exceeded) return adminError(413, "control plane request body too large")
-    const body = read.bytes
-    const path = req.path.slice(ADMIN_PREFIX.length)
-    const route = `${req.method} ${path}`
-    const player = (yield* Agent).player(ns)
-    const hold = holdReleaseName(path)
-    if (req.method === "POST" && hold !== undefined) {
-      const released: HoldReleased = { hold, releasedCalls: yield* player.release(hold) }
-      return jsonResponse(released)
+): Effect.Effect<EmuResponse, never, AppServices> => Effect.gen(() => adminRequest(req, readBody, ns))
+
+function* adminRequest(req: EmuRequestHead, readBody: BodyReader, ns: string) {
+  const config = yield* EmulatorConfig
+  // the admin key, else the API key: a key set for the API protects the control plane too
+  const requiredKey = config.adminKey ?? (config.apiKey === "" ? undefined : config.apiKey)
+  const verdict = guardControlPlane({ requiredKey }, req)
+  if (verdict._tag === "refused") return adminError(verdict.status, verdict.message)
+  const read = yield* readBody
+  if (read.exceeded) return adminError(413, "control plane request body too large")
+  const body = read.bytes
+  const path = req.path.slice(ADMIN_PREFIX.length)
+  const route = `${req.method} ${path}`
+  const player = (yield* Agent).player(ns)
+  const hold = holdReleaseName(path)
+  if (req.method === "POST" && hold !== undefined) {
+    const released: HoldReleased = { hold, releasedCalls: yield* player.release(hold) }
+    return jsonResponse(released)
+  }
+  if (req.method === "POST" && HOLD_RELEASE.test(path)) return adminError(400, `malformed percent-escape in hold name: ${path}`)
+  // the journal and snapshot planes take the request with its body
+  const full: EmuRequest = withRequestBody(req, body)
+  const parseFull = <A, I>(schema: Schema.Schema<A, I>, r: EmuRequest) => parseBody(schema, r.body)
+  switch (route) {
+    case "POST /script": {
+      const script = parseBody(Script, body)
+      if (Either.isLeft(script)) return adminError(400, `invalid Script: ${script.left}`)
+      const pending = yield* Effect.either(player.append(script.right))
+      if (Either.isLeft(pending)) return adminError(400, pending.left.message)
+      const appended: ScriptAppended = { appended: script.right.turns.length, pendingTurns: pending.right }
+      return jsonResponse(appended)
     }
-    if (req.method === "POST" && HOLD_RELEASE.test(path)) return adminError(400, `malformed percent-escape in hold name: ${path}`)
-    // the journal and snapshot planes take the request with its body
-    const full: EmuRequest = withRequestBody(req, body)
-    const parseFull = <A, I>(schema: Schema.Schema<A, I>, r: EmuRequest) => parseBody(schema, r.body)
-    switch (route) {
-      case "POST /script": {
-        const script = parseBody(Script, body)
-        if (Either.isLeft(script)) return adminError(400, `invalid Script: ${script.left}`)
-        const pending = yield* Effect.either(player.append(script.right))
-        if (Either.isLeft(pending)) return adminError(400, pending.left.message)
-        const appended: ScriptAppended = { appended: script.right.turns.length, pendingTurns: pending.right }
-        return jsonResponse(appended)
-      }
-      case "POST /clock": {
-        const cmd = parseBody(ClockCommand, body)
-        if (Either.isLeft(cmd)) return adminError(400, `expected {"set": s} | {"advance": s} | {"freeze": bool}: ${cmd.left}`)
-        const clock = yield* EmuClock
-        const c = cmd.right
-        if ("set" in c) yield* clock.set(ns, c.set)
-        else if ("advance" in c) yield* clock.advance(ns, c.advance)
-        else yield* clock.freeze(ns, c.freeze)
-        // a jump past the cron ticker's next tick ends its wait at once
-        if (!("freeze" in c)) yield* tickIfDue(ns)
-        const moved: ClockMoved = { now: clock.now(ns) }
-        return jsonResponse(moved)
-      }
-      case "POST /restart":
-        yield* restartNamespace(ns)
-        return jsonResponse({ restarted: true } satisfies Restarted)
-      case "POST /reset":
-        yield* resetNamespace(ns)
-        return jsonResponse({ reset: true } satisfies ResetDone)
-      case "POST /cron/tick":
-        // the cron scheduler's tick, now (it also runs by itself every 60 s)
-        return jsonResponse({ fired: yield* tickNamespace(ns) })
-      case "POST /faults": {
-        const rule = parseBody(FaultRule, body)
-        if (Either.isLeft(rule)) return adminError(400, `invalid fault: ${rule.left}`)
-        yield* Effect.flatMap(Faults, (f) => f.add(ns, rule.right))
-        return jsonResponse({ armed: rule.right })
-      }
-      case "DELETE /faults":
-        yield* Effect.flatMap(Faults, (f) => f.clear(ns))
-        return jsonResponse({ cleared: true })
-      case "GET /faults":
-        return jsonResponse({ faults: yield* Effect.flatMap(Faults, (f) => f.list(ns)) })
-      case "GET /holds":
-        return jsonResponse({ waiting: (yield* player.view).heldCalls })
-      case "GET /journal":
-      case "POST /journal":
-      case "DELETE /journal":
-        return (yield* handleJournalAdmin(full, ns, parseFull, adminError)) ?? adminError(405, route)
-      case "POST /snapshot":
-        return yield* handleSnapshotAdmin(full, ns, parseFull, adminError)
-      case "POST /drain": {
-        const cmd = parseBody(DrainCommand, body)
-        if (Either.isLeft(cmd)) return adminError(400, `expected {"draining": bool}: ${cmd.left}`)
-        const gw = (yield* Gateways).get(ns)
-        gw.draining = cmd.right.draining
-        return jsonResponse({ draining: gw.draining })
-      }
-      case "GET /state": {
-        const gw = (yield* Gateways).get(ns)
-        return jsonResponse({
-          namespace: ns,
-          hermes_version: config.pin,
-          pending_turns: (yield* player.view).pendingTurns,
-          runs: runsOf(gw).statusCount + (yield* countSettled(ns)),
-          live_runs: runsOf(gw).liveCount,
-          draining: gw.draining,
-          now: (yield* EmuClock).now(ns),
-          // rows written to durable state since start, every namespace (SQLite's total_changes):
-          // a probe that must change nothing checks this did not move
-          writes: yield* storageWrites
-        })
-      }
-      default:
-        return adminError(404, `unknown admin route: ${route}`)
+    case "POST /clock": {
+      const cmd = parseBody(ClockCommand, body)
+      if (Either.isLeft(cmd)) return adminError(400, `expected {"set": s} | {"advance": s} | {"freeze": bool}: ${cmd.left}`)
+      const clock = yield* EmuClock
+      const c = cmd.right
+      if ("set" in c) yield* clock.set(ns, c.set)
+      else if ("advance" in c) yield* clock.advance(ns, c.advance)
+      else yield* clock.freeze(ns, c.freeze)
+      // a jump past the cron ticker's next tick ends its wait at once
+      if (!("freeze" in c)) yield* tickIfDue(ns)
+      const moved: ClockMoved = { now: clock.now(ns) }
+      return jsonResponse(moved)
     }
-  })
+    case "POST /restart":
+      yield* restartNamespace(ns)
+      return jsonResponse({ restarted: true } satisfies Restarted)
+    case "POST /reset":
+      yield* resetNamespace(ns)
+      return jsonResponse({ reset: true } satisfies ResetDone)
+    case "POST /cron/tick":
+      // the cron scheduler's tick, now (it also runs by itself every 60 s)
+      return jsonResponse({ fired: yield* tickNamespace(ns) })
+    case "POST /faults": {
+      const rule = parseBody(FaultRule, body)
+      if (Either.isLeft(rule)) return adminError(400, `invalid fault: ${rule.left}`)
+      yield* Effect.flatMap(Faults, (f) => f.add(ns, rule.right))
+      return jsonResponse({ armed: rule.right })
+    }
+    case "DELETE /faults":
+      yield* Effect.flatMap(Faults, (f) => f.clear(ns))
+      return jsonResponse({ cleared: true })
+    case "GET /faults":
+      return jsonResponse({ faults: yield* Effect.flatMap(Faults, (f) => f.list(ns)) })
+    case "GET /holds":
+      return jsonResponse({ waiting: (yield* player.view).heldCalls })
+    case "GET /journal":
+    case "POST /journal":
+    case "DELETE /journal":
+      return (yield* handleJournalAdmin(full, ns, parseFull, adminError)) ?? adminError(405, route)
+    case "POST /snapshot":
+      return yield* handleSnapshotAdmin(full, ns, parseFull, adminError)
+    case "POST /drain": {
+      const cmd = parseBody(DrainCommand, body)
+      if (Either.isLeft(cmd)) return adminError(400, `expected {"draining": bool}: ${cmd.left}`)
+      const gw = (yield* Gateways).get(ns)
+      gw.draining = cmd.right.draining
+      return jsonResponse({ draining: gw.draining })
+    }
+    case "GET /state": {
+      const gw = (yield* Gateways).get(ns)
+      return jsonResponse({
+        namespace: ns,
+        hermes_version: config.pin,
+        pending_turns: (yield* player.view).pendingTurns,
+        runs: runsOf(gw).statusCount + (yield* countSettled(ns)),
+        live_runs: runsOf(gw).liveCount,
+        draining: gw.draining,
+        now: (yield* EmuClock).now(ns),
+        // rows written to durable state since start, every namespace (SQLite's total_changes):
+        // a probe that must change nothing checks this did not move
+        writes: yield* storageWrites
+      })
+    }
+    default:
+      return adminError(404, `unknown admin route: ${route}`)
+  }
+}

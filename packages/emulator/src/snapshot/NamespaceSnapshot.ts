@@ -36,57 +36,69 @@ const columnsOf = (table: string) =>
   )
 
 /** The namespace's durable rows, as a snapshot document. */
-export const saveSnapshot = (namespace: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const tables: Record<string, ReadonlyArray<Row>> = {}
-    for (const table of SNAPSHOT_TABLES) {
-      const rows = yield* sql.unsafe<Row>(`SELECT * FROM ${table} WHERE namespace = ? ORDER BY rowid`, [namespace])
-      tables[table] = rows.map(({ namespace: _, ...rest }) => rest)
-    }
-    const snapshot: SnapshotFile = {
-      format: SNAPSHOT_FORMAT,
-      version: 1,
-      hermesVersion: (yield* EmulatorConfig).pin,
-      namespace,
-      savedAt: (yield* EmuClock).now(namespace),
-      tables
-    }
-    return snapshot
-  }).pipe(Effect.orDie)
+export const saveSnapshot = (namespace: string) => Effect.gen(() => snapshotOf(namespace)).pipe(Effect.orDie)
+
+function* snapshotOf(namespace: string) {
+  const sql = yield* SqlClient.SqlClient
+  const tables: Record<string, ReadonlyArray<Row>> = {}
+  for (const table of SNAPSHOT_TABLES) {
+    const rows = yield* sql.unsafe<Row>(`SELECT * FROM ${table} WHERE namespace = ? ORDER BY rowid`, [namespace])
+    tables[table] = rows.map(({ namespace: _, ...rest }) => rest)
+  }
+  const snapshot: SnapshotFile = {
+    format: SNAPSHOT_FORMAT,
+    version: 1,
+    hermesVersion: (yield* EmulatorConfig).pin,
+    namespace,
+    savedAt: (yield* EmuClock).now(namespace),
+    tables
+  }
+  return snapshot
+}
 
 /** Replaces the namespace's durable state with the snapshot's; returns the rows loaded per table. */
-export const loadSnapshot = (namespace: string, snapshot: SnapshotFile) =>
-  Effect.gen(function*() {
-    const pin = (yield* EmulatorConfig).pin
-    if (snapshot.hermesVersion !== pin) {
-      return yield* new SnapshotError({ message: `snapshot was saved under Hermes ${snapshot.hermesVersion}, this emulator emulates ${pin}` })
-    }
-    const unknown = Object.keys(snapshot.tables).filter((t) => !SNAPSHOT_TABLES.includes(t))
-    if (unknown.length > 0) return yield* new SnapshotError({ message: `snapshot has unknown tables: ${unknown.join(", ")}` })
-    const sql = yield* SqlClient.SqlClient
-    const plan: Array<{ table: string; columns: ReadonlyArray<string>; rows: ReadonlyArray<Row> }> = []
-    for (const [table, rows] of Object.entries(snapshot.tables)) {
-      const known = new Set(yield* columnsOf(table).pipe(Effect.orDie))
-      const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))]
-      const foreign = columns.filter((c) => c === "namespace" || !known.has(c))
-      if (foreign.length > 0) return yield* new SnapshotError({ message: `snapshot table ${table} has unknown columns: ${foreign.join(", ")}` })
-      plan.push({ table, columns, rows })
-    }
-    yield* restartNamespace(namespace)
-    const counts: Record<string, number> = {}
-    yield* sql.withTransaction(
-      Effect.gen(function*() {
-        yield* clearNamespace(namespace)
-        for (const { table, columns, rows } of plan) {
-          const insert = `INSERT INTO ${table} (namespace, ${columns.join(", ")}) VALUES (?, ${columns.map(() => "?").join(", ")})`
-          for (const row of rows) yield* sql.unsafe(insert, [namespace, ...columns.map((c) => row[c] ?? null)])
-          counts[table] = rows.length
-        }
-      })
-    ).pipe(Effect.mapError((e) => new SnapshotError({ message: `snapshot rows rejected by storage: ${e.message}` })))
-    return counts
-  })
+export const loadSnapshot = (namespace: string, snapshot: SnapshotFile) => Effect.gen(() => loadRows(namespace, snapshot))
+
+/** One table's rows to insert, with the columns they use. */
+interface TableLoad {
+  readonly table: string
+  readonly columns: ReadonlyArray<string>
+  readonly rows: ReadonlyArray<Row>
+}
+
+function* loadRows(namespace: string, snapshot: SnapshotFile) {
+  const pin = (yield* EmulatorConfig).pin
+  if (snapshot.hermesVersion !== pin) {
+    return yield* new SnapshotError({ message: `snapshot was saved under Hermes ${snapshot.hermesVersion}, this emulator emulates ${pin}` })
+  }
+  const unknown = Object.keys(snapshot.tables).filter((t) => !SNAPSHOT_TABLES.includes(t))
+  if (unknown.length > 0) return yield* new SnapshotError({ message: `snapshot has unknown tables: ${unknown.join(", ")}` })
+  const sql = yield* SqlClient.SqlClient
+  const plan: Array<TableLoad> = []
+  for (const [table, rows] of Object.entries(snapshot.tables)) {
+    const known = new Set(yield* columnsOf(table).pipe(Effect.orDie))
+    const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))]
+    const foreign = columns.filter((c) => c === "namespace" || !known.has(c))
+    if (foreign.length > 0) return yield* new SnapshotError({ message: `snapshot table ${table} has unknown columns: ${foreign.join(", ")}` })
+    plan.push({ table, columns, rows })
+  }
+  yield* restartNamespace(namespace)
+  const counts: Record<string, number> = {}
+  yield* sql.withTransaction(Effect.gen(() => replaceRows(sql, namespace, plan, counts))).pipe(
+    Effect.mapError((e) => new SnapshotError({ message: `snapshot rows rejected by storage: ${e.message}` }))
+  )
+  return counts
+}
+
+/** Inside the load's transaction: the namespace's rows deleted, the plan's inserted; counts per table. */
+function* replaceRows(sql: SqlClient.SqlClient, namespace: string, plan: ReadonlyArray<TableLoad>, counts: Record<string, number>) {
+  yield* clearNamespace(namespace)
+  for (const { table, columns, rows } of plan) {
+    const insert = `INSERT INTO ${table} (namespace, ${columns.join(", ")}) VALUES (?, ${columns.map(() => "?").join(", ")})`
+    for (const row of rows) yield* sql.unsafe(insert, [namespace, ...columns.map((c) => row[c] ?? null)])
+    counts[table] = rows.length
+  }
+}
 
 const decodeSnapshot = (json: unknown) =>
   Schema.decodeUnknown(SnapshotFile)(json).pipe(Effect.mapError((e) => new SnapshotError({ message: `not a hermetic snapshot: ${e.message}` })))
@@ -98,21 +110,23 @@ export const parseSnapshot = (text: string) =>
 
 export const decodeSnapshotJson = decodeSnapshot
 
-export const writeSnapshotFile = (namespace: string, file: string) =>
-  Effect.gen(function*() {
-    const snapshot = yield* saveSnapshot(namespace)
-    const fs = yield* FileSystem.FileSystem
-    yield* fs.writeFileString(file, `${JSON.stringify(snapshot, null, 1)}\n`).pipe(
-      Effect.mapError((e) => new SnapshotError({ message: `cannot write snapshot ${file}: ${e.message}` }))
-    )
-    return snapshot
-  })
+export const writeSnapshotFile = (namespace: string, file: string) => Effect.gen(() => saveToFile(namespace, file))
+
+function* saveToFile(namespace: string, file: string) {
+  const snapshot = yield* saveSnapshot(namespace)
+  const fs = yield* FileSystem.FileSystem
+  yield* fs.writeFileString(file, `${JSON.stringify(snapshot, null, 1)}\n`).pipe(
+    Effect.mapError((e) => new SnapshotError({ message: `cannot write snapshot ${file}: ${e.message}` }))
+  )
+  return snapshot
+}
 
 /** Loads a snapshot file into a namespace (default: the one it was saved from). */
-export const readSnapshotFile = (file: string, namespace?: string) =>
-  Effect.gen(function*() {
-    const fs = yield* FileSystem.FileSystem
-    const text = yield* fs.readFileString(file).pipe(Effect.mapError((e) => new SnapshotError({ message: `cannot read snapshot ${file}: ${e.message}` })))
-    const snapshot = yield* parseSnapshot(text)
-    return yield* loadSnapshot(namespace ?? snapshot.namespace, snapshot)
-  })
+export const readSnapshotFile = (file: string, namespace?: string) => Effect.gen(() => loadFromFile(file, namespace))
+
+function* loadFromFile(file: string, namespace: string | undefined) {
+  const fs = yield* FileSystem.FileSystem
+  const text = yield* fs.readFileString(file).pipe(Effect.mapError((e) => new SnapshotError({ message: `cannot read snapshot ${file}: ${e.message}` })))
+  const snapshot = yield* parseSnapshot(text)
+  return yield* loadSnapshot(namespace ?? snapshot.namespace, snapshot)
+}
