@@ -72,74 +72,59 @@ const parse = (argv: ReadonlyArray<string>) =>
 
 type Values = Effect.Effect.Success<ReturnType<typeof parse>>["values"]
 
-const serve = (values: Values) =>
-  Effect.gen(function*() {
-    const version = values["hermes-version"]
-    if (version !== undefined && !isPin(version)) return yield* new UsageError({ message: `unknown --hermes-version '${version}' (known: ${PINS.join(", ")})` })
-    const port = values.port === undefined ? undefined : Number(values.port)
-    if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) return yield* new UsageError({ message: `invalid --port '${values.port}'` })
-    const maxRuns = values["max-concurrent-runs"]
-    if (maxRuns !== undefined && !/^-?\d+$/.test(maxRuns)) return yield* new UsageError({ message: `invalid --max-concurrent-runs '${maxRuns}'` })
+const serve = (values: Values) => Effect.gen(() => startAndServe(values))
 
-    const started = performance.now()
-    const env = process.env
-    const dataDir = values["data-dir"]
-    const options = {
-      ...(version !== undefined && isPin(version) ? { hermesVersion: version } : {}),
-      ...(values.host !== undefined ? { host: values.host } : env["API_SERVER_HOST"] ? { host: env["API_SERVER_HOST"] } : {}),
-      port: port ?? Number(/^\d+$/.test(env["API_SERVER_PORT"] ?? "") ? env["API_SERVER_PORT"] : 8642),
-      ...(dataDir !== undefined && values.memory !== true ? { dataDir } : { memory: true }),
-      ...(values["api-key"] !== undefined ? { apiKey: values["api-key"] } : {}),
-      ...(values["model-name"] !== undefined ? { modelName: values["model-name"] } : {}),
-      ...(values["cors-origins"] !== undefined ? { corsOrigins: values["cors-origins"] } : {}),
-      ...(maxRuns !== undefined ? { maxConcurrentRuns: Number(maxRuns) } : {}),
-      ...(values["admin-key"] !== undefined ? { adminKey: values["admin-key"] } : {}),
-      ...(values.snapshot !== undefined ? { snapshot: values.snapshot } : {}),
-      ...(values["journal-bodies"] === true ? { journal: { bodies: true } } : {})
-    }
-    const emulator = yield* Effect.acquireRelease(
-      Effect.tryPromise({
-        try: () => startEmulator(options, { env }),
-        catch: startFailed
-      }),
-      (emu) => Effect.promise(() => emu.close())
+function* startAndServe(values: Values) {
+  const version = values["hermes-version"]
+  if (version !== undefined && !isPin(version)) return yield* new UsageError({ message: `unknown --hermes-version '${version}' (known: ${PINS.join(", ")})` })
+  const port = values.port === undefined ? undefined : Number(values.port)
+  if (port !== undefined && (!Number.isInteger(port) || port < 0 || port > 65535)) return yield* new UsageError({ message: `invalid --port '${values.port}'` })
+  const maxRuns = values["max-concurrent-runs"]
+  if (maxRuns !== undefined && !/^-?\d+$/.test(maxRuns)) return yield* new UsageError({ message: `invalid --max-concurrent-runs '${maxRuns}'` })
+
+  const started = performance.now()
+  const env = process.env
+  const dataDir = values["data-dir"]
+  const options = {
+    ...(version !== undefined && isPin(version) ? { hermesVersion: version } : {}),
+    ...(values.host !== undefined ? { host: values.host } : env["API_SERVER_HOST"] ? { host: env["API_SERVER_HOST"] } : {}),
+    port: port ?? Number(/^\d+$/.test(env["API_SERVER_PORT"] ?? "") ? env["API_SERVER_PORT"] : 8642),
+    ...(dataDir !== undefined && values.memory !== true ? { dataDir } : { memory: true }),
+    ...(values["api-key"] !== undefined ? { apiKey: values["api-key"] } : {}),
+    ...(values["model-name"] !== undefined ? { modelName: values["model-name"] } : {}),
+    ...(values["cors-origins"] !== undefined ? { corsOrigins: values["cors-origins"] } : {}),
+    ...(maxRuns !== undefined ? { maxConcurrentRuns: Number(maxRuns) } : {}),
+    ...(values["admin-key"] !== undefined ? { adminKey: values["admin-key"] } : {}),
+    ...(values.snapshot !== undefined ? { snapshot: values.snapshot } : {}),
+    ...(values["journal-bodies"] === true ? { journal: { bodies: true } } : {})
+  }
+  const emulator = yield* Effect.acquireRelease(
+    Effect.tryPromise({
+      try: () => startEmulator(options, { env }),
+      catch: startFailed
+    }),
+    (emu) => Effect.promise(() => emu.close())
+  )
+  const c = emulator.config
+  if (c.apiKey === "") {
+    process.stderr.write(
+      "hermes-emulator: warning: no API key set, every request is accepted without auth. " +
+        "This differs from Hermes on purpose: Hermes refuses to start without a key; the emulator allows it on a loopback host only, for local tests " +
+        "(a non-loopback --host without a key is refused). " +
+        "Set API_SERVER_KEY (>= 16 characters) or pass --api-key to require 'Authorization: Bearer <key>'.\n"
     )
-    const c = emulator.config
-    if (c.apiKey === "") {
-      process.stderr.write(
-        "hermes-emulator: warning: no API key set, every request is accepted without auth. " +
-          "This differs from Hermes on purpose: Hermes refuses to start without a key; the emulator allows it on a loopback host only, for local tests " +
-          "(a non-loopback --host without a key is refused). " +
-          "Set API_SERVER_KEY (>= 16 characters) or pass --api-key to require 'Authorization: Bearer <key>'.\n"
-      )
-    }
-    process.stdout.write(
-      `hermes-emulator: Hermes ${c.pin} API server listening on ${emulator.url} (model: ${c.modelName}; ` +
-        `state: ${c.sqliteFilename === ":memory:" ? "in memory" : c.sqliteFilename}; ` +
-        `ready in ${Math.round(performance.now() - started)} ms)\n`
-    )
-    return yield* Effect.never
-  })
+  }
+  process.stdout.write(
+    `hermes-emulator: Hermes ${c.pin} API server listening on ${emulator.url} (model: ${c.modelName}; ` +
+      `state: ${c.sqliteFilename === ":memory:" ? "in memory" : c.sqliteFilename}; ` +
+      `ready in ${Math.round(performance.now() - started)} ms)\n`
+  )
+  return yield* Effect.never
+}
 
 /** The whole CLI for `argv`: its exit code (`serve` runs until interrupted). */
 export const program = (argv: ReadonlyArray<string>): Effect.Effect<number> =>
-  Effect.gen(function*() {
-    // record and replay have options of their own
-    if (argv[0] === "record") return yield* recordCommand(argv.slice(1))
-    if (argv[0] === "replay") return yield* replayCommand(argv.slice(1))
-    const { values, positionals } = yield* parse(argv)
-    if (values.version === true) {
-      process.stdout.write(`hermes-emulator ${packageVersion("@hermetic/emulator", import.meta.url)}\n`)
-      return 0
-    }
-    if (values.help === true) {
-      process.stdout.write(HELP)
-      return 0
-    }
-    if (positionals.length === 0) return yield* new UsageError({ message: "missing command (serve)" })
-    if (positionals[0] !== "serve" || positionals.length > 1) return yield* new UsageError({ message: `unknown command '${positionals.join(" ")}'` })
-    return yield* serve(values)
-  }).pipe(
+  Effect.gen(() => runCommand(argv)).pipe(
     Effect.scoped,
     Effect.catchTags({
       UsageError: (e) => Effect.sync(() => {
@@ -153,3 +138,20 @@ export const program = (argv: ReadonlyArray<string>): Effect.Effect<number> =>
     })
   )
 
+function* runCommand(argv: ReadonlyArray<string>) {
+  // record and replay have options of their own
+  if (argv[0] === "record") return yield* recordCommand(argv.slice(1))
+  if (argv[0] === "replay") return yield* replayCommand(argv.slice(1))
+  const { values, positionals } = yield* parse(argv)
+  if (values.version === true) {
+    process.stdout.write(`hermes-emulator ${packageVersion("@hermetic/emulator", import.meta.url)}\n`)
+    return 0
+  }
+  if (values.help === true) {
+    process.stdout.write(HELP)
+    return 0
+  }
+  if (positionals.length === 0) return yield* new UsageError({ message: "missing command (serve)" })
+  if (positionals[0] !== "serve" || positionals.length > 1) return yield* new UsageError({ message: `unknown command '${positionals.join(" ")}'` })
+  return yield* serve(values)
+}

@@ -33,54 +33,56 @@ const portOf = (value: string | undefined) => {
 
 const log = (line: string) => void process.stderr.write(`${line}\n`)
 
-export const recordCommand = (args: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const { values, positionals } = yield* parse({
-      args: [...args],
-      strict: true,
-      allowPositionals: true,
-      options: { upstream: { type: "string" }, out: { type: "string" }, host: { type: "string" }, port: { type: "string" }, help: { type: "boolean", short: "h" } }
-    })
-    if (values.help === true) {
-      process.stdout.write(RECORD_HELP)
-      return 0
-    }
-    if (positionals.length > 0) return yield* usage(`record takes no arguments, got '${positionals.join(" ")}'`)
-    const upstream = values.upstream ?? (yield* usage("record needs --upstream URL (your Hermes gateway)"))
-    const out = values.out ?? (yield* usage("record needs --out DIR"))
-    const port = yield* portOf(values.port)
-    const recorder = yield* Effect.acquireRelease(
-      Effect.tryPromise({ try: () => startRecorder({ upstream, out, ...(values.host === undefined ? {} : { host: values.host }), port, log }), catch: startFailed }),
-      (r) => Effect.promise(() => r.close())
-    )
-    process.stdout.write(
-      `hermes-emulator: recording ${recorder.manifest.upstream} (Hermes ${recorder.manifest.hermesVersion ?? "version unknown"}) into ${out}; ` +
-        `point your application at ${recorder.url}\n`
-    )
-    return yield* Effect.never
-  })
+export const recordCommand = (args: ReadonlyArray<string>) => Effect.gen(() => recordTraffic(args))
 
-export const replayCommand = (args: ReadonlyArray<string>) =>
-  Effect.gen(function*() {
-    const { values, positionals } = yield* parse({
-      args: [...args],
-      strict: true,
-      allowPositionals: true,
-      options: { host: { type: "string" }, port: { type: "string" }, speed: { type: "string" }, help: { type: "boolean", short: "h" } }
-    })
-    if (values.help === true) {
-      process.stdout.write(RECORD_HELP)
-      return 0
-    }
-    if (positionals.length !== 1) return yield* usage("replay needs exactly one recording DIR")
-    const dir = positionals[0] ?? ""
-    const speed = values.speed === undefined ? 1 : Number(values.speed)
-    if (!Number.isFinite(speed) || speed < 0) return yield* usage(`invalid --speed '${values.speed}'`)
-    const port = yield* portOf(values.port)
-    const replayer = yield* Effect.acquireRelease(
-      Effect.tryPromise({ try: () => startReplayer({ dir, ...(values.host === undefined ? {} : { host: values.host }), port, speed, log }), catch: startFailed }),
-      (r) => Effect.promise(() => r.close())
-    )
-    process.stdout.write(`hermes-emulator: replaying ${replayer.recording.exchanges.length} exchanges from ${dir} on ${replayer.url}\n`)
-    return yield* Effect.never
+function* recordTraffic(args: ReadonlyArray<string>) {
+  const { values, positionals } = yield* parse({
+    args: [...args],
+    strict: true,
+    allowPositionals: true,
+    options: { upstream: { type: "string" }, out: { type: "string" }, host: { type: "string" }, port: { type: "string" }, help: { type: "boolean", short: "h" } }
   })
+  if (values.help === true) {
+    process.stdout.write(RECORD_HELP)
+    return 0
+  }
+  if (positionals.length > 0) return yield* usage(`record takes no arguments, got '${positionals.join(" ")}'`)
+  const upstream = values.upstream ?? (yield* usage("record needs --upstream URL (your Hermes gateway)"))
+  const out = values.out ?? (yield* usage("record needs --out DIR"))
+  const port = yield* portOf(values.port)
+  const recorder = yield* Effect.acquireRelease(
+    Effect.tryPromise({ try: () => startRecorder({ upstream, out, ...(values.host === undefined ? {} : { host: values.host }), port, log }), catch: startFailed }),
+    (r) => Effect.promise(() => r.close())
+  )
+  process.stdout.write(
+    `hermes-emulator: recording ${recorder.manifest.upstream} (Hermes ${recorder.manifest.hermesVersion ?? "version unknown"}) into ${out}; ` +
+      `point your application at ${recorder.url}\n`
+  )
+  return yield* Effect.never
+}
+
+export const replayCommand = (args: ReadonlyArray<string>) => Effect.gen(() => serveRecording(args))
+
+function* serveRecording(args: ReadonlyArray<string>) {
+  const { values, positionals } = yield* parse({
+    args: [...args],
+    strict: true,
+    allowPositionals: true,
+    options: { host: { type: "string" }, port: { type: "string" }, speed: { type: "string" }, help: { type: "boolean", short: "h" } }
+  })
+  if (values.help === true) {
+    process.stdout.write(RECORD_HELP)
+    return 0
+  }
+  if (positionals.length !== 1) return yield* usage("replay needs exactly one recording DIR")
+  const dir = positionals[0] ?? ""
+  const speed = values.speed === undefined ? 1 : Number(values.speed)
+  if (!Number.isFinite(speed) || speed < 0) return yield* usage(`invalid --speed '${values.speed}'`)
+  const port = yield* portOf(values.port)
+  const replayer = yield* Effect.acquireRelease(
+    Effect.tryPromise({ try: () => startReplayer({ dir, ...(values.host === undefined ? {} : { host: values.host }), port, speed, log }), catch: startFailed }),
+    (r) => Effect.promise(() => r.close())
+  )
+  process.stdout.write(`hermes-emulator: replaying ${replayer.recording.exchanges.length} exchanges from ${dir} on ${replayer.url}\n`)
+  return yield* Effect.never
+}
