@@ -86,13 +86,12 @@ export const makeGateways = (now: (namespace: string) => number): GatewaysShape 
   return {
     get,
     restart: (ns) =>
-      Effect.gen(function*() {
+      Effect.suspend(() => {
         const old = get(ns)
         const next = new GatewayState(now(ns), old.generation + 1, `${bootId}:${old.generation + 1}`)
         for (const key of old.permanentApprovals) next.permanentApprovals.add(key)
         states.set(ns, next)
-        yield* stop(old)
-        return next
+        return Effect.as(stop(old), next)
       }),
     namespaces: () => [...states.keys()],
     shutdown: Effect.suspend(() => Effect.forEach([...states.values()], stop, { discard: true }))

@@ -64,132 +64,134 @@ const attempt = <A>(f: () => A): Exit.Exit<A> => {
 }
 
 /** Opens the connection, and the SqlClient and the lean door on it. */
-const open = (filename: string, schema: StorageSchema) =>
-  Effect.gen(function*() {
-    if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true })
-    const db = yield* Effect.acquireRelease(
-      Effect.sync(() => new Database(filename)),
-      (d) => Effect.sync(() => d.close())
-    )
-    db.pragma("journal_mode = WAL")
-    // with WAL, NORMAL still survives a killed process (a restart on the same data dir, what the
-    // emulator promises); only an OS crash could lose the last commits. FULL's fsync per commit
-    // was the largest single cost of a POST /v1/runs.
-    db.pragma("synchronous = NORMAL")
+const open = (filename: string, schema: StorageSchema) => Effect.gen(() => openDatabase(filename, schema))
 
-    // BEGIN/COMMIT prepared once: better-sqlite3's db.transaction(f) builds a new wrapper per call,
-    // which cost about 9 µs of every POST /v1/runs (a nested call still takes its savepoints)
-    const begin = db.prepare("BEGIN")
-    const commit = db.prepare("COMMIT")
-    const rollback = db.prepare("ROLLBACK")
-    const atomically = <A>(f: () => A): A => {
-      if (db.inTransaction) return db.transaction(f)()
-      begin.run()
-      try {
-        const result = f()
-        commit.run()
-        return result
-      } catch (e) {
-        if (db.inTransaction) rollback.run()
-        throw e
-      }
-    }
+function* openDatabase(filename: string, schema: StorageSchema) {
+  if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true })
+  const db = yield* Effect.acquireRelease(
+    Effect.sync(() => new Database(filename)),
+    (d) => Effect.sync(() => d.close())
+  )
+  db.pragma("journal_mode = WAL")
+  // with WAL, NORMAL still survives a killed process (a restart on the same data dir, what the
+  // emulator promises); only an OS crash could lose the last commits. FULL's fsync per commit
+  // was the largest single cost of a POST /v1/runs.
+  db.pragma("synchronous = NORMAL")
 
-    const cache = new Map<string, Database.Statement>()
-    const statement = (sql: string): Database.Statement => {
-      let s = cache.get(sql)
-      if (s === undefined) {
-        s = db.prepare(sql)
-        // generated SQL (multi-row inserts) varies: keep the newest few hundred
-        if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string)
-        cache.set(sql, s)
-      }
-      return s
+  // BEGIN/COMMIT prepared once: better-sqlite3's db.transaction(f) builds a new wrapper per call,
+  // which cost about 9 µs of every POST /v1/runs (a nested call still takes its savepoints)
+  const begin = db.prepare("BEGIN")
+  const commit = db.prepare("COMMIT")
+  const rollback = db.prepare("ROLLBACK")
+  const atomically = <A>(f: () => A): A => {
+    if (db.inTransaction) return db.transaction(f)()
+    begin.run()
+    try {
+      const result = f()
+      commit.run()
+      return result
+    } catch (e) {
+      if (db.inTransaction) rollback.run()
+      throw e
     }
-    const execute = (s: Database.Statement, params: ReadonlyArray<unknown>, raw: boolean) =>
-      Effect.try({
-        try: (): ReadonlyArray<unknown> => {
-          if (s.reader) return s.all(...params)
-          const result = s.run(...params)
-          return raw ? (result as unknown as ReadonlyArray<unknown>) : []
-        },
-        catch: sqlError
-      })
-    const prepared = (sql: string) => Effect.try({ try: () => statement(sql), catch: sqlError })
-    const connection: Connection = {
-      execute: (sql, params, transformRows) => {
-        const rows = Effect.flatMap(prepared(sql), (s) => execute(s, params, false))
-        return transformRows === undefined ? rows : Effect.map(rows, (r) => transformRows(r as ReadonlyArray<object>))
+  }
+
+  const cache = new Map<string, Database.Statement>()
+  const statement = (sql: string): Database.Statement => {
+    let s = cache.get(sql)
+    if (s === undefined) {
+      s = db.prepare(sql)
+      // generated SQL (multi-row inserts) varies: keep the newest few hundred
+      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string)
+      cache.set(sql, s)
+    }
+    return s
+  }
+  const execute = (s: Database.Statement, params: ReadonlyArray<unknown>, raw: boolean) =>
+    Effect.try({
+      try: (): ReadonlyArray<unknown> => {
+        if (s.reader) return s.all(...params)
+        const result = s.run(...params)
+        return raw ? (result as unknown as ReadonlyArray<unknown>) : []
       },
-      executeRaw: (sql, params) => Effect.flatMap(prepared(sql), (s) => execute(s, params, true)),
-      executeValues: (sql, params) =>
-        Effect.flatMap(prepared(sql), (s) =>
-          Effect.try({
-            try: () => {
-              if (!s.reader) {
-                s.run(...params)
-                return []
-              }
-              try {
-                return s.raw(true).all(...params) as ReadonlyArray<ReadonlyArray<unknown>>
-              } finally {
-                s.raw(false)
-              }
-            },
-            catch: sqlError
-          })),
-      executeUnprepared: (sql, params, transformRows) => {
-        const rows = Effect.flatMap(Effect.try({ try: () => db.prepare(sql), catch: sqlError }), (s) => execute(s, params ?? [], false))
-        return transformRows === undefined ? rows : Effect.map(rows, (r) => transformRows(r as ReadonlyArray<object>))
-      },
-      executeStream: () => Stream.die("executeStream is not used by the emulator")
-    }
-
-    // one connection: a transaction holds it from BEGIN to COMMIT, everything else takes it briefly
-    const semaphore = yield* Effect.makeSemaphore(1)
-    const sql = yield* SqlClient.make({
-      acquirer: semaphore.withPermits(1)(Effect.succeed(connection)),
-      transactionAcquirer: Effect.uninterruptibleMask((restore) =>
-        Effect.as(
-          Effect.zipRight(restore(semaphore.take(1)), Effect.tap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release(1)))),
-          connection
-        )
-      ),
-      compiler: Statement.makeCompilerSqlite(),
-      spanAttributes: [["db.system.name", "sqlite"]]
+      catch: sqlError
     })
+  const prepared = (sql: string) => Effect.try({ try: () => statement(sql), catch: sqlError })
+  const connection: Connection = {
+    execute: (sql, params, transformRows) => {
+      const rows = Effect.flatMap(prepared(sql), (s) => execute(s, params, false))
+      return transformRows === undefined ? rows : Effect.map(rows, (r) => transformRows(r as ReadonlyArray<object>))
+    },
+    executeRaw: (sql, params) => Effect.flatMap(prepared(sql), (s) => execute(s, params, true)),
+    executeValues: (sql, params) =>
+      Effect.flatMap(prepared(sql), (s) =>
+        Effect.try({
+          try: () => {
+            if (!s.reader) {
+              s.run(...params)
+              return []
+            }
+            try {
+              return s.raw(true).all(...params) as ReadonlyArray<ReadonlyArray<unknown>>
+            } finally {
+              s.raw(false)
+            }
+          },
+          catch: sqlError
+        })),
+    executeUnprepared: (sql, params, transformRows) => {
+      const rows = Effect.flatMap(Effect.try({ try: () => db.prepare(sql), catch: sqlError }), (s) => execute(s, params ?? [], false))
+      return transformRows === undefined ? rows : Effect.map(rows, (r) => transformRows(r as ReadonlyArray<object>))
+    },
+    executeStream: () => Stream.die("executeStream is not used by the emulator")
+  }
 
-    /** A transaction of another fiber is open on the connection: wait for it through the SqlClient. */
-    const afterOpenTransaction = <A>(f: () => A, atomic: boolean) =>
-      Effect.withFiberRuntime<A>((fiber) => {
-        const ours = Option.isSome(Context.getOption(fiber.currentContext, SqlClient.TransactionConnection))
-        if (ours) return atomic ? attempt(() => atomically(f)) : attempt(f)
-        return Effect.orDie(sql.withTransaction(Effect.suspend(() => attempt(f))))
-      })
-    const use = <A>(f: () => A) => (db.inTransaction ? afterOpenTransaction(f, false) : attempt(f))
-    const transaction = <A>(f: () => A) => (db.inTransaction ? afterOpenTransaction(f, true) : attempt(() => atomically(f)))
-    const storage: StorageShape = {
-      statement,
-      use,
-      transaction,
-      clearNamespace: (namespace) =>
-        transaction(() => {
-          for (const table of schema.namespacedTables) statement(`DELETE FROM ${table} WHERE namespace = ?`).run(namespace)
-        })
-    }
-    return { sql, storage }
+  // one connection: a transaction holds it from BEGIN to COMMIT, everything else takes it briefly
+  const semaphore = yield* Effect.makeSemaphore(1)
+  const sql = yield* SqlClient.make({
+    acquirer: semaphore.withPermits(1)(Effect.succeed(connection)),
+    transactionAcquirer: Effect.uninterruptibleMask((restore) =>
+      Effect.as(
+        Effect.zipRight(restore(semaphore.take(1)), Effect.tap(Effect.scope, (scope) => Scope.addFinalizer(scope, semaphore.release(1)))),
+        connection
+      )
+    ),
+    compiler: Statement.makeCompilerSqlite(),
+    spanAttributes: [["db.system.name", "sqlite"]]
   })
+
+  /** A transaction of another fiber is open on the connection: wait for it through the SqlClient. */
+  const afterOpenTransaction = <A>(f: () => A, atomic: boolean) =>
+    Effect.withFiberRuntime<A>((fiber) => {
+      const ours = Option.isSome(Context.getOption(fiber.currentContext, SqlClient.TransactionConnection))
+      if (ours) return atomic ? attempt(() => atomically(f)) : attempt(f)
+      return Effect.orDie(sql.withTransaction(Effect.suspend(() => attempt(f))))
+    })
+  const use = <A>(f: () => A) => (db.inTransaction ? afterOpenTransaction(f, false) : attempt(f))
+  const transaction = <A>(f: () => A) => (db.inTransaction ? afterOpenTransaction(f, true) : attempt(() => atomically(f)))
+  const storage: StorageShape = {
+    statement,
+    use,
+    transaction,
+    clearNamespace: (namespace) =>
+      transaction(() => {
+        for (const table of schema.namespacedTables) statement(`DELETE FROM ${table} WHERE namespace = ?`).run(namespace)
+      })
+  }
+  return { sql, storage }
+}
 
 /** Deletes one namespace's durable state (admin reset). */
 export const clearNamespace = (namespace: string) => Effect.flatMap(Storage, (storage) => storage.clearNamespace(namespace))
 
 export const StorageLive = (filename: string, schema: StorageSchema): Layer.Layer<Storage | SqlClient.SqlClient> =>
-  Layer.scopedContext(
-    Effect.gen(function*() {
-      const { sql, storage } = yield* open(filename, schema)
-      yield* storage.use(() => {
-        for (const ddl of schema.statements) storage.statement(ddl).run()
-      })
-      return Context.make(Storage, storage).pipe(Context.add(SqlClient.SqlClient, sql))
-    })
-  ).pipe(Layer.provide(Reactivity.layer), Layer.orDie)
+  Layer.scopedContext(Effect.gen(() => storageWithTables(filename, schema))).pipe(Layer.provide(Reactivity.layer), Layer.orDie)
+
+/** The open storage with the schema's tables created, as the layer's services. */
+function* storageWithTables(filename: string, schema: StorageSchema) {
+  const { sql, storage } = yield* open(filename, schema)
+  yield* storage.use(() => {
+    for (const ddl of schema.statements) storage.statement(ddl).run()
+  })
+  return Context.make(Storage, storage).pipe(Context.add(SqlClient.SqlClient, sql))
+}

@@ -32,25 +32,25 @@ export interface EmulatorServerShape {
 export class EmulatorServer extends Context.Tag("hermetic/EmulatorServer")<EmulatorServer, EmulatorServerShape>() {
   /** A fresh emulator on a free loopback port for the layer's lifetime. */
   static readonly layer = (options: EmulatorOptions & ControlOptions = {}): Layer.Layer<EmulatorServer> =>
-    Layer.scoped(
-      EmulatorServer,
-      Effect.gen(function*() {
-        const apiKey = options.apiKey ?? TEST_API_KEY
-        const emulator = yield* Effect.acquireRelease(
-          Effect.promise(() => startEmulator({ ...options, apiKey })),
-          (emu) => Effect.promise(() => emu.close())
-        )
-        const client = controlClient(emulator.url, apiKey, options)
-        return {
-          url: client.url,
-          apiKey,
-          headers: client.headers,
-          emulator,
-          // a control-plane call that fails is a broken test setup, not a condition to handle
-          script: (script) => Effect.promise(() => client.script(script)),
-          release: (hold) => Effect.promise(() => client.release(hold)),
-          reset: Effect.promise(() => client.reset())
-        }
-      })
-    )
+    Layer.scoped(EmulatorServer, Effect.gen(() => serveEmulator(options)))
+}
+
+function* serveEmulator(options: EmulatorOptions & ControlOptions) {
+  const apiKey = options.apiKey ?? TEST_API_KEY
+  const emulator = yield* Effect.acquireRelease(
+    Effect.promise(() => startEmulator({ ...options, apiKey })),
+    (emu) => Effect.promise(() => emu.close())
+  )
+  const client = controlClient(emulator.url, apiKey, options)
+  const server: EmulatorServerShape = {
+    url: client.url,
+    apiKey,
+    headers: client.headers,
+    emulator,
+    // a control-plane call that fails is a broken test setup, not a condition to handle
+    script: (script) => Effect.promise(() => client.script(script)),
+    release: (hold) => Effect.promise(() => client.release(hold)),
+    reset: Effect.promise(() => client.reset())
+  }
+  return server
 }

@@ -29,12 +29,7 @@ export const findRequests = (query: JournalQuery = {}, options: NamespaceOption 
 /** Fails with JournalExpectationFailed unless the journal has the expected matches; returns the last match. */
 export const expectRequests = (query: JournalQuery, options: ExpectOptions & NamespaceOption = {}) => {
   const namespace = options.namespace ?? "default"
-  const check = Effect.gen(function*() {
-    const found = yield* findRequests(query, { namespace })
-    if (satisfies(found.length, options.times)) return found
-    const all = yield* findRequests({}, { namespace })
-    return yield* new JournalExpectationFailed({ message: expectationMessage(query, namespace, options.times, found, all), query, found })
-  })
+  const check = Effect.gen(() => checkJournal(query, namespace, options))
   const within = options.withinMs ?? 0
   if (within <= 0) return check
   return check.pipe(
@@ -42,6 +37,14 @@ export const expectRequests = (query: JournalQuery, options: ExpectOptions & Nam
     // one last look, so the failure describes the journal as it is at the deadline
     Effect.catchTag("JournalExpectationFailed", () => check)
   )
+}
+
+/** One look at the journal: the matches when they are as expected, else JournalExpectationFailed. */
+function* checkJournal(query: JournalQuery, namespace: string, options: ExpectOptions) {
+  const found = yield* findRequests(query, { namespace })
+  if (satisfies(found.length, options.times)) return found
+  const all = yield* findRequests({}, { namespace })
+  return yield* new JournalExpectationFailed({ message: expectationMessage(query, namespace, options.times, found, all), query, found })
 }
 
 export const expectRequest = (query: JournalQuery, options: ExpectOptions & NamespaceOption = {}) =>
