@@ -20,8 +20,8 @@ type AdminError = (status: number, message: string) => EmuResponse
 export const handleJournalAdmin = (
   req: EmuRequest,
   ns: string,
-  parse: ParseBody,
-  adminError: AdminError
+  parse: <A, I>(schema: Schema.Schema<A, I>, req: EmuRequest) => Either.Either<A, string>,
+  adminError: (status: number, message: string) => EmuResponse
 ): Effect.Effect<EmuResponse | undefined, never, Journal> => Effect.gen(() => journalRequest(req, ns, parse, adminError))
 
 function* journalRequest(req: EmuRequest, ns: string, parse: ParseBody, adminError: AdminError) {

@@ -20,8 +20,8 @@ type AdminError = (status: number, message: string) => EmuResponse
 export const handleSnapshotAdmin = (
   req: EmuRequest,
   ns: string,
-  parse: ParseBody,
-  adminError: AdminError
+  parse: <A, I>(schema: Schema.Schema<A, I>, req: EmuRequest) => Either.Either<A, string>,
+  adminError: (status: number, message: string) => EmuResponse
 ): Effect.Effect<EmuResponse, never, AppServices> => Effect.gen(() => snapshotRequest(req, ns, parse, adminError))
 
 function* snapshotRequest(req: EmuRequest, ns: string, parse: ParseBody, adminError: AdminError) {
