@@ -9,9 +9,9 @@ import type { Handler, RouteContext } from "../../http/Route.js"
 import { deleteStoredResponse } from "../../responses/ResponseStore.js"
 
 export const deleteResponse: Handler = (ctx) =>
-  Effect.gen(() => deleteResponseBody(ctx))
+  Effect.gen(() => deleteResponseById(ctx))
 
-function* deleteResponseBody(ctx: RouteContext) {
+function* deleteResponseById(ctx: RouteContext) {
   const responseId = ctx.params["response_id"] ?? ""
   const deleted = yield* deleteStoredResponse(ctx.namespace, responseId)
   if (!deleted) return errorResponse(404, `Response not found: ${responseId}`)

@@ -10,9 +10,9 @@ import type { Handler, RouteContext } from "../../http/Route.js"
 import { getStoredResponse } from "../../responses/ResponseStore.js"
 
 export const getResponse: Handler = (ctx) =>
-  Effect.gen(() => getResponseBody(ctx))
+  Effect.gen(() => showStoredResponse(ctx))
 
-function* getResponseBody(ctx: RouteContext) {
+function* showStoredResponse(ctx: RouteContext) {
   const responseId = ctx.params["response_id"] ?? ""
   const stored = yield* getStoredResponse(ctx.namespace, responseId, ctx.now())
   if (stored === undefined) return errorResponse(404, `Response not found: ${responseId}`)
