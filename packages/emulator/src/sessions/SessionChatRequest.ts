@@ -22,8 +22,7 @@ export type ParsedChat =
   | { readonly _tag: "ok"; readonly request: SessionChatRequest }
   | { readonly _tag: "rejected"; readonly response: EmuResponse }
 
-export const parseSessionChat = (ctx: RouteContext) =>
-  Effect.gen(() => readSessionChat(ctx))
+export const parseSessionChat = (ctx: RouteContext) => Effect.gen(() => readSessionChat(ctx))
 
 function* readSessionChat(ctx: RouteContext) {
   const reject = (response: EmuResponse): ParsedChat => ({ _tag: "rejected", response })

@@ -70,8 +70,7 @@ const TIP_FIELDS = [
   "system_prompt"
 ] as const
 
-export const listSessions = (ns: string, q: ListQuery) =>
-  Effect.gen(() => selectSessionPage(ns, q)).pipe(Effect.orDie)
+export const listSessions = (ns: string, q: ListQuery) => Effect.gen(() => selectSessionPage(ns, q)).pipe(Effect.orDie)
 
 function* selectSessionPage(ns: string, q: ListQuery) {
   const sql = yield* SqlClient.SqlClient
