@@ -91,96 +91,100 @@ export interface NewJob {
 
 /** `create_job` for what the API passes it. */
 export const createJob = (input: NewJob, nowSeconds: number): Either.Either<Job, string> =>
-  Either.gen(function*() {
-    const schedule = yield* parseSchedule(input.schedule, nowSeconds)
-    let repeat = input.repeat
-    if (repeat === null || repeat === undefined) repeat = schedule.kind === "once" ? 1 : null
-    const deliver = input.deliver === null || input.deliver === undefined ? "origin" : input.deliver
-    const skills = yield* normalizeSkillList(null, input.skills)
-    const prompt = coerceText(input.prompt)
-    const blocked = lifecycleCommandError(prompt)
-    if (blocked !== undefined) return yield* Either.left(blocked)
-    const next = yield* computeNextRun(schedule, nowSeconds)
-    if (schedule.kind === "once" && next === null) {
-      return yield* Either.left(
-        `Requested one-shot time ${schedule.run_at} is more than ${ONESHOT_GRACE_SECONDS}s in the past and cannot be scheduled.`
-      )
-    }
-    const label = prompt || skills[0] || "cron job"
-    const job: Job = {
-      id: input.id,
-      name: input.name || pyStrip([...label].slice(0, 50).join("")),
-      prompt,
-      skills,
-      skill: skills[0] ?? null,
-      model: null,
-      provider: null,
-      provider_snapshot: AGENT_PROVIDER,
-      model_snapshot: AGENT_MODEL,
-      base_url: null,
-      script: null,
-      no_agent: false,
-      context_from: null,
-      schedule,
-      schedule_display: schedule.display,
-      repeat: { times: repeat, completed: 0 },
-      enabled: true,
-      state: "scheduled",
-      paused_at: null,
-      paused_reason: null,
-      created_at: nowIso(nowSeconds),
-      next_run_at: next,
-      last_run_at: null,
-      last_status: null,
-      last_error: null,
-      last_delivery_error: null,
-      deliver,
-      origin: input.origin,
-      enabled_toolsets: null,
-      workdir: null
-    }
-    return job
-  })
+  Either.gen(() => newJobRecord(input, nowSeconds))
+
+function* newJobRecord(input: NewJob, nowSeconds: number) {
+  const schedule = yield* parseSchedule(input.schedule, nowSeconds)
+  let repeat = input.repeat
+  if (repeat === null || repeat === undefined) repeat = schedule.kind === "once" ? 1 : null
+  const deliver = input.deliver === null || input.deliver === undefined ? "origin" : input.deliver
+  const skills = yield* normalizeSkillList(null, input.skills)
+  const prompt = coerceText(input.prompt)
+  const blocked = lifecycleCommandError(prompt)
+  if (blocked !== undefined) return yield* Either.left(blocked)
+  const next = yield* computeNextRun(schedule, nowSeconds)
+  if (schedule.kind === "once" && next === null) {
+    return yield* Either.left(
+      `Requested one-shot time ${schedule.run_at} is more than ${ONESHOT_GRACE_SECONDS}s in the past and cannot be scheduled.`
+    )
+  }
+  const label = prompt || skills[0] || "cron job"
+  const job: Job = {
+    id: input.id,
+    name: input.name || pyStrip([...label].slice(0, 50).join("")),
+    prompt,
+    skills,
+    skill: skills[0] ?? null,
+    model: null,
+    provider: null,
+    provider_snapshot: AGENT_PROVIDER,
+    model_snapshot: AGENT_MODEL,
+    base_url: null,
+    script: null,
+    no_agent: false,
+    context_from: null,
+    schedule,
+    schedule_display: schedule.display,
+    repeat: { times: repeat, completed: 0 },
+    enabled: true,
+    state: "scheduled",
+    paused_at: null,
+    paused_reason: null,
+    created_at: nowIso(nowSeconds),
+    next_run_at: next,
+    last_run_at: null,
+    last_status: null,
+    last_error: null,
+    last_delivery_error: null,
+    deliver,
+    origin: input.origin,
+    enabled_toolsets: null,
+    workdir: null
+  }
+  return job
+}
 
 export type Updated = { readonly jobs: Array<Job>; readonly job: Job | undefined }
 
 /** `update_job`: Right with the new list and the normalized job (undefined when no job has the id). */
 export const updateJob = (jobs: ReadonlyArray<Job>, id: string, updates: Job, nowSeconds: number): Either.Either<Updated, string> =>
-  Either.gen(function*() {
-    const i = jobs.findIndex((j) => j["id"] === id)
-    if (i < 0) return { jobs: [...jobs], job: undefined }
-    const updated = yield* applySkillFields({ ...(jobs[i] as Job), ...updates })
-    if ("schedule" in updates) {
-      let schedule = updated["schedule"]
-      if (typeof schedule === "string") {
-        schedule = yield* parseSchedule(schedule, nowSeconds)
-        updated["schedule"] = schedule
-      }
-      if (!isDict(schedule)) return yield* Either.left(noAttribute(schedule, "get"))
-      updated["schedule_display"] = "display" in schedule ? schedule["display"] : updated["schedule_display"]
-      if (updated["state"] !== "paused") {
-        const next = yield* computeNextRun(schedule, nowSeconds)
-        if (next === null && schedule["kind"] === "once") {
-          const runAt = pyTruthy(schedule["run_at"]) ? pyStr(schedule["run_at"]) : pyStr(schedule)
-          return yield* Either.left(`Requested one-shot time ${runAt} is more than ${ONESHOT_GRACE_SECONDS}s in the past and cannot be scheduled.`)
-        }
-        updated["next_run_at"] = next
-      }
+  Either.gen(() => mergeUpdates(jobs, id, updates, nowSeconds))
+
+function* mergeUpdates(jobs: ReadonlyArray<Job>, id: string, updates: Job, nowSeconds: number) {
+  const i = jobs.findIndex((j) => j["id"] === id)
+  if (i < 0) return { jobs: [...jobs], job: undefined }
+  const updated = yield* applySkillFields({ ...(jobs[i] as Job), ...updates })
+  if ("schedule" in updates) {
+    let schedule = updated["schedule"]
+    if (typeof schedule === "string") {
+      schedule = yield* parseSchedule(schedule, nowSeconds)
+      updated["schedule"] = schedule
     }
-    const enabled = "enabled" in updated ? pyTruthy(updated["enabled"]) : true
-    if (enabled && updated["state"] !== "paused" && !pyTruthy(updated["next_run_at"])) {
-      const schedule = updated["schedule"]
+    if (!isDict(schedule)) return yield* Either.left(noAttribute(schedule, "get"))
+    updated["schedule_display"] = "display" in schedule ? schedule["display"] : updated["schedule_display"]
+    if (updated["state"] !== "paused") {
       const next = yield* computeNextRun(schedule, nowSeconds)
-      if (next === null && isDict(schedule) && schedule["kind"] === "once") {
-        const runAt = "run_at" in schedule ? pyStr(schedule["run_at"]) : "unknown"
-        return yield* Either.left(`Requested one-shot time ${runAt} is in the past (grace window: ${ONESHOT_GRACE_SECONDS}s) and cannot be scheduled.`)
+      if (next === null && schedule["kind"] === "once") {
+        const runAt = pyTruthy(schedule["run_at"]) ? pyStr(schedule["run_at"]) : pyStr(schedule)
+        return yield* Either.left(`Requested one-shot time ${runAt} is more than ${ONESHOT_GRACE_SECONDS}s in the past and cannot be scheduled.`)
       }
       updated["next_run_at"] = next
     }
-    const out = [...jobs]
-    out[i] = updated
-    return { jobs: out, job: yield* normalizeJob(updated) }
-  })
+  }
+  const enabled = "enabled" in updated ? pyTruthy(updated["enabled"]) : true
+  if (enabled && updated["state"] !== "paused" && !pyTruthy(updated["next_run_at"])) {
+    const schedule = updated["schedule"]
+    const next = yield* computeNextRun(schedule, nowSeconds)
+    if (next === null && isDict(schedule) && schedule["kind"] === "once") {
+      const runAt = "run_at" in schedule ? pyStr(schedule["run_at"]) : "unknown"
+      return yield* Either.left(`Requested one-shot time ${runAt} is in the past (grace window: ${ONESHOT_GRACE_SECONDS}s) and cannot be scheduled.`)
+    }
+    updated["next_run_at"] = next
+  }
+  const out = [...jobs]
+  out[i] = updated
+  return { jobs: out, job: yield* normalizeJob(updated) }
+}
 
 /** `resolve_job_ref`: an exact id first, else a unique case-insensitive name. */
 export const resolveJobRef = (jobs: ReadonlyArray<Job>, ref: string): Either.Either<Job | undefined, string> => {
@@ -199,27 +203,30 @@ export const resolveJobRef = (jobs: ReadonlyArray<Job>, ref: string): Either.Eit
 }
 
 const byRef = (jobs: ReadonlyArray<Job>, ref: string, nowSeconds: number, updates: (job: Job) => Either.Either<Job, string>) =>
-  Either.gen(function*() {
-    const job = yield* resolveJobRef(jobs, ref)
-    if (job === undefined) return { jobs: [...jobs], job: undefined } satisfies Updated
-    return yield* updateJob(jobs, pyStr(job["id"]), yield* updates(job), nowSeconds)
-  })
+  Either.gen(() => updateByRef(jobs, ref, nowSeconds, updates))
+
+function* updateByRef(jobs: ReadonlyArray<Job>, ref: string, nowSeconds: number, updates: (job: Job) => Either.Either<Job, string>) {
+  const job = yield* resolveJobRef(jobs, ref)
+  if (job === undefined) return { jobs: [...jobs], job: undefined } satisfies Updated
+  return yield* updateJob(jobs, pyStr(job["id"]), yield* updates(job), nowSeconds)
+}
 
 export const pauseJob = (jobs: ReadonlyArray<Job>, ref: string, nowSeconds: number) =>
   byRef(jobs, ref, nowSeconds, () =>
     Either.right({ enabled: false, state: "paused", paused_at: nowIso(nowSeconds), paused_reason: null }))
 
 export const resumeJob = (jobs: ReadonlyArray<Job>, ref: string, nowSeconds: number) =>
-  byRef(jobs, ref, nowSeconds, (job) =>
-    Either.gen(function*() {
-      const schedule = job["schedule"]
-      const next = yield* computeNextRun(schedule, nowSeconds)
-      if (next === null && isDict(schedule) && schedule["kind"] === "once") {
-        const runAt = "run_at" in schedule ? pyStr(schedule["run_at"]) : "unknown"
-        return yield* Either.left(`Cannot resume: one-shot time ${runAt} is in the past (grace window: ${ONESHOT_GRACE_SECONDS}s) and will never fire.`)
-      }
-      return { enabled: true, state: "scheduled", paused_at: null, paused_reason: null, next_run_at: next } as Job
-    }))
+  byRef(jobs, ref, nowSeconds, (job) => Either.gen(() => resumeUpdates(job, nowSeconds)))
+
+function* resumeUpdates(job: Job, nowSeconds: number) {
+  const schedule = job["schedule"]
+  const next = yield* computeNextRun(schedule, nowSeconds)
+  if (next === null && isDict(schedule) && schedule["kind"] === "once") {
+    const runAt = "run_at" in schedule ? pyStr(schedule["run_at"]) : "unknown"
+    return yield* Either.left(`Cannot resume: one-shot time ${runAt} is in the past (grace window: ${ONESHOT_GRACE_SECONDS}s) and will never fire.`)
+  }
+  return { enabled: true, state: "scheduled", paused_at: null, paused_reason: null, next_run_at: next } as Job
+}
 
 export const triggerJob = (jobs: ReadonlyArray<Job>, ref: string, nowSeconds: number) =>
   byRef(jobs, ref, nowSeconds, () =>

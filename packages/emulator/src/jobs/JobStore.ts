@@ -41,12 +41,14 @@ export const jobNamespaces = Effect.flatMap(SqlClient.SqlClient, (sql) =>
 
 export const saveExecution = (ns: string, jobId: string, record: Record<string, unknown>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.gen(function*() {
-      const rows = yield* sql<{ readonly n: number | null }>`SELECT MAX(seq) AS n FROM cron_executions WHERE namespace = ${ns}`
-      const seq = (rows[0]?.n ?? 0) + 1
-      yield* sql`INSERT INTO cron_executions (namespace, seq, job_id, record_json) VALUES (${ns}, ${seq}, ${jobId}, ${pyDumps(record)})`
-    })
+    Effect.gen(() => appendExecution(sql, ns, jobId, record))
   ).pipe(Effect.orDie)
+
+function* appendExecution(sql: SqlClient.SqlClient, ns: string, jobId: string, record: Record<string, unknown>) {
+  const rows = yield* sql<{ readonly n: number | null }>`SELECT MAX(seq) AS n FROM cron_executions WHERE namespace = ${ns}`
+  const seq = (rows[0]?.n ?? 0) + 1
+  yield* sql`INSERT INTO cron_executions (namespace, seq, job_id, record_json) VALUES (${ns}, ${seq}, ${jobId}, ${pyDumps(record)})`
+}
 
 /** `latest_executions`: the newest record per job id, or null. */
 export const latestExecution = (ns: string, jobId: string) =>

@@ -88,40 +88,42 @@ const claim = (jobs: Array<Job>, id: string): { readonly jobs: Array<Job>; reado
 }
 
 const fire = (ns: string, job: Job) =>
-  Effect.gen(function*() {
-    const clock = yield* EmuClock
-    const ids = yield* Ids
-    const id = pyStr(job["id"])
-    const started = clock.now(ns)
-    const startedIso = nowIso(started)
-    let jobs = yield* loadJobs(ns)
-    const claimed = claim(jobs, id)
-    yield* saveJobs(ns, claimed.jobs)
-    if (!claimed.proceed) return
-    const stamp = fromEpochSeconds(started)
-    const sessionId = `cron_${id}_${strftime(stamp, "%Y%m%d_%H%M%S")}`
-    const prompt = typeof job["prompt"] === "string" ? job["prompt"] : pyStr(job["prompt"] ?? "")
-    const result = yield* playAgentTurn({ namespace: ns, operation: "cron", sessionId, userMessage: `${CRON_PREAMBLE_STANDIN}\n\n${prompt}`, history: [] })
-    const finished = clock.now(ns)
-    yield* recordPlayedTurn(ns, sessionId, { messages: result.messages, usage: result.usage }, finished, "cron")
-    yield* writeTitle(ns, sessionId, `${pyStr(job["name"])} \u00b7 ${strftime(stamp, "%b %d %H:%M")}`)
-    yield* endSession(ns, sessionId, "cron_complete", finished)
-    jobs = yield* loadJobs(ns)
-    yield* saveJobs(ns, markRun(jobs, id, !result.failed, result.error ?? null, finished))
-    yield* saveExecution(ns, id, {
-      id: ids.hex(32),
-      job_id: id,
-      source: "builtin",
-      process_id: EMULATED_PROCESS_ID,
-      pid: process.pid,
-      process_started_at: EMULATED_PROCESS_START,
-      status: result.failed ? "failed" : "completed",
-      claimed_at: startedIso,
-      started_at: startedIso,
-      finished_at: nowIso(finished),
-      error: result.failed ? (result.error ?? null) : null
-    })
+  Effect.gen(() => fireJob(ns, job))
+
+function* fireJob(ns: string, job: Job) {
+  const clock = yield* EmuClock
+  const ids = yield* Ids
+  const id = pyStr(job["id"])
+  const started = clock.now(ns)
+  const startedIso = nowIso(started)
+  let jobs = yield* loadJobs(ns)
+  const claimed = claim(jobs, id)
+  yield* saveJobs(ns, claimed.jobs)
+  if (!claimed.proceed) return
+  const stamp = fromEpochSeconds(started)
+  const sessionId = `cron_${id}_${strftime(stamp, "%Y%m%d_%H%M%S")}`
+  const prompt = typeof job["prompt"] === "string" ? job["prompt"] : pyStr(job["prompt"] ?? "")
+  const result = yield* playAgentTurn({ namespace: ns, operation: "cron", sessionId, userMessage: `${CRON_PREAMBLE_STANDIN}\n\n${prompt}`, history: [] })
+  const finished = clock.now(ns)
+  yield* recordPlayedTurn(ns, sessionId, { messages: result.messages, usage: result.usage }, finished, "cron")
+  yield* writeTitle(ns, sessionId, `${pyStr(job["name"])} \u00b7 ${strftime(stamp, "%b %d %H:%M")}`)
+  yield* endSession(ns, sessionId, "cron_complete", finished)
+  jobs = yield* loadJobs(ns)
+  yield* saveJobs(ns, markRun(jobs, id, !result.failed, result.error ?? null, finished))
+  yield* saveExecution(ns, id, {
+    id: ids.hex(32),
+    job_id: id,
+    source: "builtin",
+    process_id: EMULATED_PROCESS_ID,
+    pid: process.pid,
+    process_started_at: EMULATED_PROCESS_START,
+    status: result.failed ? "failed" : "completed",
+    claimed_at: startedIso,
+    started_at: startedIso,
+    finished_at: nowIso(finished),
+    error: result.failed ? (result.error ?? null) : null
   })
+}
 
 /** Identity of the emulated gateway process in execution records (fixed per emulator process). */
 const EMULATED_PROCESS_ID = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("")
@@ -129,31 +131,33 @@ const EMULATED_PROCESS_START = Math.floor(performance.timeOrigin / 1000) % 1_000
 
 /** One tick of one namespace: fire what is due, fast-forward what is stale. */
 export const tickNamespace = (ns: string) =>
-  Effect.gen(function*() {
-    const clock = yield* EmuClock
-    const now = clock.now(ns)
-    ;(yield* Gateways).get(ns).lastCronTickAt = now
-    const jobs = yield* loadJobs(ns)
-    const due: Array<Job> = []
-    let changed = false
-    const kept = jobs.map((job) => {
-      const at = dueAt(job)
-      const enabled = "enabled" in job ? pyTruthy(job["enabled"]) : true
-      if (!enabled || job["state"] === "paused" || at === undefined || at > now) return job
-      const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
-      const recurring = schedule["kind"] === "cron" || schedule["kind"] === "interval"
-      if (recurring && now - at > graceSeconds(schedule, now)) {
-        const next = computeNextRun(schedule, now)
-        changed = true
-        return { ...job, next_run_at: Either.isRight(next) ? next.right : null }
-      }
-      due.push(job)
-      return job
-    })
-    if (changed) yield* saveJobs(ns, kept)
-    for (const job of due) yield* fire(ns, job)
-    return due.length
+  Effect.gen(() => tickOnce(ns))
+
+function* tickOnce(ns: string) {
+  const clock = yield* EmuClock
+  const now = clock.now(ns)
+  ;(yield* Gateways).get(ns).lastCronTickAt = now
+  const jobs = yield* loadJobs(ns)
+  const due: Array<Job> = []
+  let changed = false
+  const kept = jobs.map((job) => {
+    const at = dueAt(job)
+    const enabled = "enabled" in job ? pyTruthy(job["enabled"]) : true
+    if (!enabled || job["state"] === "paused" || at === undefined || at > now) return job
+    const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
+    const recurring = schedule["kind"] === "cron" || schedule["kind"] === "interval"
+    if (recurring && now - at > graceSeconds(schedule, now)) {
+      const next = computeNextRun(schedule, now)
+      changed = true
+      return { ...job, next_run_at: Either.isRight(next) ? next.right : null }
+    }
+    due.push(job)
+    return job
   })
+  if (changed) yield* saveJobs(ns, kept)
+  for (const job of due) yield* fire(ns, job)
+  return due.length
+}
 
 /**
  * After the namespace clock moved: the ticker's wait is 60 s of the gateway's (faked) monotonic
@@ -162,11 +166,13 @@ export const tickNamespace = (ns: string) =>
  * in the current wait lands wherever the real ticker happens to be in its cycle.)
  */
 export const tickIfDue = (ns: string) =>
-  Effect.gen(function*() {
-    const now = (yield* EmuClock).now(ns)
-    const gw = (yield* Gateways).get(ns)
-    return now - gw.lastCronTickAt >= TICK_SECONDS ? yield* tickNamespace(ns) : 0
-  })
+  Effect.gen(() => tickWhenDue(ns))
+
+function* tickWhenDue(ns: string) {
+  const now = (yield* EmuClock).now(ns)
+  const gw = (yield* Gateways).get(ns)
+  return now - gw.lastCronTickAt >= TICK_SECONDS ? yield* tickNamespace(ns) : 0
+}
 
 /** One tick of every namespace that has jobs. */
 export const tickAll = Effect.flatMap(jobNamespaces, (namespaces) =>

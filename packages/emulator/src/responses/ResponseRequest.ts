@@ -45,82 +45,84 @@ const bindOrCrash = (value: unknown) => {
 export const parseResponseRequest = (
   ctx: RouteContext
 ): Effect.Effect<Either.Either<ResponseRequest, EmuResponse>, HandlerCrash, import("@effect/sql").SqlClient.SqlClient> =>
-  Effect.gen(function*() {
-    const reject = (res: EmuResponse): Either.Either<ResponseRequest, EmuResponse> => Either.left(res)
-    const parsed = readJsonParsed(yield* ctx.readBody)
-    if (Either.isLeft(parsed)) return reject(bareErrorResponse(400, "Invalid JSON in request body"))
-    const body = parsed.right.value
-    // upstream calls body.get(...) on whatever json.loads returned
-    if (!isDict(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
-    const rawInput = body["input"]
-    if (rawInput === null || rawInput === undefined) return reject(invalid("Missing 'input' field"))
-    let instructions: unknown = "instructions" in body ? body["instructions"] : null
-    let previousId: unknown = body["previous_response_id"] ?? null
-    const conversation: unknown = body["conversation"] ?? null
-    const store = coerceRequestBool(body["store"], true)
-    if (pyTruthy(conversation) && pyTruthy(previousId)) {
-      return reject(invalid("Cannot use both 'conversation' and 'previous_response_id'"))
-    }
-    if (pyTruthy(conversation)) {
-      // no error for an unknown name: it is a new conversation
-      previousId = (yield* getConversation(ctx.namespace, yield* bindOrCrash(conversation))) ?? null
-    }
+  Effect.gen(() => readResponseRequest(ctx))
 
-    const inputMessages: Array<AgentMessage> = []
-    if (typeof rawInput === "string") inputMessages.push({ role: "user", content: rawInput })
-    else if (Array.isArray(rawInput)) {
-      for (let i = 0; i < rawInput.length; i++) {
-        const item: unknown = rawInput[i]
-        if (typeof item === "string") inputMessages.push({ role: "user", content: item })
-        else if (isDict(item)) {
-          const content = normalizeMultimodalContent("content" in item ? item["content"] : "")
-          if (Either.isLeft(content)) return reject(contentErrorResponse(content.left, `input[${i}].content`))
-          inputMessages.push({ role: "role" in item ? item["role"] : "user", content: content.right })
-        }
-        // anything else in the list is skipped, as upstream skips it
+function* readResponseRequest(ctx: RouteContext) {
+  const reject = (res: EmuResponse): Either.Either<ResponseRequest, EmuResponse> => Either.left(res)
+  const parsed = readJsonParsed(yield* ctx.readBody)
+  if (Either.isLeft(parsed)) return reject(bareErrorResponse(400, "Invalid JSON in request body"))
+  const body = parsed.right.value
+  // upstream calls body.get(...) on whatever json.loads returned
+  if (!isDict(body)) return yield* new HandlerCrash({ reason: "'body' has no attribute 'get'" })
+  const rawInput = body["input"]
+  if (rawInput === null || rawInput === undefined) return reject(invalid("Missing 'input' field"))
+  let instructions: unknown = "instructions" in body ? body["instructions"] : null
+  let previousId: unknown = body["previous_response_id"] ?? null
+  const conversation: unknown = body["conversation"] ?? null
+  const store = coerceRequestBool(body["store"], true)
+  if (pyTruthy(conversation) && pyTruthy(previousId)) {
+    return reject(invalid("Cannot use both 'conversation' and 'previous_response_id'"))
+  }
+  if (pyTruthy(conversation)) {
+    // no error for an unknown name: it is a new conversation
+    previousId = (yield* getConversation(ctx.namespace, yield* bindOrCrash(conversation))) ?? null
+  }
+
+  const inputMessages: Array<AgentMessage> = []
+  if (typeof rawInput === "string") inputMessages.push({ role: "user", content: rawInput })
+  else if (Array.isArray(rawInput)) {
+    for (let i = 0; i < rawInput.length; i++) {
+      const item: unknown = rawInput[i]
+      if (typeof item === "string") inputMessages.push({ role: "user", content: item })
+      else if (isDict(item)) {
+        const content = normalizeMultimodalContent("content" in item ? item["content"] : "")
+        if (Either.isLeft(content)) return reject(contentErrorResponse(content.left, `input[${i}].content`))
+        inputMessages.push({ role: "role" in item ? item["role"] : "user", content: content.right })
       }
-    } else return reject(invalid("'input' must be a string or array"))
+      // anything else in the list is skipped, as upstream skips it
+    }
+  } else return reject(invalid("'input' must be a string or array"))
 
-    const history: Array<AgentMessage> = []
-    const rawHistory = body["conversation_history"]
-    if (pyTruthy(rawHistory)) {
-      if (!Array.isArray(rawHistory)) return reject(invalid("'conversation_history' must be an array of message objects"))
-      for (let i = 0; i < rawHistory.length; i++) {
-        const entry: unknown = rawHistory[i]
-        if (!isDict(entry) || !("role" in entry) || !("content" in entry)) {
-          return reject(invalid(`conversation_history[${i}] must have 'role' and 'content' fields`))
-        }
-        const content = normalizeMultimodalContent(entry["content"])
-        if (Either.isLeft(content)) return reject(contentErrorResponse(content.left, `conversation_history[${i}].content`))
-        history.push({ role: pyStr(entry["role"]), content: content.right })
+  const history: Array<AgentMessage> = []
+  const rawHistory = body["conversation_history"]
+  if (pyTruthy(rawHistory)) {
+    if (!Array.isArray(rawHistory)) return reject(invalid("'conversation_history' must be an array of message objects"))
+    for (let i = 0; i < rawHistory.length; i++) {
+      const entry: unknown = rawHistory[i]
+      if (!isDict(entry) || !("role" in entry) || !("content" in entry)) {
+        return reject(invalid(`conversation_history[${i}] must have 'role' and 'content' fields`))
       }
+      const content = normalizeMultimodalContent(entry["content"])
+      if (Either.isLeft(content)) return reject(contentErrorResponse(content.left, `conversation_history[${i}].content`))
+      history.push({ role: pyStr(entry["role"]), content: content.right })
     }
+  }
 
-    let storedSessionId: unknown = null
-    if (history.length === 0 && pyTruthy(previousId)) {
-      const stored = yield* getStoredResponse(ctx.namespace, yield* bindOrCrash(previousId), ctx.now())
-      if (stored === undefined) return reject(errorResponse(404, `Previous response not found: ${pyStr(previousId)}`))
-      history.push(...(Array.isArray(stored.conversation_history) ? stored.conversation_history : []))
-      storedSessionId = stored.session_id ?? null
-      if (instructions === null) instructions = stored.instructions ?? null
-    }
-    history.push(...inputMessages.slice(0, -1))
-    const last = inputMessages[inputMessages.length - 1]
-    const userMessage: unknown = last === undefined ? "" : last["content"]
-    if (!hasVisiblePayload(userMessage)) return reject(invalid("No user message found in input"))
-    const truncated =
-      body["truncation"] === "auto" && history.length > TRUNCATION_HISTORY_LIMIT
-        ? history.slice(-TRUNCATION_HISTORY_LIMIT)
-        : history
-    return Either.right({
-      body,
-      py: parsed.right.py as PyDict,
-      history: truncated,
-      userMessage,
-      instructions,
-      conversation,
-      store,
-      stream: coerceRequestBool(body["stream"], false),
-      storedSessionId
-    })
+  let storedSessionId: unknown = null
+  if (history.length === 0 && pyTruthy(previousId)) {
+    const stored = yield* getStoredResponse(ctx.namespace, yield* bindOrCrash(previousId), ctx.now())
+    if (stored === undefined) return reject(errorResponse(404, `Previous response not found: ${pyStr(previousId)}`))
+    history.push(...(Array.isArray(stored.conversation_history) ? stored.conversation_history : []))
+    storedSessionId = stored.session_id ?? null
+    if (instructions === null) instructions = stored.instructions ?? null
+  }
+  history.push(...inputMessages.slice(0, -1))
+  const last = inputMessages[inputMessages.length - 1]
+  const userMessage: unknown = last === undefined ? "" : last["content"]
+  if (!hasVisiblePayload(userMessage)) return reject(invalid("No user message found in input"))
+  const truncated =
+    body["truncation"] === "auto" && history.length > TRUNCATION_HISTORY_LIMIT
+      ? history.slice(-TRUNCATION_HISTORY_LIMIT)
+      : history
+  return Either.right({
+    body,
+    py: parsed.right.py as PyDict,
+    history: truncated,
+    userMessage,
+    instructions,
+    conversation,
+    store,
+    stream: coerceRequestBool(body["stream"], false),
+    storedSessionId
   })
+}

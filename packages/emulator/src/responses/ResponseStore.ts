@@ -72,83 +72,95 @@ const decode = (data: string): StoredResponse | undefined => {
 
 /** `ResponseStore.get`: the row, and its access time refreshed (the LRU touch). */
 export const getStoredResponse = (namespace: string, responseId: string | null, now: number) =>
-  Effect.gen(function*() {
-    if (responseId === null) return undefined
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ data: string }>`
-      SELECT data FROM stored_responses WHERE namespace = ${namespace} AND response_id = ${responseId}`
-    const row = rows[0]
-    if (row === undefined) return undefined
-    yield* sql`
-      UPDATE stored_responses
-      SET accessed_at = ${now},
-          access_seq = (SELECT COALESCE(MAX(access_seq), 0) + 1 FROM stored_responses WHERE namespace = ${namespace})
-      WHERE namespace = ${namespace} AND response_id = ${responseId}`
-    return decode(row.data)
-  }).pipe(Effect.orDie)
+  Effect.gen(() => getAndTouch(namespace, responseId, now)).pipe(Effect.orDie)
+
+function* getAndTouch(namespace: string, responseId: string | null, now: number) {
+  if (responseId === null) return undefined
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ data: string }>`
+    SELECT data FROM stored_responses WHERE namespace = ${namespace} AND response_id = ${responseId}`
+  const row = rows[0]
+  if (row === undefined) return undefined
+  yield* sql`
+    UPDATE stored_responses
+    SET accessed_at = ${now},
+        access_seq = (SELECT COALESCE(MAX(access_seq), 0) + 1 FROM stored_responses WHERE namespace = ${namespace})
+    WHERE namespace = ${namespace} AND response_id = ${responseId}`
+  return decode(row.data)
+}
 
 /** `ResponseStore.put`: insert or replace, then evict the least recently accessed beyond `cap`. */
 export const putStoredResponse = (namespace: string, responseId: string, data: StoredResponse, now: number, cap: number) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    yield* sql.withTransaction(
-      Effect.gen(function*() {
-        yield* sql`
-          INSERT OR REPLACE INTO stored_responses (namespace, response_id, data, accessed_at, access_seq)
-          VALUES (${namespace}, ${responseId}, ${pyDumps(data)}, ${now},
-                  (SELECT COALESCE(MAX(access_seq), 0) + 1 FROM stored_responses WHERE namespace = ${namespace}))`
-        const counted = yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM stored_responses WHERE namespace = ${namespace}`
-        const count = counted[0]?.n ?? 0
-        if (count <= cap) return
-        const evicted = yield* sql<{ response_id: string }>`
-          SELECT response_id FROM stored_responses WHERE namespace = ${namespace}
-          ORDER BY accessed_at ASC, access_seq ASC LIMIT ${count - cap}`
-        const ids = evicted.map((r) => r.response_id)
-        yield* sql`DELETE FROM response_conversations WHERE namespace = ${namespace} AND ${sql.in("response_id", ids)}`
-        yield* sql`DELETE FROM stored_responses WHERE namespace = ${namespace} AND ${sql.in("response_id", ids)}`
-      })
-    )
-  }).pipe(Effect.orDie)
+  Effect.gen(() => putInTransaction(namespace, responseId, data, now, cap)).pipe(Effect.orDie)
+
+function* putInTransaction(namespace: string, responseId: string, data: StoredResponse, now: number, cap: number) {
+  const sql = yield* SqlClient.SqlClient
+  yield* sql.withTransaction(Effect.gen(() => putAndEvict(sql, namespace, responseId, data, now, cap)))
+}
+
+function* putAndEvict(sql: SqlClient.SqlClient, namespace: string, responseId: string, data: StoredResponse, now: number, cap: number) {
+  yield* sql`
+    INSERT OR REPLACE INTO stored_responses (namespace, response_id, data, accessed_at, access_seq)
+    VALUES (${namespace}, ${responseId}, ${pyDumps(data)}, ${now},
+            (SELECT COALESCE(MAX(access_seq), 0) + 1 FROM stored_responses WHERE namespace = ${namespace}))`
+  const counted = yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM stored_responses WHERE namespace = ${namespace}`
+  const count = counted[0]?.n ?? 0
+  if (count <= cap) return
+  const evicted = yield* sql<{ response_id: string }>`
+    SELECT response_id FROM stored_responses WHERE namespace = ${namespace}
+    ORDER BY accessed_at ASC, access_seq ASC LIMIT ${count - cap}`
+  const ids = evicted.map((r) => r.response_id)
+  yield* sql`DELETE FROM response_conversations WHERE namespace = ${namespace} AND ${sql.in("response_id", ids)}`
+  yield* sql`DELETE FROM stored_responses WHERE namespace = ${namespace} AND ${sql.in("response_id", ids)}`
+}
 
 /** `ResponseStore.delete`: true when the row existed; conversation names pointing at it go too. */
 export const deleteStoredResponse = (namespace: string, responseId: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    return yield* sql.withTransaction(
-      Effect.gen(function*() {
-        yield* sql`DELETE FROM response_conversations WHERE namespace = ${namespace} AND response_id = ${responseId}`
-        const existing = yield* sql<{ n: number }>`
-          SELECT COUNT(*) AS n FROM stored_responses WHERE namespace = ${namespace} AND response_id = ${responseId}`
-        yield* sql`DELETE FROM stored_responses WHERE namespace = ${namespace} AND response_id = ${responseId}`
-        return (existing[0]?.n ?? 0) > 0
-      })
-    )
-  }).pipe(Effect.orDie)
+  Effect.gen(() => deleteInTransaction(namespace, responseId)).pipe(Effect.orDie)
+
+function* deleteInTransaction(namespace: string, responseId: string) {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql.withTransaction(Effect.gen(() => deleteRows(sql, namespace, responseId)))
+}
+
+function* deleteRows(sql: SqlClient.SqlClient, namespace: string, responseId: string) {
+  yield* sql`DELETE FROM response_conversations WHERE namespace = ${namespace} AND response_id = ${responseId}`
+  const existing = yield* sql<{ n: number }>`
+    SELECT COUNT(*) AS n FROM stored_responses WHERE namespace = ${namespace} AND response_id = ${responseId}`
+  yield* sql`DELETE FROM stored_responses WHERE namespace = ${namespace} AND response_id = ${responseId}`
+  return (existing[0]?.n ?? 0) > 0
+}
 
 /** `ResponseStore.get_conversation`: the latest response id of a conversation name. */
 export const getConversation = (namespace: string, name: string | null) =>
-  Effect.gen(function*() {
-    if (name === null) return undefined
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ response_id: string }>`
-      SELECT response_id FROM response_conversations WHERE namespace = ${namespace} AND name = ${name}`
-    return rows[0]?.response_id
-  }).pipe(Effect.orDie)
+  Effect.gen(() => conversationHead(namespace, name)).pipe(Effect.orDie)
+
+function* conversationHead(namespace: string, name: string | null) {
+  if (name === null) return undefined
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ response_id: string }>`
+    SELECT response_id FROM response_conversations WHERE namespace = ${namespace} AND name = ${name}`
+  return rows[0]?.response_id
+}
 
 /** `ResponseStore.set_conversation`. */
 export const setConversation = (namespace: string, name: string | null, responseId: string) =>
-  Effect.gen(function*() {
-    if (name === null) return
-    const sql = yield* SqlClient.SqlClient
-    yield* sql`
-      INSERT OR REPLACE INTO response_conversations (namespace, name, response_id)
-      VALUES (${namespace}, ${name}, ${responseId})`
-  }).pipe(Effect.orDie)
+  Effect.gen(() => writeConversation(namespace, name, responseId)).pipe(Effect.orDie)
+
+function* writeConversation(namespace: string, name: string | null, responseId: string) {
+  if (name === null) return
+  const sql = yield* SqlClient.SqlClient
+  yield* sql`
+    INSERT OR REPLACE INTO response_conversations (namespace, name, response_id)
+    VALUES (${namespace}, ${name}, ${responseId})`
+}
 
 /** How many responses a namespace holds (tests, admin). */
 export const countStoredResponses = (namespace: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const rows = yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM stored_responses WHERE namespace = ${namespace}`
-    return rows[0]?.n ?? 0
-  }).pipe(Effect.orDie)
+  Effect.gen(() => countRows(namespace)).pipe(Effect.orDie)
+
+function* countRows(namespace: string) {
+  const sql = yield* SqlClient.SqlClient
+  const rows = yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM stored_responses WHERE namespace = ${namespace}`
+  return rows[0]?.n ?? 0
+}

@@ -8,7 +8,7 @@
 import { Effect, Either } from "effect"
 import { plainErrorResponse } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import type { Handler } from "../../http/Route.js"
+import type { Handler, RouteContext } from "../../http/Route.js"
 import { createJob } from "../../jobs/JobRecord.js"
 import { readJobBody } from "../../jobs/JobRequestBody.js"
 import { loadJobs, saveJobs } from "../../jobs/JobStore.js"
@@ -27,48 +27,50 @@ const strippedField = (v: unknown): Either.Either<string, string> => {
 }
 
 export const createJobRoute: Handler = (ctx) =>
-  Effect.gen(function*() {
-    const read = readJobBody(yield* ctx.readBody)
-    if (Either.isLeft(read)) return jobCrash(read.left)
-    const body = read.right
-    if (!isDict(body)) return jobCrash(noAttribute(body, "get"))
-    const name = strippedField(body["name"])
-    if (Either.isLeft(name)) return jobCrash(name.left)
-    const schedule = strippedField(body["schedule"])
-    if (Either.isLeft(schedule)) return jobCrash(schedule.left)
-    const prompt = "prompt" in body ? body["prompt"] : ""
-    const repeat = body["repeat"] ?? null
-    if (name.right === "") return plainErrorResponse(400, "Name is required")
-    if ([...name.right].length > MAX_NAME) return plainErrorResponse(400, `Name must be ≤ ${MAX_NAME} characters`)
-    if (schedule.right === "") return plainErrorResponse(400, "Schedule is required")
-    const promptLength = pyLen(prompt)
-    if (promptLength === undefined) return jobCrash(noLen(prompt))
-    if (promptLength > MAX_PROMPT) return plainErrorResponse(400, `Prompt must be ≤ ${MAX_PROMPT} characters`)
-    if (pyTruthy(prompt)) {
-      if (typeof prompt !== "string") return jobCrash(notAString(prompt))
-      const blocked = scanCronPrompt(prompt)
-      if (blocked !== "") return plainErrorResponse(400, blocked)
-    }
-    if (repeat !== null) {
-      const n = pyIntValue(repeat)
-      if (n === undefined || n < 1n) return plainErrorResponse(400, "Repeat must be a positive integer")
-    }
-    const ids = yield* Ids
-    const created = createJob(
-      {
-        id: ids.hex(12),
-        prompt,
-        schedule: schedule.right,
-        name: name.right,
-        deliver: "deliver" in body ? body["deliver"] : "local",
-        origin: originOf(ctx),
-        skills: pyTruthy(body["skills"]) ? body["skills"] : null,
-        repeat
-      },
-      ctx.now()
-    )
-    if (Either.isLeft(created)) return jobCrash(created.left)
-    const jobs = yield* loadJobs(ctx.namespace)
-    yield* saveJobs(ctx.namespace, [...jobs, created.right])
-    return jsonResponse({ job: created.right })
-  })
+  Effect.gen(() => checkAndCreateJob(ctx))
+
+function* checkAndCreateJob(ctx: RouteContext) {
+  const read = readJobBody(yield* ctx.readBody)
+  if (Either.isLeft(read)) return jobCrash(read.left)
+  const body = read.right
+  if (!isDict(body)) return jobCrash(noAttribute(body, "get"))
+  const name = strippedField(body["name"])
+  if (Either.isLeft(name)) return jobCrash(name.left)
+  const schedule = strippedField(body["schedule"])
+  if (Either.isLeft(schedule)) return jobCrash(schedule.left)
+  const prompt = "prompt" in body ? body["prompt"] : ""
+  const repeat = body["repeat"] ?? null
+  if (name.right === "") return plainErrorResponse(400, "Name is required")
+  if ([...name.right].length > MAX_NAME) return plainErrorResponse(400, `Name must be ≤ ${MAX_NAME} characters`)
+  if (schedule.right === "") return plainErrorResponse(400, "Schedule is required")
+  const promptLength = pyLen(prompt)
+  if (promptLength === undefined) return jobCrash(noLen(prompt))
+  if (promptLength > MAX_PROMPT) return plainErrorResponse(400, `Prompt must be ≤ ${MAX_PROMPT} characters`)
+  if (pyTruthy(prompt)) {
+    if (typeof prompt !== "string") return jobCrash(notAString(prompt))
+    const blocked = scanCronPrompt(prompt)
+    if (blocked !== "") return plainErrorResponse(400, blocked)
+  }
+  if (repeat !== null) {
+    const n = pyIntValue(repeat)
+    if (n === undefined || n < 1n) return plainErrorResponse(400, "Repeat must be a positive integer")
+  }
+  const ids = yield* Ids
+  const created = createJob(
+    {
+      id: ids.hex(12),
+      prompt,
+      schedule: schedule.right,
+      name: name.right,
+      deliver: "deliver" in body ? body["deliver"] : "local",
+      origin: originOf(ctx),
+      skills: pyTruthy(body["skills"]) ? body["skills"] : null,
+      repeat
+    },
+    ctx.now()
+  )
+  if (Either.isLeft(created)) return jobCrash(created.left)
+  const jobs = yield* loadJobs(ctx.namespace)
+  yield* saveJobs(ctx.namespace, [...jobs, created.right])
+  return jsonResponse({ job: created.right })
+}

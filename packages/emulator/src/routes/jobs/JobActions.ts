@@ -6,22 +6,24 @@
  */
 import { Effect } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
-import type { Handler } from "../../http/Route.js"
+import type { Handler, RouteContext } from "../../http/Route.js"
 import { pauseJob, resumeJob, triggerJob } from "../../jobs/JobRecord.js"
 import { applyJobOperation, checkJobId } from "./JobRouteSupport.js"
 
 const action = (op: typeof pauseJob, honoursDrain: boolean): Handler => (ctx) =>
-  Effect.gen(function*() {
-    if (honoursDrain && ctx.gateway.draining) {
-      return errorResponse(503, "Gateway is draining existing work; retry shortly.", {
-        code: "gateway_draining",
-        headers: [["Retry-After", "1"]]
-      })
-    }
-    const id = checkJobId(ctx)
-    if (id._tag === "rejected") return id.response
-    return yield* applyJobOperation(ctx, (jobs) => op(jobs, id.id, ctx.now()))
-  })
+  Effect.gen(() => applyAction(ctx, op, honoursDrain))
+
+function* applyAction(ctx: RouteContext, op: typeof pauseJob, honoursDrain: boolean) {
+  if (honoursDrain && ctx.gateway.draining) {
+    return errorResponse(503, "Gateway is draining existing work; retry shortly.", {
+      code: "gateway_draining",
+      headers: [["Retry-After", "1"]]
+    })
+  }
+  const id = checkJobId(ctx)
+  if (id._tag === "rejected") return id.response
+  return yield* applyJobOperation(ctx, (jobs) => op(jobs, id.id, ctx.now()))
+}
 
 export const pauseJobRoute = action(pauseJob, false)
 export const resumeJobRoute = action(resumeJob, false)

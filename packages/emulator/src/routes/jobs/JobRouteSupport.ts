@@ -44,11 +44,13 @@ export const originOf = (ctx: RouteContext): Record<string, string> => {
 
 /** Runs a list operation: saves when it changed a job, answers `{"job": ...}`, 404 or the 500 text. */
 export const applyJobOperation = (ctx: RouteContext, op: (jobs: ReadonlyArray<Job>) => Either.Either<Updated, string>) =>
-  Effect.gen(function*() {
-    const jobs = yield* loadJobs(ctx.namespace)
-    const result = op(jobs)
-    if (Either.isLeft(result)) return jobCrash(result.left)
-    if (result.right.job === undefined) return jobNotFound()
-    yield* saveJobs(ctx.namespace, result.right.jobs)
-    return jsonResponse({ job: result.right.job })
-  })
+  Effect.gen(() => applyToJobs(ctx, op))
+
+function* applyToJobs(ctx: RouteContext, op: (jobs: ReadonlyArray<Job>) => Either.Either<Updated, string>) {
+  const jobs = yield* loadJobs(ctx.namespace)
+  const result = op(jobs)
+  if (Either.isLeft(result)) return jobCrash(result.left)
+  if (result.right.job === undefined) return jobNotFound()
+  yield* saveJobs(ctx.namespace, result.right.jobs)
+  return jsonResponse({ job: result.right.job })
+}

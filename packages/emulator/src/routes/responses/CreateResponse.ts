@@ -44,50 +44,50 @@ const modelOf = (ctx: RouteContext, body: Record<string, unknown>): unknown =>
   "model" in body ? body["model"] : ctx.config.modelName
 
 export const createResponse: Handler = (ctx) =>
-  admitAgentRequest(ctx, (release) =>
-    Effect.gen(function*() {
-      const limited = concurrencyLimited(ctx)
-      if (limited !== undefined) return limited
-      const sessionKey = parseSessionKeyHeader(ctx)
-      if (sessionKey._tag === "rejected") return sessionKey.response
-      const parsed = yield* parseResponseRequest(ctx)
-      if (Either.isLeft(parsed)) return parsed.left
-      const request = parsed.right
-      const ids = yield* Ids
-      const sessionId = typeof request.storedSessionId === "string" && request.storedSessionId !== ""
-        ? request.storedSessionId
-        : uuid4(ids)
-      const headers: Array<readonly [string, string]> = [["X-Hermes-Session-Id", sessionId]]
-      if (sessionKey.key !== undefined) headers.push(["X-Hermes-Session-Key", sessionKey.key])
+  admitAgentRequest(ctx, (release) => Effect.gen(() => answerResponse(ctx, release)))
 
-      if (request.stream) {
-        release()
-        return yield* streamResponse(ctx, {
-          responseId: newResponseId(ids),
-          model: modelOf(ctx, request.body),
-          createdAt: Math.floor(ctx.now()),
-          history: request.history,
-          userMessage: request.userMessage,
-          instructions: request.instructions,
-          conversation: request.conversation,
-          store: request.store,
-          sessionId,
-          headers
-        })
-      }
+function* answerResponse(ctx: RouteContext, release: () => void) {
+  const limited = concurrencyLimited(ctx)
+  if (limited !== undefined) return limited
+  const sessionKey = parseSessionKeyHeader(ctx)
+  if (sessionKey._tag === "rejected") return sessionKey.response
+  const parsed = yield* parseResponseRequest(ctx)
+  if (Either.isLeft(parsed)) return parsed.left
+  const request = parsed.right
+  const ids = yield* Ids
+  const sessionId = typeof request.storedSessionId === "string" && request.storedSessionId !== ""
+    ? request.storedSessionId
+    : uuid4(ids)
+  const headers: Array<readonly [string, string]> = [["X-Hermes-Session-Id", sessionId]]
+  if (sessionKey.key !== undefined) headers.push(["X-Hermes-Session-Key", sessionKey.key])
 
-      const key = ctx.req.headers["idempotency-key"] ?? ""
-      const result: AgentTurnResult = key === ""
-        ? yield* runTurn(ctx, request, release, sessionId)
-        : yield* idempotencyCacheOf(ctx.gateway).getOrSet(
-          key,
-          requestFingerprint(request.py, ctx.features.responsesFingerprintKeys),
-          ctx.now,
-          runTurn(ctx, request, release, sessionId)
-        )
-      return yield* respond(ctx, request, result, sessionId, headers)
+  if (request.stream) {
+    release()
+    return yield* streamResponse(ctx, {
+      responseId: newResponseId(ids),
+      model: modelOf(ctx, request.body),
+      createdAt: Math.floor(ctx.now()),
+      history: request.history,
+      userMessage: request.userMessage,
+      instructions: request.instructions,
+      conversation: request.conversation,
+      store: request.store,
+      sessionId,
+      headers
     })
-  )
+  }
+
+  const key = ctx.req.headers["idempotency-key"] ?? ""
+  const result: AgentTurnResult = key === ""
+    ? yield* runTurn(ctx, request, release, sessionId)
+    : yield* idempotencyCacheOf(ctx.gateway).getOrSet(
+      key,
+      requestFingerprint(request.py, ctx.features.responsesFingerprintKeys),
+      ctx.now,
+      runTurn(ctx, request, release, sessionId)
+    )
+  return yield* respond(ctx, request, result, sessionId, headers)
+}
 
 /** The response object, stored when asked, as upstream builds it after the turn. */
 const respond = (
@@ -97,32 +97,40 @@ const respond = (
   sessionId: string,
   headers: ReadonlyArray<readonly [string, string]>
 ): Effect.Effect<EmuResponse, never, Ids | import("@effect/sql").SqlClient.SqlClient> =>
-  Effect.gen(function*() {
-    const ids = yield* Ids
-    const finalText = finalTextOf(result)
-    const responseId = newResponseId(ids)
-    const createdAt = Math.floor(ctx.now())
-    const history = storedHistory(ctx.features, request.history, request.userMessage, result, finalText)
-    const start = turnStartIndex(ctx.features, request.history, request.userMessage, result)
-    const response = {
-      id: responseId,
-      object: "response",
-      status: "completed",
-      created_at: createdAt,
-      model: modelOf(ctx, request.body),
-      output: outputItems(ctx.features, ids, result, start),
-      usage: result.usage
-    }
-    if (request.store) {
-      yield* putStoredResponse(
-        ctx.namespace,
-        responseId,
-        { response, conversation_history: history, instructions: request.instructions, session_id: sessionId },
-        ctx.now(),
-        ctx.features.storedResponsesCap
-      )
-      const name = Either.getOrNull(sqlKey(request.conversation))
-      if (pyTruthy(request.conversation) && name !== null) yield* setConversation(ctx.namespace, name, responseId)
-    }
-    return jsonResponse(response, 200, headers)
-  })
+  Effect.gen(() => respondWith(ctx, request, result, sessionId, headers))
+
+function* respondWith(
+  ctx: RouteContext,
+  request: ResponseRequest,
+  result: AgentTurnResult,
+  sessionId: string,
+  headers: ReadonlyArray<readonly [string, string]>
+) {
+  const ids = yield* Ids
+  const finalText = finalTextOf(result)
+  const responseId = newResponseId(ids)
+  const createdAt = Math.floor(ctx.now())
+  const history = storedHistory(ctx.features, request.history, request.userMessage, result, finalText)
+  const start = turnStartIndex(ctx.features, request.history, request.userMessage, result)
+  const response = {
+    id: responseId,
+    object: "response",
+    status: "completed",
+    created_at: createdAt,
+    model: modelOf(ctx, request.body),
+    output: outputItems(ctx.features, ids, result, start),
+    usage: result.usage
+  }
+  if (request.store) {
+    yield* putStoredResponse(
+      ctx.namespace,
+      responseId,
+      { response, conversation_history: history, instructions: request.instructions, session_id: sessionId },
+      ctx.now(),
+      ctx.features.storedResponsesCap
+    )
+    const name = Either.getOrNull(sqlKey(request.conversation))
+    if (pyTruthy(request.conversation) && name !== null) yield* setConversation(ctx.namespace, name, responseId)
+  }
+  return jsonResponse(response, 200, headers)
+}

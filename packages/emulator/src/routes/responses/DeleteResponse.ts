@@ -5,13 +5,15 @@
 import { Effect } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import type { Handler } from "../../http/Route.js"
+import type { Handler, RouteContext } from "../../http/Route.js"
 import { deleteStoredResponse } from "../../responses/ResponseStore.js"
 
 export const deleteResponse: Handler = (ctx) =>
-  Effect.gen(function*() {
-    const responseId = ctx.params["response_id"] ?? ""
-    const deleted = yield* deleteStoredResponse(ctx.namespace, responseId)
-    if (!deleted) return errorResponse(404, `Response not found: ${responseId}`)
-    return jsonResponse({ id: responseId, object: "response", deleted: true })
-  })
+  Effect.gen(() => deleteResponseById(ctx))
+
+function* deleteResponseById(ctx: RouteContext) {
+  const responseId = ctx.params["response_id"] ?? ""
+  const deleted = yield* deleteStoredResponse(ctx.namespace, responseId)
+  if (!deleted) return errorResponse(404, `Response not found: ${responseId}`)
+  return jsonResponse({ id: responseId, object: "response", deleted: true })
+}

@@ -6,13 +6,15 @@
 import { Effect } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import type { Handler } from "../../http/Route.js"
+import type { Handler, RouteContext } from "../../http/Route.js"
 import { getStoredResponse } from "../../responses/ResponseStore.js"
 
 export const getResponse: Handler = (ctx) =>
-  Effect.gen(function*() {
-    const responseId = ctx.params["response_id"] ?? ""
-    const stored = yield* getStoredResponse(ctx.namespace, responseId, ctx.now())
-    if (stored === undefined) return errorResponse(404, `Response not found: ${responseId}`)
-    return jsonResponse(stored.response)
-  })
+  Effect.gen(() => showStoredResponse(ctx))
+
+function* showStoredResponse(ctx: RouteContext) {
+  const responseId = ctx.params["response_id"] ?? ""
+  const stored = yield* getStoredResponse(ctx.namespace, responseId, ctx.now())
+  if (stored === undefined) return errorResponse(404, `Response not found: ${responseId}`)
+  return jsonResponse(stored.response)
+}
