@@ -51,11 +51,10 @@ export class IdempotencyCache {
       const flightKey = `${key}\0${fingerprint}`
       const running = this.inflight.get(flightKey)
       if (running !== undefined) return Deferred.await(running) as Effect.Effect<A>
-      return Effect.gen(this, function*() {
-        const done = yield* Deferred.make<unknown>()
+      return Effect.flatMap(Deferred.make<unknown>(), (done) => {
         this.inflight.set(flightKey, done)
         // Like asyncio.shield: the computation finishes even if this caller goes away.
-        const value = yield* compute.pipe(
+        return compute.pipe(
           Effect.tap((v) =>
             Effect.sync(() => {
               this.store.set(key, { value: v, fingerprint, ts: now() })
@@ -66,7 +65,6 @@ export class IdempotencyCache {
           Effect.tap((v) => Deferred.succeed(done, v)),
           Effect.uninterruptible
         )
-        return value
       })
     })
   }

@@ -70,66 +70,67 @@ const TIP_FIELDS = [
   "system_prompt"
 ] as const
 
-export const listSessions = (ns: string, q: ListQuery) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const where: Array<string> = ["s.namespace = ?"]
-    const params: Array<string | number> = [ns]
-    if (!q.includeChildren) {
-      where.push(`(s.parent_session_id IS NULL
-        OR json_extract(COALESCE(s.model_config, '{}'), '$._branched_from') IS NOT NULL
-        OR EXISTS (SELECT 1 FROM hermes_sessions p WHERE p.namespace = s.namespace AND p.id = s.parent_session_id
-                   AND p.end_reason = 'branched' AND s.started_at >= p.ended_at))`)
-      where.push(`json_extract(COALESCE(s.model_config, '{}'), '$._delegate_from') IS NULL`)
+export const listSessions = (ns: string, q: ListQuery) => Effect.gen(() => selectSessionPage(ns, q)).pipe(Effect.orDie)
+
+function* selectSessionPage(ns: string, q: ListQuery) {
+  const sql = yield* SqlClient.SqlClient
+  const where: Array<string> = ["s.namespace = ?"]
+  const params: Array<string | number> = [ns]
+  if (!q.includeChildren) {
+    where.push(`(s.parent_session_id IS NULL
+      OR json_extract(COALESCE(s.model_config, '{}'), '$._branched_from') IS NOT NULL
+      OR EXISTS (SELECT 1 FROM hermes_sessions p WHERE p.namespace = s.namespace AND p.id = s.parent_session_id
+                 AND p.end_reason = 'branched' AND s.started_at >= p.ended_at))`)
+    where.push(`json_extract(COALESCE(s.model_config, '{}'), '$._delegate_from') IS NULL`)
+  }
+  if (q.source !== undefined) {
+    where.push("s.source = ?")
+    params.push(q.source)
+  }
+  if (q.excludeArchived) where.push("s.archived = 0")
+  const whereSql = `WHERE ${where.join(" AND ")}`
+  const rows = yield* sql.unsafe<RawRow>(
+    `WITH RECURSIVE chain(root_id, cur_id) AS (
+       SELECT s.id, s.id FROM hermes_sessions s ${whereSql}
+       UNION ALL
+       SELECT chain.root_id, c.id FROM chain
+         JOIN hermes_sessions p ON p.namespace = ? AND p.id = chain.cur_id
+         JOIN hermes_sessions c ON c.namespace = ? AND c.parent_session_id = chain.cur_id
+       WHERE p.end_reason = 'compression'
+         AND json_extract(COALESCE(c.model_config, '{}'), '$._branched_from') IS NULL
+         AND json_extract(COALESCE(c.model_config, '{}'), '$._delegate_from') IS NULL
+         AND COALESCE(c.source, '') != 'tool'
+     ),
+     chain_max AS (
+       SELECT root_id, MAX(COALESCE(
+         (SELECT MAX(m.timestamp) FROM hermes_messages m WHERE m.namespace = ? AND m.session_id = chain.cur_id),
+         (SELECT ss.started_at FROM hermes_sessions ss WHERE ss.namespace = ? AND ss.id = chain.cur_id))) AS effective
+       FROM chain GROUP BY root_id
+     )
+     SELECT ${COLUMNS}, ${PREVIEW_RAW} AS preview_raw, ${LAST_ACTIVE} AS last_active
+     FROM hermes_sessions s LEFT JOIN chain_max cm ON cm.root_id = s.id
+     ${whereSql}
+     ORDER BY COALESCE(cm.effective, s.started_at) DESC, s.started_at DESC, s.id DESC
+     LIMIT ? OFFSET ?`,
+    [...params, ns, ns, ns, ns, ...params, q.limit, q.offset]
+  )
+  const sessions = rows.map(toRich)
+  if (q.includeChildren) return sessions
+  const projected: Array<RichSessionRow> = []
+  for (const s of sessions) {
+    if (s.end_reason !== "compression") {
+      projected.push(s)
+      continue
     }
-    if (q.source !== undefined) {
-      where.push("s.source = ?")
-      params.push(q.source)
+    const tipId = yield* compressionTip(ns, s.id)
+    const tip = tipId === s.id ? undefined : yield* richSessionRow(ns, tipId)
+    if (tip === undefined) {
+      projected.push(s)
+      continue
     }
-    if (q.excludeArchived) where.push("s.archived = 0")
-    const whereSql = `WHERE ${where.join(" AND ")}`
-    const rows = yield* sql.unsafe<RawRow>(
-      `WITH RECURSIVE chain(root_id, cur_id) AS (
-         SELECT s.id, s.id FROM hermes_sessions s ${whereSql}
-         UNION ALL
-         SELECT chain.root_id, c.id FROM chain
-           JOIN hermes_sessions p ON p.namespace = ? AND p.id = chain.cur_id
-           JOIN hermes_sessions c ON c.namespace = ? AND c.parent_session_id = chain.cur_id
-         WHERE p.end_reason = 'compression'
-           AND json_extract(COALESCE(c.model_config, '{}'), '$._branched_from') IS NULL
-           AND json_extract(COALESCE(c.model_config, '{}'), '$._delegate_from') IS NULL
-           AND COALESCE(c.source, '') != 'tool'
-       ),
-       chain_max AS (
-         SELECT root_id, MAX(COALESCE(
-           (SELECT MAX(m.timestamp) FROM hermes_messages m WHERE m.namespace = ? AND m.session_id = chain.cur_id),
-           (SELECT ss.started_at FROM hermes_sessions ss WHERE ss.namespace = ? AND ss.id = chain.cur_id))) AS effective
-         FROM chain GROUP BY root_id
-       )
-       SELECT ${COLUMNS}, ${PREVIEW_RAW} AS preview_raw, ${LAST_ACTIVE} AS last_active
-       FROM hermes_sessions s LEFT JOIN chain_max cm ON cm.root_id = s.id
-       ${whereSql}
-       ORDER BY COALESCE(cm.effective, s.started_at) DESC, s.started_at DESC, s.id DESC
-       LIMIT ? OFFSET ?`,
-      [...params, ns, ns, ns, ns, ...params, q.limit, q.offset]
-    )
-    const sessions = rows.map(toRich)
-    if (q.includeChildren) return sessions
-    const projected: Array<RichSessionRow> = []
-    for (const s of sessions) {
-      if (s.end_reason !== "compression") {
-        projected.push(s)
-        continue
-      }
-      const tipId = yield* compressionTip(ns, s.id)
-      const tip = tipId === s.id ? undefined : yield* richSessionRow(ns, tipId)
-      if (tip === undefined) {
-        projected.push(s)
-        continue
-      }
-      const merged: Record<string, unknown> = { ...s }
-      for (const key of TIP_FIELDS) merged[key] = tip[key]
-      projected.push({ ...(merged as unknown as RichSessionRow), lineage_root_id: s.id })
-    }
-    return projected
-  }).pipe(Effect.orDie)
+    const merged: Record<string, unknown> = { ...s }
+    for (const key of TIP_FIELDS) merged[key] = tip[key]
+    projected.push({ ...(merged as unknown as RichSessionRow), lineage_root_id: s.id })
+  }
+  return projected
+}

@@ -81,55 +81,59 @@ export const writeTitle = (ns: string, id: string, title: string | null) =>
  * through parents that ended with end_reason "compression".
  */
 const isCompressionAncestor = (ns: string, ancestorId: string, descendantId: string) =>
-  Effect.gen(function*() {
-    if (ancestorId === descendantId) return false
-    const seen = new Set<string>([descendantId])
-    let current = yield* getSession(ns, descendantId)
-    while (current?.parent_session_id !== null && current?.parent_session_id !== undefined) {
-      const parent = yield* getSession(ns, current.parent_session_id)
-      if (parent === undefined || parent.end_reason !== "compression" || seen.has(parent.id)) return false
-      if (parent.id === ancestorId) return true
-      seen.add(parent.id)
-      current = parent
-    }
-    return false
-  })
+  Effect.gen(() => walkCompressionParents(ns, ancestorId, descendantId))
+
+function* walkCompressionParents(ns: string, ancestorId: string, descendantId: string) {
+  if (ancestorId === descendantId) return false
+  const seen = new Set<string>([descendantId])
+  let current = yield* getSession(ns, descendantId)
+  while (current?.parent_session_id !== null && current?.parent_session_id !== undefined) {
+    const parent = yield* getSession(ns, current.parent_session_id)
+    if (parent === undefined || parent.end_reason !== "compression" || seen.has(parent.id)) return false
+    if (parent.id === ancestorId) return true
+    seen.add(parent.id)
+    current = parent
+  }
+  return false
+}
 
 /**
  * `set_session_title`: sanitize, refuse a title another session holds (unless that session is a
  * hidden compression ancestor, which hands the title over), then write. Left is the ValueError text.
  */
-export const setSessionTitle = (ns: string, id: string, raw: string) =>
-  Effect.gen(function*() {
-    const clean = sanitizeTitle(raw)
-    if (Either.isLeft(clean)) return Either.left(clean.left)
-    const title = clean.right
-    if (title !== null) {
-      const holder = yield* titleHolder(ns, title, id)
-      if (holder !== undefined) {
-        if (yield* isCompressionAncestor(ns, holder, id)) yield* writeTitle(ns, holder, null)
-        else return Either.left(`Title '${title}' is already in use by session ${holder}`)
-      }
+export const setSessionTitle = (ns: string, id: string, raw: string) => Effect.gen(() => claimTitle(ns, id, raw))
+
+function* claimTitle(ns: string, id: string, raw: string) {
+  const clean = sanitizeTitle(raw)
+  if (Either.isLeft(clean)) return Either.left(clean.left)
+  const title = clean.right
+  if (title !== null) {
+    const holder = yield* titleHolder(ns, title, id)
+    if (holder !== undefined) {
+      if (yield* isCompressionAncestor(ns, holder, id)) yield* writeTitle(ns, holder, null)
+      else return Either.left(`Title '${title}' is already in use by session ${holder}`)
     }
-    yield* writeTitle(ns, id, title)
-    return Either.right(title)
-  })
+  }
+  yield* writeTitle(ns, id, title)
+  return Either.right(title)
+}
 
 /** `delete_session`: children are orphaned, messages and the row go. False when there was no row. */
-export const deleteSession = (ns: string, id: string) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    return yield* sql.withTransaction(
-      Effect.gen(function*() {
-        const existing = yield* getSession(ns, id)
-        if (existing === undefined) return false
-        yield* sql`UPDATE hermes_sessions SET parent_session_id = NULL WHERE namespace = ${ns} AND parent_session_id = ${id}`
-        yield* sql`DELETE FROM hermes_messages WHERE namespace = ${ns} AND session_id = ${id}`
-        yield* sql`DELETE FROM hermes_sessions WHERE namespace = ${ns} AND id = ${id}`
-        return true
-      })
-    )
-  }).pipe(Effect.orDie)
+export const deleteSession = (ns: string, id: string) => Effect.gen(() => deleteInTransaction(ns, id)).pipe(Effect.orDie)
+
+function* deleteInTransaction(ns: string, id: string) {
+  const sql = yield* SqlClient.SqlClient
+  return yield* sql.withTransaction(Effect.gen(() => orphanChildrenAndDelete(sql, ns, id)))
+}
+
+function* orphanChildrenAndDelete(sql: SqlClient.SqlClient, ns: string, id: string) {
+  const existing = yield* getSession(ns, id)
+  if (existing === undefined) return false
+  yield* sql`UPDATE hermes_sessions SET parent_session_id = NULL WHERE namespace = ${ns} AND parent_session_id = ${id}`
+  yield* sql`DELETE FROM hermes_messages WHERE namespace = ${ns} AND session_id = ${id}`
+  yield* sql`DELETE FROM hermes_sessions WHERE namespace = ${ns} AND id = ${id}`
+  return true
+}
 
 /** Active messages of one session in insertion order (`get_messages`), optionally one page. */
 export const getMessages = (ns: string, sessionId: string, page?: { readonly limit: number; readonly offset: number }) =>
@@ -159,24 +163,24 @@ export const countMessages = (ns: string, sessionId: string) =>
 /** The next AUTOINCREMENT message id of this namespace's state.db. */
 /** Reserves `count` consecutive message ids (AUTOINCREMENT-like, never reused); returns the last. */
 export const reserveMessageIds = (ns: string, count: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.gen(function*() {
-      yield* sql`INSERT INTO hermes_message_seq (namespace, last_id) VALUES (${ns}, ${count})
-                 ON CONFLICT (namespace) DO UPDATE SET last_id = last_id + ${count}`
-      const rows = yield* sql<{ readonly last_id: number }>`SELECT last_id FROM hermes_message_seq WHERE namespace = ${ns}`
-      return rows[0]?.last_id ?? count
-    })
-  ).pipe(Effect.orDie)
+  Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.gen(() => advanceMessageSeq(sql, ns, count))).pipe(Effect.orDie)
+
+function* advanceMessageSeq(sql: SqlClient.SqlClient, ns: string, count: number) {
+  yield* sql`INSERT INTO hermes_message_seq (namespace, last_id) VALUES (${ns}, ${count})
+             ON CONFLICT (namespace) DO UPDATE SET last_id = last_id + ${count}`
+  const rows = yield* sql<{ readonly last_id: number }>`SELECT last_id FROM hermes_message_seq WHERE namespace = ${ns}`
+  return rows[0]?.last_id ?? count
+}
 
 export const nextMessageId = (ns: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    Effect.gen(function*() {
-      yield* sql`INSERT INTO hermes_message_seq (namespace, last_id) VALUES (${ns}, 1)
-                 ON CONFLICT (namespace) DO UPDATE SET last_id = last_id + 1`
-      const rows = yield* sql<{ readonly last_id: number }>`SELECT last_id FROM hermes_message_seq WHERE namespace = ${ns}`
-      return rows[0]?.last_id ?? 1
-    })
-  ).pipe(Effect.orDie)
+  Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.gen(() => advanceMessageSeqByOne(sql, ns))).pipe(Effect.orDie)
+
+function* advanceMessageSeqByOne(sql: SqlClient.SqlClient, ns: string) {
+  yield* sql`INSERT INTO hermes_message_seq (namespace, last_id) VALUES (${ns}, 1)
+             ON CONFLICT (namespace) DO UPDATE SET last_id = last_id + 1`
+  const rows = yield* sql<{ readonly last_id: number }>`SELECT last_id FROM hermes_message_seq WHERE namespace = ${ns}`
+  return rows[0]?.last_id ?? 1
+}
 
 export interface NewMessage {
   readonly role: string
@@ -192,15 +196,17 @@ export interface NewMessage {
 }
 
 export const insertMessage = (ns: string, sessionId: string, m: NewMessage) =>
-  Effect.gen(function*() {
-    const sql = yield* SqlClient.SqlClient
-    const id = yield* nextMessageId(ns)
-    yield* sql`INSERT INTO hermes_messages (namespace, id, session_id, role, content, tool_call_id, tool_calls, tool_name,
-                 timestamp, token_count, finish_reason, reasoning, reasoning_content)
-               VALUES (${ns}, ${id}, ${sessionId}, ${m.role}, ${m.content}, ${m.toolCallId}, ${m.toolCalls}, ${m.toolName},
-                 ${m.timestamp}, ${m.tokenCount}, ${m.finishReason}, ${m.reasoning}, ${m.reasoningContent})`
-    return id
-  }).pipe(Effect.orDie)
+  Effect.gen(() => insertMessageRow(ns, sessionId, m)).pipe(Effect.orDie)
+
+function* insertMessageRow(ns: string, sessionId: string, m: NewMessage) {
+  const sql = yield* SqlClient.SqlClient
+  const id = yield* nextMessageId(ns)
+  yield* sql`INSERT INTO hermes_messages (namespace, id, session_id, role, content, tool_call_id, tool_calls, tool_name,
+               timestamp, token_count, finish_reason, reasoning, reasoning_content)
+             VALUES (${ns}, ${id}, ${sessionId}, ${m.role}, ${m.content}, ${m.toolCallId}, ${m.toolCalls}, ${m.toolName},
+               ${m.timestamp}, ${m.tokenCount}, ${m.finishReason}, ${m.reasoning}, ${m.reasoningContent})`
+  return id
+}
 
 /** How many tool calls a stored tool_calls value counts for (a list counts its items, anything else 1). */
 export const toolCallCountOf = (toolCalls: unknown): number =>

@@ -100,22 +100,24 @@ const remember = (memory: ApprovalMemory, session: string | undefined, key: stri
 }
 
 const terminal = (args: Record<string, unknown>, marker: ToolApproval | undefined, ctx: ToolCallContext) =>
-  Effect.gen(function*() {
-    const command = marker?.command ?? pyStr(args["command"] ?? "")
-    const match = dangerOf(command, marker)
-    if (match === undefined || isApproved(ctx.memory, ctx.approvalSession, match.patternKey)) {
-      return { content: terminalResult(runTerminalCommand(command)), ran: true } satisfies ToolOutcome
-    }
-    if (ctx.ask === undefined) return { content: pending(command, match), ran: false } satisfies ToolOutcome
-    const choice = yield* ctx.ask(match)
-    if (choice === "deny") return { content: blocked(refusal("denied by user", "")), ran: false, asked: match } satisfies ToolOutcome
-    if (choice === "timeout") {
-      return { content: blocked(refusal("timed out without user response", " Silence is not consent.")), ran: false, asked: match } satisfies ToolOutcome
-    }
-    remember(ctx.memory, ctx.approvalSession, match.patternKey, choice)
-    const note = `Command required approval (${match.description}) and was approved by the user.`
-    return { content: terminalResult(runTerminalCommand(command), note), ran: true, asked: match } satisfies ToolOutcome
-  })
+  Effect.gen(() => runGuardedTerminal(args, marker, ctx))
+
+function* runGuardedTerminal(args: Record<string, unknown>, marker: ToolApproval | undefined, ctx: ToolCallContext) {
+  const command = marker?.command ?? pyStr(args["command"] ?? "")
+  const match = dangerOf(command, marker)
+  if (match === undefined || isApproved(ctx.memory, ctx.approvalSession, match.patternKey)) {
+    return { content: terminalResult(runTerminalCommand(command)), ran: true } satisfies ToolOutcome
+  }
+  if (ctx.ask === undefined) return { content: pending(command, match), ran: false } satisfies ToolOutcome
+  const choice = yield* ctx.ask(match)
+  if (choice === "deny") return { content: blocked(refusal("denied by user", "")), ran: false, asked: match } satisfies ToolOutcome
+  if (choice === "timeout") {
+    return { content: blocked(refusal("timed out without user response", " Silence is not consent.")), ran: false, asked: match } satisfies ToolOutcome
+  }
+  remember(ctx.memory, ctx.approvalSession, match.patternKey, choice)
+  const note = `Command required approval (${match.description}) and was approved by the user.`
+  return { content: terminalResult(runTerminalCommand(command), note), ran: true, asked: match } satisfies ToolOutcome
+}
 
 export const callTool = (
   name: string,

@@ -37,6 +37,8 @@ export const CHAT_SSE_KEEPALIVE = Duration.seconds(30)
 
 type Headers = ReadonlyArray<readonly [string, string]>
 
+type StreamEnv = { readonly id: string; readonly created: number; readonly model: unknown }
+
 /** aiohttp's json_response(headers=…) puts the caller's headers before Content-Type. */
 const jsonWithLeadingHeaders = (body: unknown, status: number, headers: Headers): EmuResponse => {
   const base = jsonResponse(body, status)
@@ -135,80 +137,81 @@ const streamed = (
   ctx: RouteContext,
   request: ChatTurnRequest,
   release: () => void,
-  env: { readonly id: string; readonly created: number; readonly model: unknown },
+  env: StreamEnv,
   sessionHeaders: Headers
-) =>
-  Effect.gen(function*() {
-    const items = yield* Queue.unbounded<StreamItem | null>()
-    const result = yield* Deferred.make<AgentTurnResult>()
-    const interrupt = new Interrupt()
-    const put = (item: StreamItem) => Queue.offer(items, item).pipe(Effect.asVoid)
-    // a "completed" is only sent for a call whose "running" was (internal tools are never shown)
-    const shown = new Set<string>()
-    const callbacks: AgentTurnCallbacks = {
-      onDelta: (text) => put({ _tag: "delta", text }),
-      onToolStart: (call) => {
-        if (call.id === "" || isInternalTool(call.name)) return Effect.void
-        shown.add(call.id)
-        return put({ _tag: "tool", payload: runningPayload(call) })
-      },
-      onToolComplete: (call) => (shown.delete(call.id) ? put({ _tag: "tool", payload: completedPayload(call) }) : Effect.void)
-    }
-    // sessionHeaders starts with X-Hermes-Session-Id
-    yield* runTurn(ctx, request, release, sessionHeaders[0]?.[1] ?? "", callbacks, interrupt).pipe(
-      Effect.flatMap((r) => Deferred.succeed(result, r)),
-      Effect.ensuring(Queue.offer(items, null)),
-      Effect.forkDaemon
-    )
-    // A client that goes away interrupts the agent, as upstream's SSE writer does.
-    const frames = chatStreamFrames(env, items, result, CHAT_SSE_KEEPALIVE).pipe(
-      Stream.interruptWhen(Effect.promise(() => ctx.req.aborted)),
-      Stream.ensuring(interrupt.set)
-    )
-    // The headers of a prepared stream are final: upstream adds the CORS headers itself, first.
-    const cors = corsHeadersFor(ctx.config, ctx.req.headers["origin"] ?? "") ?? []
-    return sseResponse(frames, [...cors, ...sessionHeaders])
-  })
+) => Effect.gen(() => startStreamedTurn(ctx, request, release, env, sessionHeaders))
+
+function* startStreamedTurn(ctx: RouteContext, request: ChatTurnRequest, release: () => void, env: StreamEnv, sessionHeaders: Headers) {
+  const items = yield* Queue.unbounded<StreamItem | null>()
+  const result = yield* Deferred.make<AgentTurnResult>()
+  const interrupt = new Interrupt()
+  const put = (item: StreamItem) => Queue.offer(items, item).pipe(Effect.asVoid)
+  // a "completed" is only sent for a call whose "running" was (internal tools are never shown)
+  const shown = new Set<string>()
+  const callbacks: AgentTurnCallbacks = {
+    onDelta: (text) => put({ _tag: "delta", text }),
+    onToolStart: (call) => {
+      if (call.id === "" || isInternalTool(call.name)) return Effect.void
+      shown.add(call.id)
+      return put({ _tag: "tool", payload: runningPayload(call) })
+    },
+    onToolComplete: (call) => (shown.delete(call.id) ? put({ _tag: "tool", payload: completedPayload(call) }) : Effect.void)
+  }
+  // sessionHeaders starts with X-Hermes-Session-Id
+  yield* runTurn(ctx, request, release, sessionHeaders[0]?.[1] ?? "", callbacks, interrupt).pipe(
+    Effect.flatMap((r) => Deferred.succeed(result, r)),
+    Effect.ensuring(Queue.offer(items, null)),
+    Effect.forkDaemon
+  )
+  // A client that goes away interrupts the agent, as upstream's SSE writer does.
+  const frames = chatStreamFrames(env, items, result, CHAT_SSE_KEEPALIVE).pipe(
+    Stream.interruptWhen(Effect.promise(() => ctx.req.aborted)),
+    Stream.ensuring(interrupt.set)
+  )
+  // The headers of a prepared stream are final: upstream adds the CORS headers itself, first.
+  const cors = corsHeadersFor(ctx.config, ctx.req.headers["origin"] ?? "") ?? []
+  return sseResponse(frames, [...cors, ...sessionHeaders])
+}
 
 export const chatCompletions: Handler = (ctx) =>
-  admitAgentRequest(ctx, (release) =>
-    Effect.gen(function*() {
-      const limited = concurrencyLimited(ctx)
-      if (limited !== undefined) return limited
-      const parsed = readJsonParsed(yield* ctx.readBody)
-      const parse = parseChatRequest(Either.map(parsed, (p) => p.value), advertisedModel(ctx))
-      if (parse._tag === "crash") return yield* new HandlerCrash({ reason: parse.reason })
-      if (parse._tag === "rejected") return parse.response
-      const request = parse.request
-      const sessionKey = parseSessionKeyHeader(ctx)
-      if (sessionKey._tag === "rejected") return sessionKey.response
-      const sessionIdHeader = parseSessionIdHeader(ctx)
-      if (sessionIdHeader._tag === "rejected") return sessionIdHeader.response
-      const sessionId = sessionIdHeader._tag === "given"
-        ? sessionIdHeader.sessionId
-        : deriveChatSessionId(request.systemPrompt, request.firstUserContent)
-      const conflict = routeConflict(ctx, request)
-      if (conflict !== undefined) return conflict
+  admitAgentRequest(ctx, (release) => Effect.gen(() => answerChatCompletion(ctx, release)))
 
-      const id = chatCompletionId(yield* Ids)
-      const created = Math.floor(ctx.now())
-      const sessionHeaders: Headers = [
-        ["X-Hermes-Session-Id", sessionId],
-        ...(sessionKey.key === undefined ? [] : [["X-Hermes-Session-Key", sessionKey.key] as const])
-      ]
-      if (request.stream) return yield* streamed(ctx, request, release, { id, created, model: request.model }, sessionHeaders)
+function* answerChatCompletion(ctx: RouteContext, release: () => void) {
+  const limited = concurrencyLimited(ctx)
+  if (limited !== undefined) return limited
+  const parsed = readJsonParsed(yield* ctx.readBody)
+  const parse = parseChatRequest(Either.map(parsed, (p) => p.value), advertisedModel(ctx))
+  if (parse._tag === "crash") return yield* new HandlerCrash({ reason: parse.reason })
+  if (parse._tag === "rejected") return parse.response
+  const request = parse.request
+  const sessionKey = parseSessionKeyHeader(ctx)
+  if (sessionKey._tag === "rejected") return sessionKey.response
+  const sessionIdHeader = parseSessionIdHeader(ctx)
+  if (sessionIdHeader._tag === "rejected") return sessionIdHeader.response
+  const sessionId = sessionIdHeader._tag === "given"
+    ? sessionIdHeader.sessionId
+    : deriveChatSessionId(request.systemPrompt, request.firstUserContent)
+  const conflict = routeConflict(ctx, request)
+  if (conflict !== undefined) return conflict
 
-      const key = ctx.req.headers["idempotency-key"] ?? ""
-      const turn = runTurn(ctx, request, release, sessionId)
-      const py = Either.isRight(parsed) ? parsed.right.py : undefined
-      const result = key === "" || !(py instanceof PyDict)
-        ? yield* turn
-        : yield* idempotencyCacheOf(ctx.gateway).getOrSet(
-          key,
-          requestFingerprint(py, ctx.features.chatIdempotencyFingerprintKeys),
-          ctx.now,
-          turn
-        )
-      return completionResponse(id, created, request.model, sessionHeaders, result)
-    })
-  )
+  const id = chatCompletionId(yield* Ids)
+  const created = Math.floor(ctx.now())
+  const sessionHeaders: Headers = [
+    ["X-Hermes-Session-Id", sessionId],
+    ...(sessionKey.key === undefined ? [] : [["X-Hermes-Session-Key", sessionKey.key] as const])
+  ]
+  if (request.stream) return yield* streamed(ctx, request, release, { id, created, model: request.model }, sessionHeaders)
+
+  const key = ctx.req.headers["idempotency-key"] ?? ""
+  const turn = runTurn(ctx, request, release, sessionId)
+  const py = Either.isRight(parsed) ? parsed.right.py : undefined
+  const result = key === "" || !(py instanceof PyDict)
+    ? yield* turn
+    : yield* idempotencyCacheOf(ctx.gateway).getOrSet(
+      key,
+      requestFingerprint(py, ctx.features.chatIdempotencyFingerprintKeys),
+      ctx.now,
+      turn
+    )
+  return completionResponse(id, created, request.model, sessionHeaders, result)
+}

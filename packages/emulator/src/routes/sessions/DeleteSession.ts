@@ -5,15 +5,16 @@
  */
 import { Effect } from "effect"
 import { jsonResponse } from "../../http/Exchange.js"
-import type { Handler } from "../../http/Route.js"
+import type { Handler, RouteContext } from "../../http/Route.js"
 import { deleteSession } from "../../sessions/SessionStore.js"
 import { existingSession, sessionIdParam } from "./SessionRouteSupport.js"
 
-export const deleteSessionRoute: Handler = (ctx) =>
-  Effect.gen(function*() {
-    const id = sessionIdParam(ctx)
-    const found = yield* existingSession(ctx, id)
-    if (found._tag === "missing") return found.response
-    const deleted = yield* deleteSession(ctx.namespace, id)
-    return jsonResponse({ object: "hermes.session.deleted", id, deleted })
-  })
+export const deleteSessionRoute: Handler = (ctx) => Effect.gen(() => deleteExistingSession(ctx))
+
+function* deleteExistingSession(ctx: RouteContext) {
+  const id = sessionIdParam(ctx)
+  const found = yield* existingSession(ctx, id)
+  if (found._tag === "missing") return found.response
+  const deleted = yield* deleteSession(ctx.namespace, id)
+  return jsonResponse({ object: "hermes.session.deleted", id, deleted })
+}

@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import type { Handler } from "../../http/Route.js"
+import type { Handler, RouteContext } from "../../http/Route.js"
 import { resolveResumeSessionId } from "../../sessions/SessionLineage.js"
 import { countMessages, getMessages } from "../../sessions/SessionStore.js"
 import { messageView } from "../../sessions/SessionView.js"
@@ -33,27 +33,28 @@ const parsePage = (q: URLSearchParams): Page | undefined => {
   return { limit, offset, order }
 }
 
-export const sessionMessagesRoute: Handler = (ctx) =>
-  Effect.gen(function*() {
-    const id = sessionIdParam(ctx)
-    const found = yield* existingSession(ctx, id)
-    if (found._tag === "missing") return found.response
-    const resolved = yield* resolveResumeSessionId(ctx.namespace, id)
-    if (!ctx.features.sessionMessagesPagination) {
-      const messages = yield* getMessages(ctx.namespace, resolved)
-      return jsonResponse({ object: "list", session_id: resolved, data: messages.map(messageView) })
-    }
-    const page = parsePage(ctx.req.query)
-    if (page === undefined) return errorResponse(400, "Invalid pagination parameters", { code: "invalid_pagination" })
-    // "latest" pages count back from the newest message and are returned oldest first
-    const total = yield* countMessages(ctx.namespace, resolved)
-    const start = page.order === "oldest" ? page.offset : Math.max(0, total - page.offset - page.limit)
-    const end = page.order === "oldest" ? page.offset + page.limit : Math.max(0, total - page.offset)
-    const messages = end <= start ? [] : yield* getMessages(ctx.namespace, resolved, { limit: end - start, offset: start })
-    return jsonResponse({
-      object: "list",
-      session_id: resolved,
-      data: messages.map(messageView),
-      pagination: { limit: page.limit, offset: page.offset, order: page.order, returned: messages.length }
-    })
+export const sessionMessagesRoute: Handler = (ctx) => Effect.gen(() => readTranscript(ctx))
+
+function* readTranscript(ctx: RouteContext) {
+  const id = sessionIdParam(ctx)
+  const found = yield* existingSession(ctx, id)
+  if (found._tag === "missing") return found.response
+  const resolved = yield* resolveResumeSessionId(ctx.namespace, id)
+  if (!ctx.features.sessionMessagesPagination) {
+    const messages = yield* getMessages(ctx.namespace, resolved)
+    return jsonResponse({ object: "list", session_id: resolved, data: messages.map(messageView) })
+  }
+  const page = parsePage(ctx.req.query)
+  if (page === undefined) return errorResponse(400, "Invalid pagination parameters", { code: "invalid_pagination" })
+  // "latest" pages count back from the newest message and are returned oldest first
+  const total = yield* countMessages(ctx.namespace, resolved)
+  const start = page.order === "oldest" ? page.offset : Math.max(0, total - page.offset - page.limit)
+  const end = page.order === "oldest" ? page.offset + page.limit : Math.max(0, total - page.offset)
+  const messages = end <= start ? [] : yield* getMessages(ctx.namespace, resolved, { limit: end - start, offset: start })
+  return jsonResponse({
+    object: "list",
+    session_id: resolved,
+    data: messages.map(messageView),
+    pagination: { limit: page.limit, offset: page.offset, order: page.order, returned: messages.length }
   })
+}

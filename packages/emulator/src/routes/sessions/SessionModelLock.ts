@@ -10,27 +10,28 @@
 import { Effect } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import type { Handler } from "../../http/Route.js"
+import type { Handler, RouteContext } from "../../http/Route.js"
 import { pyStr, pyStrip } from "../../python/index.js"
 import { existingSession, readObjectBody, sessionIdParam } from "./SessionRouteSupport.js"
 
 /** The provider the oracle runner's home configures (config.yaml `model.provider`). */
 const CONFIGURED_PROVIDER = "custom"
 
-export const sessionModelLockRoute: Handler = (ctx) =>
-  Effect.gen(function*() {
-    const id = sessionIdParam(ctx)
-    const found = yield* existingSession(ctx, id)
-    if (found._tag === "missing") return found.response
-    const read = yield* readObjectBody(ctx)
-    if (read._tag === "rejected") return read.response
-    const model = read.body["model"] === undefined || read.body["model"] === null ? "" : pyStrip(pyStr(read.body["model"]))
-    if (model === "") return errorResponse(400, "Missing 'model' field", { code: "missing_model" })
-    const asked = read.body["provider"]
-    const provider = asked === undefined || asked === null || pyStrip(pyStr(asked)) === "" ? CONFIGURED_PROVIDER : pyStrip(pyStr(asked))
-    return jsonResponse({
-      object: "hermes.session.model_lock",
-      session_id: id,
-      runtime: { provider, model, route_source: "raw_request", requested: { provider, model } }
-    })
+export const sessionModelLockRoute: Handler = (ctx) => Effect.gen(() => lockSessionModel(ctx))
+
+function* lockSessionModel(ctx: RouteContext) {
+  const id = sessionIdParam(ctx)
+  const found = yield* existingSession(ctx, id)
+  if (found._tag === "missing") return found.response
+  const read = yield* readObjectBody(ctx)
+  if (read._tag === "rejected") return read.response
+  const model = read.body["model"] === undefined || read.body["model"] === null ? "" : pyStrip(pyStr(read.body["model"]))
+  if (model === "") return errorResponse(400, "Missing 'model' field", { code: "missing_model" })
+  const asked = read.body["provider"]
+  const provider = asked === undefined || asked === null || pyStrip(pyStr(asked)) === "" ? CONFIGURED_PROVIDER : pyStrip(pyStr(asked))
+  return jsonResponse({
+    object: "hermes.session.model_lock",
+    session_id: id,
+    runtime: { provider, model, route_source: "raw_request", requested: { provider, model } }
   })
+}

@@ -1,0 +1,80 @@
+/**
+ * What a request leaves in V8's old generation once it is over, measured rather than timed: old
+ * space before and after a few requests, each side of two young-generation collections. Only a
+ * full collection frees what got there, so a request that leaves its graph behind (a generator
+ * function made per call, Effect.ensuring / onExit / uninterruptible / promise on its path: see
+ * docs/performance.md, "What a request leaves behind") costs every request after it scavenge time
+ * and, later, a major collection. Budgets from what was measured when they were set (Node 20):
+ * a run keeps ~800 B for 300 s as upstream keeps its status and events, and left 10.4 KB in old
+ * space before the sixth pass, 3.4 KB after; a poll of a settled run and a refused body ~0.5 KB.
+ */
+import { ManagedRuntime } from "effect"
+import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8"
+import { runInNewContext } from "node:vm"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { Emulator, type EmulatorShape, layer } from "../../src/Emulator.js"
+import { API_KEY } from "../support.js"
+
+setFlagsFromString("--expose-gc")
+const gc = runInNewContext("gc") as (options: { readonly type: "minor" | "major" }) => void
+const oldSpace = () =>
+  getHeapSpaceStatistics()
+    .filter((s) => s.space_name === "old_space" || s.space_name === "large_object_space")
+    .reduce((n, s) => n + s.space_used_size, 0)
+
+const encoder = new TextEncoder()
+const request = (method: string, path: string, body = "") => ({
+  method,
+  path,
+  query: new URLSearchParams(),
+  headers: { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" },
+  body: encoder.encode(body),
+  aborted: new Promise<void>(() => undefined)
+})
+const settle = async () => {
+  for (let i = 0; i < 5; i++) await new Promise((resolve) => setImmediate(resolve))
+  await new Promise((resolve) => setTimeout(resolve, 2))
+}
+
+describe("what a request leaves in the old generation", () => {
+  let runtime: ManagedRuntime.ManagedRuntime<Emulator, never>
+  let emu: EmulatorShape
+  let runId = ""
+  beforeAll(async () => {
+    runtime = ManagedRuntime.make(layer({ apiKey: API_KEY, hermesVersion: "0.21.0", maxConcurrentRuns: 0 }))
+    emu = await runtime.runPromise(Emulator)
+    const first = await emu.respond(request("POST", "/v1/runs", '{"input":"hi"}'))
+    runId = (JSON.parse(new TextDecoder().decode((first.body as { bytes: Uint8Array }).bytes)) as { run_id: string }).run_id
+  })
+  afterAll(() => runtime.dispose())
+
+  /** Median old-space growth per request, over 15 rounds of 4 requests each (after 200 to warm up). */
+  const leftPerRequest = async (make: () => ReturnType<typeof request>) => {
+    for (let i = 0; i < 200; i++) await emu.respond(make())
+    await settle()
+    gc({ type: "major" })
+    const growth: Array<number> = []
+    for (let round = 0; round < 15; round++) {
+      await settle()
+      gc({ type: "minor" })
+      gc({ type: "minor" })
+      const before = oldSpace()
+      for (let i = 0; i < 4; i++) await emu.respond(make())
+      await settle()
+      gc({ type: "minor" })
+      gc({ type: "minor" })
+      growth.push((oldSpace() - before) / 4)
+    }
+    return growth.sort((a, b) => a - b)[7]!
+  }
+
+  it("a run leaves under 5 KB (its ~800 B of status and events included)", async () => {
+    const left = await leftPerRequest(() => request("POST", "/v1/runs", '{"input":"hi"}'))
+    expect(left).toBeLessThan(5_000)
+  })
+
+  it("a poll of a settled run and a refused body leave under 1.5 KB", async () => {
+    expect(await leftPerRequest(() => request("GET", `/v1/runs/${runId}`))).toBeLessThan(1_500)
+    expect(await leftPerRequest(() => request("POST", "/v1/runs", '{"input":'))).toBeLessThan(1_500)
+  })
+})
