@@ -6,8 +6,12 @@
  *   import the foundation, never the other way round.
  * - Runs have one owner: run state lives in `runs/Runs.ts` in `#private` fields, and no file
  *   outside `runs/` names a run map (as GatewayState's public maps were named before).
+ * - No generator function is made per call, and no function literal is assigned to a property
+ *   (scripts/retention-lint.mjs): both keep a request alive until a full collection.
  */
-import { readdirSync, readFileSync } from "node:fs"
+import { spawnSync } from "node:child_process"
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join, relative, resolve, sep } from "node:path"
 import { describe, expect, it } from "vitest"
 
@@ -78,5 +82,43 @@ describe("runs have one owner", () => {
   it("the process memory below runs/ holds no run map", () => {
     const process = readFileSync(join(src, "services", "GatewayProcess.ts"), "utf8")
     expect(process).not.toMatch(/\b\w*[Rr]un\w*\s*=\s*new (Map|Set)\b/)
+  })
+})
+
+/**
+ * Nothing on the request path keeps a request alive until V8's next full collection
+ * (scripts/retention-lint.mjs says why; docs/performance.md has the measurements).
+ */
+describe("nothing made per call is allocated where only a full collection frees it", () => {
+  const root = new URL("../../../", import.meta.url).pathname
+  const lint = (...dirs: ReadonlyArray<string>) =>
+    spawnSync(process.execPath, [join(root, "scripts", "retention-lint.mjs"), ...dirs], { cwd: root, encoding: "utf8" })
+
+  it("the lint finds both patterns in a sample", () => {
+    const dir = mkdtempSync(join(tmpdir(), "retention-lint-"))
+    writeFileSync(
+      join(dir, "sample.ts"),
+      [
+        "import { Effect } from \"effect\"",
+        "export const once = Effect.gen(function*() { return 1 })",
+        "export const perCall = (n: number) => Effect.gen(function*() { return n })",
+        "export const stored = (o: { f?: () => number }, n: number) => { o.f = () => n }",
+        "export const viaConst = (o: { f?: () => number }, n: number) => { const f = () => n; o.f = f }",
+        ""
+      ].join("\n")
+    )
+    const result = lint(dir)
+    expect(result.status).toBe(1)
+    expect(result.stdout).toContain("sample.ts:3:")
+    expect(result.stdout).toContain("generator made per call")
+    expect(result.stdout).toContain("sample.ts:4:")
+    expect(result.stdout).toContain("function literal assigned to a property")
+    expect(result.stdout).toContain("2 found")
+  })
+
+  it("finds neither in the emulator's and the Script engine's sources", () => {
+    const result = lint("packages/emulator/src", "packages/script/src")
+    expect(result.stdout).toContain("0 found")
+    expect(result.status).toBe(0)
   })
 })
