@@ -151,7 +151,7 @@ export const unknownToolText = (name: string, available: ReadonlySet<string> = n
 export const playAgentTurn = (input: AgentTurnInput): Effect.Effect<AgentTurnResult, never, Agent | Gateways | Storage> =>
   Effect.gen(() => agentTurn(input))
 
-/** The turn itself: a generator declared once (see http/Immediate.ts on generators made per call). */
+/** The turn itself: a generator declared once (scripts/retention-lint.mjs says why). */
 function* agentTurn(input: AgentTurnInput) {
   const player = (yield* Agent).player(input.namespace)
   // creating the agent registers tools lazily: the process answers GET /v1/toolsets warm from now on

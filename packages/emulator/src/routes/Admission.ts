@@ -32,7 +32,7 @@ export const admitAgentRequest = (
       }
     }
     // released when the request's fiber ends, however it ends; an observer rather than
-    // `Effect.ensuring` (see docs/performance.md, "closures stored in properties")
+    // `Effect.ensuring` (see docs/performance.md, "What a request leaves behind")
     return Effect.withFiberRuntime<EmuResponse, HandlerCrash, AppServices>((fiber) => {
       fiber.addObserver(release)
       return handler(release)

@@ -188,7 +188,7 @@ export class Runs {
    * The run's background task: the process interrupts it on a restart. However it ends (done,
    * failed, interrupted), its buffer ends (`_run_and_close`'s finally) and the run leaves live
    * memory. An observer of the fiber rather than `Effect.ensuring`: see docs/performance.md,
-   * "closures stored in properties" (ensuring kept every finished run in memory until a full
+   * "What a request leaves behind" (ensuring kept every finished run in memory until a full
    * collection).
    */
   attach(live: LiveRun, fiber: Fiber.RuntimeFiber<void>): void {
