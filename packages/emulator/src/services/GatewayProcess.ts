@@ -46,11 +46,32 @@ export class GatewayState {
     this.inflightAgentRuns = Math.max(0, this.inflightAgentRuns - 1)
   })
 
-  /** Counts `turn` as in-flight agent work while it plays. */
+  /**
+   * Counts `turn` as in-flight agent work while it plays, however it ends: the count drops as the
+   * turn succeeds or fails, or, when it is interrupted (which skips those handlers), as its fiber
+   * ends. Not `Effect.ensuring`, which keeps the whole turn in memory until a full collection
+   * (docs/performance.md, "What a request leaves behind").
+   */
   agentTurnInFlight<A, E, R>(turn: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
-    return Effect.suspend(() => {
+    return Effect.withFiberRuntime<A, E, R>((fiber) => {
+      let counted = true
+      const end = () => {
+        if (!counted) return
+        counted = false
+        this.inflightAgentRuns = Math.max(0, this.inflightAgentRuns - 1)
+      }
       this.beginAgentTurn()
-      return Effect.ensuring(turn, this.endAgentTurn)
+      fiber.addObserver(end)
+      return Effect.matchCauseEffect(turn, {
+        onFailure: (cause) => {
+          end()
+          return Effect.failCause(cause)
+        },
+        onSuccess: (value) => {
+          end()
+          return Effect.succeed(value)
+        }
+      })
     })
   }
 }

@@ -6,7 +6,8 @@
  * docs/performance.md, "What a request leaves behind") costs every request after it scavenge time
  * and, later, a major collection. Budgets from what was measured when they were set (Node 20):
  * a run keeps ~800 B for 300 s as upstream keeps its status and events, and left 10.4 KB in old
- * space before the sixth pass, 3.4 KB after; a poll of a settled run and a refused body ~0.5 KB.
+ * space before the sixth pass, 3.4 KB after; a poll of a settled run and a refused body ~0.5 KB;
+ * a chat completion 3.2 KB while its turn was counted in flight through Effect.ensuring, 0.6 KB after.
  */
 import { ManagedRuntime } from "effect"
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8"
@@ -76,5 +77,10 @@ describe("what a request leaves in the old generation", () => {
   it("a poll of a settled run and a refused body leave under 1.5 KB", async () => {
     expect(await leftPerRequest(() => request("GET", `/v1/runs/${runId}`))).toBeLessThan(1_500)
     expect(await leftPerRequest(() => request("POST", "/v1/runs", '{"input":'))).toBeLessThan(1_500)
+  })
+
+  it("a chat completion (its turn counted in flight, its messages stored) leaves under 1.5 KB", async () => {
+    const chat = '{"model":"hermes-agent","messages":[{"role":"user","content":"hi"}]}'
+    expect(await leftPerRequest(() => request("POST", "/v1/chat/completions", chat))).toBeLessThan(1_500)
   })
 })
