@@ -153,7 +153,11 @@ export class Runs {
 
   /** `_put_event_if_active`: queued only while the run still owns its transport buffer. */
   publish(runId: string, event: RunEvent | null): Effect.Effect<void> {
-    return Effect.sync(() => this.#streams.get(runId)?.offer(event))
+    return Effect.sync(() => this.#offer(runId, event))
+  }
+
+  #offer(runId: string, event: RunEvent | null): void {
+    this.#streams.get(runId)?.offer(event)
   }
 
   hasStream(runId: string): boolean {
@@ -193,7 +197,7 @@ export class Runs {
    */
   attach(live: LiveRun, fiber: Fiber.RuntimeFiber<void>): void {
     fiber.addObserver(() => {
-      this.#streams.get(live.runId)?.offer(null)
+      this.#offer(live.runId, null)
       this.leave(live)
     })
     if (this.#live.get(live.runId) !== live) return

@@ -42,9 +42,11 @@ export class GatewayState {
   }
 
   /** ...and stops counting when it ends, however it ends. */
-  readonly endAgentTurn: Effect.Effect<void> = Effect.sync(() => {
+  readonly endAgentTurn: Effect.Effect<void> = Effect.sync(() => this.#stopCountingAgentTurn())
+
+  #stopCountingAgentTurn(): void {
     this.inflightAgentRuns = Math.max(0, this.inflightAgentRuns - 1)
-  })
+  }
 
   /**
    * Counts `turn` as in-flight agent work while it plays, however it ends: the count drops as the
@@ -58,7 +60,7 @@ export class GatewayState {
       const end = () => {
         if (!counted) return
         counted = false
-        this.inflightAgentRuns = Math.max(0, this.inflightAgentRuns - 1)
+        this.#stopCountingAgentTurn()
       }
       this.beginAgentTurn()
       fiber.addObserver(end)
