@@ -12,14 +12,14 @@ import { startupRefusal } from "./config/StartupGuard.js"
 import { listen } from "./http/NodeAdapter.js"
 import type { AppServices } from "./http/Route.js"
 import { makeFetch } from "./http/WebAdapter.js"
-import { Gateways, GatewaysLive } from "./services/GatewayProcess.js"
-import { AgentLive } from "./services/Agent.js"
-import { EmuClock, EmuClockLive } from "./services/Clock.js"
-import { FaultsLive } from "./services/Faults.js"
-import { Ids, IdsRandom, IdsSeeded } from "./services/Ids.js"
-import { JournalLive } from "./services/Journal.js"
-import { JobTickerLive } from "./jobs/JobTickerLive.js"
-import { StorageLive } from "./services/Storage.js"
+import { acquireGateways, Gateways } from "./services/GatewayProcess.js"
+import { Agent, makeAgent } from "./services/Agent.js"
+import { EmuClock, makeEmuClock } from "./services/Clock.js"
+import { Faults, makeFaults } from "./services/Faults.js"
+import { Ids, makeSeededIds, randomIds } from "./services/Ids.js"
+import { Journal, makeJournal } from "./services/Journal.js"
+import { jobTicker } from "./jobs/JobTickerLive.js"
+import { storageContext } from "./services/Storage.js"
 import { STORAGE_SCHEMA } from "./StorageSchema.js"
 import { isDone } from "./http/Immediate.js"
 import { readSnapshotFile } from "./snapshot/NamespaceSnapshot.js"
@@ -48,23 +48,33 @@ export interface LayerOverrides {
   readonly env?: Readonly<Record<string, string | undefined>>
 }
 
-/** All services the routes need, without the app on top. */
+/**
+ * All services the routes need, without the app on top: one layer whose Effect builds them in
+ * order. A graph of one layer per service cost the start more than the services themselves: each
+ * node of a layer graph is ~80 Effect ops in the layer memo map (a semaphore, a deferred, a scope
+ * per node), and the 33 nodes the services and the app made took 2,600 of the 3,832 ops a start
+ * ran (docs/performance.md, "Cold start").
+ */
 export const servicesLayer = (options: EmulatorOptions = {}, overrides: LayerOverrides = {}) => {
   const config = resolveConfig(options, overrides.env ?? {})
-  const clock = overrides.clock ?? EmuClockLive
-  const ids = overrides.seed === undefined ? IdsRandom : IdsSeeded(overrides.seed)
-  const gateways = Layer.unwrapEffect(Effect.map(EmuClock, (c) => GatewaysLive(c.now)))
-  const base = Layer.mergeAll(
-    Layer.succeed(EmulatorConfig, config),
-    clock,
-    ids,
-    AgentLive,
-    FaultsLive,
-    JournalLive({ ...options.journal, secrets: [config.apiKey, config.adminKey] }),
-    StorageLive(config.sqliteFilename, STORAGE_SCHEMA)
+  return Layer.scopedContext(Effect.gen(() => buildServices(config, options, overrides)))
+}
+
+function* buildServices(config: EmulatorConfigShape, options: EmulatorOptions, overrides: LayerOverrides) {
+  const clock = overrides.clock === undefined ? Context.make(EmuClock, makeEmuClock()) : yield* Layer.build(overrides.clock)
+  const storage = yield* storageContext(config.sqliteFilename, STORAGE_SCHEMA)
+  const gateways = yield* acquireGateways(Context.get(clock, EmuClock).now)
+  const services = Context.merge(clock, storage).pipe(
+    Context.add(EmulatorConfig, config),
+    Context.add(Ids, overrides.seed === undefined ? randomIds : makeSeededIds(overrides.seed)),
+    Context.add(Agent, makeAgent()),
+    Context.add(Faults, makeFaults()),
+    Context.add(Journal, makeJournal({ ...options.journal, secrets: [config.apiKey, config.adminKey] })),
+    Context.add(Gateways, gateways)
   )
-  // the job ticker plays agent turns, which mark the gateway process warm: it needs Gateways
-  return Layer.provideMerge(JobTickerLive, Layer.provideMerge(gateways, base))
+  // the job ticker plays agent turns, which mark the gateway process warm: it needs every service
+  yield* Effect.forkScoped(Effect.provide(jobTicker, services))
+  return services
 }
 
 const emulatorFromServices = Effect.gen(function*() {
@@ -87,11 +97,18 @@ const emulatorFromServices = Effect.gen(function*() {
   } satisfies EmulatorShape
 })
 
-/** `Emulator.layer(options)`: the whole emulator for an Effect program, services included. */
-export const layer = (options: EmulatorOptions = {}, overrides: LayerOverrides = {}) =>
-  Layer.effect(Emulator, Effect.tap(emulatorFromServices, () => startingSnapshot(options.snapshot))).pipe(
-    Layer.provideMerge(servicesLayer(options, overrides))
-  )
+/** `Emulator.layer(options)`: the whole emulator for an Effect program, services included (one layer, as above). */
+export const layer = (options: EmulatorOptions = {}, overrides: LayerOverrides = {}) => {
+  const config = resolveConfig(options, overrides.env ?? {})
+  return Layer.scopedContext(Effect.gen(() => buildEmulator(config, options, overrides)))
+}
+
+function* buildEmulator(config: EmulatorConfigShape, options: EmulatorOptions, overrides: LayerOverrides) {
+  const services = yield* Effect.gen(() => buildServices(config, options, overrides))
+  const emulator = yield* Effect.provide(emulatorFromServices, services)
+  yield* Effect.provide(startingSnapshot(options.snapshot), services)
+  return Context.add(services, Emulator, emulator)
+}
 
 /** `--snapshot FILE`: the state the emulator starts from. A bad file stops the start with its reason. */
 const startingSnapshot = (file: string | undefined) =>

@@ -6,8 +6,8 @@
 import { Duration, Effect, Layer } from "effect"
 import { tickAll, TICK_SECONDS } from "./JobTicker.js"
 
-export const JobTickerLive = Layer.scopedDiscard(
-  Effect.forkScoped(
-    Effect.forever(Effect.sleep(Duration.seconds(TICK_SECONDS)).pipe(Effect.zipRight(tickAll.pipe(Effect.catchAllCause(() => Effect.void)))))
-  )
+export const jobTicker = Effect.forever(
+  Effect.sleep(Duration.seconds(TICK_SECONDS)).pipe(Effect.zipRight(tickAll.pipe(Effect.catchAllCause(() => Effect.void))))
 )
+
+export const JobTickerLive = Layer.scopedDiscard(Effect.forkScoped(jobTicker))

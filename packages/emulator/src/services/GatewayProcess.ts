@@ -121,8 +121,8 @@ export const makeGateways = (now: (namespace: string) => number): GatewaysShape 
   }
 }
 
-export const GatewaysLive = (now: (namespace: string) => number) =>
-  Layer.scoped(
-    Gateways,
-    Effect.acquireRelease(Effect.sync(() => makeGateways(now)), (g) => g.shutdown)
-  )
+/** The gateways of every namespace, shut down with the scope. */
+export const acquireGateways = (now: (namespace: string) => number) =>
+  Effect.acquireRelease(Effect.sync(() => makeGateways(now)), (g) => g.shutdown)
+
+export const GatewaysLive = (now: (namespace: string) => number) => Layer.scoped(Gateways, acquireGateways(now))

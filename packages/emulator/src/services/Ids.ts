@@ -33,7 +33,9 @@ const random16Hex = (): string => {
   return pool.toString("hex", offset - 16, offset)
 }
 
-export const IdsRandom = Layer.succeed(Ids, { hex: (n) => random16Hex().slice(0, n) })
+export const randomIds: IdsShape = { hex: (n) => random16Hex().slice(0, n) }
+
+export const IdsRandom = Layer.succeed(Ids, randomIds)
 
 /** splitmix32: small, fast and good enough for reproducible identifiers. */
 const splitmix32 = (seed: number) => {

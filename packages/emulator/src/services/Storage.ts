@@ -184,8 +184,12 @@ function* openDatabase(filename: string, schema: StorageSchema) {
 /** Deletes one namespace's durable state (admin reset). */
 export const clearNamespace = (namespace: string) => Effect.flatMap(Storage, (storage) => storage.clearNamespace(namespace))
 
+/** The storage's services, open for the scope's life (a failure to open is a defect). */
+export const storageContext = (filename: string, schema: StorageSchema): Effect.Effect<Context.Context<Storage | SqlClient.SqlClient>, never, Scope.Scope> =>
+  Effect.gen(() => storageWithTables(filename, schema)).pipe(Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make), Effect.orDie)
+
 export const StorageLive = (filename: string, schema: StorageSchema): Layer.Layer<Storage | SqlClient.SqlClient> =>
-  Layer.scopedContext(Effect.gen(() => storageWithTables(filename, schema))).pipe(Layer.provide(Reactivity.layer), Layer.orDie)
+  Layer.scopedContext(storageContext(filename, schema))
 
 /** The open storage with the schema's tables created, as the layer's services. */
 function* storageWithTables(filename: string, schema: StorageSchema) {
