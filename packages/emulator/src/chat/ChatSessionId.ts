@@ -6,7 +6,7 @@
  * sha256(system prompt + "\n" + first user message), where a non-string first message is
  * formatted as Python's str() would.
  */
-import { createHash } from "node:crypto"
+import { nodeCrypto } from "../services/NodeCrypto.js"
 import { bareErrorResponse, errorResponse } from "../http/Envelopes.js"
 import type { EmuResponse } from "../http/Exchange.js"
 import type { RouteContext } from "../http/Route.js"
@@ -16,7 +16,7 @@ const MAX_SESSION_HEADER_LEN = 256
 
 export const deriveChatSessionId = (systemPrompt: string | undefined, firstUserContent: unknown): string => {
   const seed = `${systemPrompt ?? ""}\n${pyStr(firstUserContent)}`
-  return `api-${createHash("sha256").update(seed, "utf8").digest("hex").slice(0, 16)}`
+  return `api-${nodeCrypto().createHash("sha256").update(seed, "utf8").digest("hex").slice(0, 16)}`
 }
 
 /** `gateway.session._is_path_unsafe`: traversal, separators, or a drive-letter prefix. */

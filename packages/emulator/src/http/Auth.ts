@@ -6,7 +6,7 @@
  * `token.encode()`: a token with a byte that is not UTF-8 raises there, an escaping exception
  * (aiohttp's 500), as the real 0.19.0 gateway answers (evidence/hardening/).
  */
-import { timingSafeEqual } from "node:crypto"
+import { nodeCrypto } from "../services/NodeCrypto.js"
 import type { EmulatorConfigShape } from "../config/EmulatorConfig.js"
 import type { Features } from "../version/Pins.js"
 import type { EmuRequestHead, EmuResponse } from "./Exchange.js"
@@ -30,7 +30,7 @@ const sameBytes = (token: string, key: string): boolean => {
     expectedBytes = Buffer.from(key, "utf8")
   }
   const x = Buffer.from(token, "utf8")
-  return x.length === expectedBytes.length && timingSafeEqual(x, expectedBytes)
+  return x.length === expectedBytes.length && nodeCrypto().timingSafeEqual(x, expectedBytes)
 }
 
 export const bearerGate = (config: EmulatorConfigShape, features: Features, req: EmuRequestHead): BearerVerdict => {

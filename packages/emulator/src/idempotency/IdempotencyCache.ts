@@ -10,7 +10,7 @@
  * restart forgets it, as a real restart does. Both routes share the one cache, as upstream's do.
  */
 import { Deferred, Effect } from "effect"
-import { createHash } from "node:crypto"
+import { nodeCrypto } from "../services/NodeCrypto.js"
 import type { GatewayState } from "../services/GatewayProcess.js"
 import { PyDict, pyRepr, type PyValue } from "../python/index.js"
 
@@ -85,5 +85,5 @@ export const idempotencyCacheOf = (gateway: GatewayState): IdempotencyCache => {
 /** `_make_request_fingerprint`: sha256 of repr({k: body.get(k) for k in keys}) as UTF-8. */
 export const requestFingerprint = (body: PyDict, keys: ReadonlyArray<string>): string => {
   const subset = new PyDict(new Map<string, PyValue>(keys.map((k) => [k, body.entries.get(k) ?? null])))
-  return createHash("sha256").update(pyRepr(subset), "utf8").digest("hex")
+  return nodeCrypto().createHash("sha256").update(pyRepr(subset), "utf8").digest("hex")
 }

@@ -16,6 +16,7 @@ import { playAgentTurn } from "../agent/AgentLoop.js"
 import { Gateways } from "../services/GatewayProcess.js"
 import { EmuClock } from "../services/Clock.js"
 import { Ids } from "../services/Ids.js"
+import { nodeCrypto } from "../services/NodeCrypto.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
 import { endSession, writeTitle } from "../sessions/SessionStore.js"
 import { fromEpochSeconds, fromIsoformat, assumeConfiguredZone, strftime } from "./IsoTime.js"
@@ -114,7 +115,7 @@ function* fireJob(ns: string, job: Job) {
     id: ids.hex(32),
     job_id: id,
     source: "builtin",
-    process_id: EMULATED_PROCESS_ID,
+    process_id: processId(),
     pid: process.pid,
     process_started_at: EMULATED_PROCESS_START,
     status: result.failed ? "failed" : "completed",
@@ -126,7 +127,9 @@ function* fireJob(ns: string, job: Job) {
 }
 
 /** Identity of the emulated gateway process in execution records (fixed per emulator process). */
-const EMULATED_PROCESS_ID = [...crypto.getRandomValues(new Uint8Array(16))].map((b) => b.toString(16).padStart(2, "0")).join("")
+// made at the first execution record, not at load (services/NodeCrypto.ts says why)
+let emulatedProcessId: string | undefined
+const processId = () => (emulatedProcessId ??= nodeCrypto().randomBytes(16).toString("hex"))
 const EMULATED_PROCESS_START = Math.floor(performance.timeOrigin / 1000) % 1_000_000
 
 /** One tick of one namespace: fire what is due, fast-forward what is stale. */

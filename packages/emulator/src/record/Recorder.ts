@@ -7,7 +7,6 @@
 import { Effect } from "effect"
 import { mkdirSync, writeFileSync } from "node:fs"
 import * as http from "node:http"
-import { createRequire } from "node:module"
 import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { StringDecoder } from "node:string_decoder"
@@ -79,7 +78,7 @@ export const startRecorder = async (options: RecorderOptions): Promise<RunningRe
   const operationOf = operationNamer(manifest.hermesVersion)
   const credentials = makeCredentialRedactor()
   // node:https (and TLS) required only for an https upstream: loading it cost every CLI start ~0.6 ms
-  const client = upstream.protocol === "https:" ? (createRequire(import.meta.url)("node:https") as typeof import("node:https")) : http
+  const client = upstream.protocol === "https:" ? process.getBuiltinModule("node:https") : http
   const base = upstream.pathname.replace(/\/$/, "")
   const started = performance.now()
   let seq = 0

@@ -6,7 +6,7 @@
  * its own runs from those of a process that died.
  */
 import { Effect } from "effect"
-import { createHash } from "node:crypto"
+import { nodeCrypto } from "../services/NodeCrypto.js"
 import { Storage, type StorageShape } from "../services/Storage.js"
 import { type RunRecord, TERMINAL_STATUSES, type RunStatus } from "./RunRecord.js"
 import { PyDict, pyDumps, pyJsonDumps, pyJsonLoads, type PyValue, toHandlerValue } from "../python/index.js"
@@ -57,12 +57,12 @@ export const runFingerprint = (body: PyValue, sessionKey: string | undefined): s
     { sortKeys: true, separators: [",", ":"], ensureAscii: false }
   )
   if (LONE_SURROGATE.test(canonical)) return undefined
-  return createHash("sha256").update(canonical, "utf8").digest("hex")
+  return nodeCrypto().createHash("sha256").update(canonical, "utf8").digest("hex")
 }
 
 /** sha256("\0".join([profile, key or the no-key placeholder])): who may see a run. */
 export const ownerScope = (profile: string, apiKey: string): string =>
-  createHash("sha256").update(`${profile || "default"}\0${apiKey || "unauthenticated-test-listener"}`, "utf8").digest("hex")
+  nodeCrypto().createHash("sha256").update(`${profile || "default"}\0${apiKey || "unauthenticated-test-listener"}`, "utf8").digest("hex")
 
 /** The status as upstream stores it: JSON with sorted keys. */
 export const encodeStatus = (record: RunRecord): string => pyDumps(record, true, true)

@@ -7,7 +7,7 @@
  * tasks are interrupted here. This file sits below every feature folder and imports none.
  */
 import { Context, Effect, Fiber, Layer } from "effect"
-import { randomBytes } from "node:crypto"
+import { nodeCrypto } from "./NodeCrypto.js"
 
 export class GatewayState {
   /** Background agent tasks of this process (the runs' `_run_and_close`); a restart interrupts them. */
@@ -91,11 +91,13 @@ export class Gateways extends Context.Tag("hermetic/Gateways")<Gateways, Gateway
 export const makeGateways = (now: (namespace: string) => number): GatewaysShape => {
   const states = new Map<string, GatewayState>()
   // A new id per OS process: a process restart on the same data dir sees the old owners as dead.
-  const bootId = randomBytes(8).toString("hex")
+  // (made with the first namespace's state, not at start: services/NodeCrypto.ts says why)
+  let bootId: string | undefined
+  const boot = () => (bootId ??= nodeCrypto().randomBytes(8).toString("hex"))
   const get = (ns: string): GatewayState => {
     let s = states.get(ns)
     if (s === undefined) {
-      s = new GatewayState(now(ns), 0, `${bootId}:0`)
+      s = new GatewayState(now(ns), 0, `${boot()}:0`)
       states.set(ns, s)
     }
     return s
@@ -111,7 +113,7 @@ export const makeGateways = (now: (namespace: string) => number): GatewaysShape 
     restart: (ns) =>
       Effect.suspend(() => {
         const old = get(ns)
-        const next = new GatewayState(now(ns), old.generation + 1, `${bootId}:${old.generation + 1}`)
+        const next = new GatewayState(now(ns), old.generation + 1, `${boot()}:${old.generation + 1}`)
         for (const key of old.permanentApprovals) next.permanentApprovals.add(key)
         states.set(ns, next)
         return Effect.as(stop(old), next)

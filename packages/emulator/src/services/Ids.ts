@@ -3,7 +3,7 @@
  * reproducible tests, where the same seed yields the same ids in the same order.
  */
 import { Context, Layer } from "effect"
-import { randomBytes } from "node:crypto"
+import { nodeCrypto } from "./NodeCrypto.js"
 
 export interface IdsShape {
   /** `n` lowercase hex characters (n ≤ 32, like a slice of uuid4().hex). */
@@ -26,7 +26,7 @@ let pool = Buffer.alloc(0)
 let offset = POOL_BYTES
 const random16Hex = (): string => {
   if (offset + 16 > pool.length) {
-    pool = randomBytes(POOL_BYTES)
+    pool = nodeCrypto().randomBytes(POOL_BYTES)
     offset = 0
   }
   offset += 16
