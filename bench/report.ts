@@ -36,6 +36,8 @@ export interface SectionMeta {
   readonly loadAverageBefore: ReadonlyArray<number>
   readonly loadAverageAfter: ReadonlyArray<number>
   readonly durationSeconds: number
+  /** CPU ms of bench/calibration.ts' fixed loop as the section began and ended (absent before the seventh pass). */
+  readonly calibrationMs?: { readonly before: number; readonly after: number }
 }
 
 export interface BenchFile {
@@ -98,7 +100,9 @@ const loads = (xs: ReadonlyArray<number>) => (xs.length === 0 ? "n/a" : xs.map((
 const metaLine = (m: SectionMeta | undefined) =>
   m === undefined
     ? ""
-    : `_Measured ${m.measuredAt}${m.quick ? " (--quick: indicative only)" : ""}; ${m.rounds} round(s) × ${m.seconds} s; load average (1/5/15 min) ${loads(m.loadAverageBefore)} before, ${loads(m.loadAverageAfter)} after._\n\n`
+    : `_Measured ${m.measuredAt}${m.quick ? " (--quick: indicative only)" : ""}; ${m.rounds} round(s) × ${m.seconds} s; load average (1/5/15 min) ${loads(m.loadAverageBefore)} before, ${loads(m.loadAverageAfter)} after` +
+      (m.calibrationMs === undefined ? "" : `; machine speed: the fixed CPU loop of bench/calibration.ts took ${m.calibrationMs.before} ms before, ${m.calibrationMs.after} ms after (lower is faster)`) +
+      "._\n\n"
 
 const sideCell = (s: OpSide) => `${fmtAuto(s.acceptedRps)}`
 

@@ -6,6 +6,7 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, release, totalmem, type as osType } from "node:os"
 import { parseArgs } from "node:util"
+import { calibrationMs } from "./calibration.js"
 import { differ } from "./differ.js"
 import { emulatorVsBare, renderEmulatorVsBare } from "./emulator-vs-bare.js"
 import { emulatorVsGateway, PIN } from "./emulator-vs-gateway.js"
@@ -129,8 +130,11 @@ for (const s of SECTIONS) {
 const measure = async <A>(name: SectionName, seconds: number, body: () => Promise<A>, render: (a: A) => string, title: string) => {
   log(`\n== ${title} ==`)
   const before = loadAverage()
+  const speedBefore = calibrationMs()
+  log(`  machine speed: bench/calibration.ts' fixed CPU loop took ${speedBefore} ms`)
   const t0 = Date.now()
   const result = await body()
+  const durationSeconds = Math.round((Date.now() - t0) / 1000)
   meta[name] = {
     measuredAt: new Date(t0).toISOString(),
     quick,
@@ -138,7 +142,8 @@ const measure = async <A>(name: SectionName, seconds: number, body: () => Promis
     seconds,
     loadAverageBefore: before,
     loadAverageAfter: loadAverage(),
-    durationSeconds: Math.round((Date.now() - t0) / 1000)
+    durationSeconds,
+    calibrationMs: { before: speedBefore, after: calibrationMs() }
   }
   Object.assign(results, { [SECTION_KEYS[name]]: result })
   process.stdout.write(`\n## ${title}\n\n${render(result)}\n`)
