@@ -13,7 +13,7 @@ export interface EmuRequestHead {
   readonly query: URLSearchParams
   /** Lower-cased header names; repeated headers joined with ", " as Node does. */
   readonly headers: Readonly<Record<string, string | undefined>>
-  /** Set when the client closes the connection before the response ends (SSE consumers). */
+  /** Set when the client closes the connection before the response ends (the adapters' SSE writers). */
   readonly aborted: Promise<void>
 }
 
@@ -60,7 +60,13 @@ export const withRequestBody = (head: EmuRequestHead, body: Uint8Array, exceeded
 
 export type EmuBody =
   | { readonly _tag: "bytes"; readonly bytes: Uint8Array }
-  /** An SSE stream; a fault may cut the connection after `disconnectAfter` frames. */
+  /**
+   * An SSE stream; a fault may cut the connection after `disconnectAfter` frames. The adapter that
+   * writes it interrupts the stream when its client goes away (the socket closes, the reader
+   * cancels, the request's signal aborts), so a stream's finalizers are where a route notices: a
+   * route does not wait on `aborted` itself (an `Effect.promise` per stream kept ~75 KB of it in
+   * V8's old space until a full collection).
+   */
   | { readonly _tag: "sse"; readonly frames: Stream.Stream<string>; readonly disconnectAfter?: number }
   /** A fault: the connection closes and nothing is sent. */
   | { readonly _tag: "drop" }

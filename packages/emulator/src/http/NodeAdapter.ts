@@ -4,7 +4,7 @@
  * The body is read only when the app asks for it, and never past the size limit; a body the answer
  * left unread (404, 401, 413, over the limit) is discarded for at most aiohttp's 10 s lingering time.
  */
-import { Effect, Exit, Fiber, type Runtime, Stream } from "effect"
+import { Effect, Exit, FiberId, Runtime, Stream } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { type BodyReader, type EmuRequestHead, type EmuResponse, type RequestBodyRead, sameHeaderName } from "./Exchange.js"
@@ -286,13 +286,21 @@ const writeResponse = <R>(req: http.IncomingMessage, res: http.ServerResponse, o
   }
 }
 
-const writeStream = async <R>(
+/**
+ * An event stream as the frames come: each is written as the stream makes it, and the stream waits
+ * only when node:http asks for a drain (aiohttp's write waits only then too). No `Effect.async` per
+ * frame, no `Effect.provide`, no fiber made to interrupt: each of those kept the stream's whole
+ * graph in V8's old space until a full collection (docs/performance.md, "What a request leaves
+ * behind"). A dropped connection (`disconnectAfter`) still delivers its frames: the socket is
+ * destroyed once the last of them is flushed.
+ */
+const writeStream = <R>(
   req: http.IncomingMessage,
   res: http.ServerResponse,
   out: EmuResponse,
   body: Extract<EmuResponse["body"], { readonly _tag: "sse" }>,
   runtime: Runtime.Runtime<R>
-) => {
+): Promise<void> => {
   const head = flatHeaders(out)
   head.push("Transfer-Encoding", "chunked", ...headTail(out))
   lingerIfUnread(req, res)
@@ -300,17 +308,60 @@ const writeStream = async <R>(
   res.flushHeaders()
   const limit = body.disconnectAfter
   const frames = limit === undefined ? body.frames : body.frames.pipe(Stream.take(limit))
-  const write = Stream.runForEach(frames, (frame) =>
-    Effect.async<void>((resume) => {
-      if (res.destroyed) return resume(Effect.void)
-      res.write(frame, () => resume(Effect.void))
+  const writes = frameWrites(res)
+  const fiber = Runtime.runFork(runtime)(Stream.runForEach(frames, writes.send))
+  // the client gone (its socket closed, even before this answer began): the stream is interrupted,
+  // and its finalizers stop what feeds it (EmuBody in Exchange.ts)
+  const clientGone = () => fiber.unsafeInterruptAsFork(FiberId.none)
+  res.on("close", clientGone)
+  if (res.closed) clientGone()
+  return new Promise((resolve) =>
+    fiber.addObserver((exit) => {
+      res.off("close", clientGone)
+      writes.afterFlush(() => {
+        if (limit !== undefined) res.socket?.destroy()
+        else if (Exit.isSuccess(exit) && !res.destroyed) res.end()
+        resolve()
+      })
     })
   )
-  const fiber = Effect.runFork(Effect.provide(write, runtime.context))
-  res.on("close", () => Effect.runFork(Fiber.interrupt(fiber)))
-  const exit = await Effect.runPromise(Fiber.await(fiber))
-  if (limit !== undefined) res.socket?.destroy()
-  else if (Exit.isSuccess(exit) && !res.destroyed) res.end()
+}
+
+/**
+ * The frames written to one response: how many node:http has not flushed yet, and a wait for a
+ * drain. Closures made through consts, not assigned to properties (which V8 puts in old space).
+ */
+const frameWrites = (res: http.ServerResponse) => {
+  let unflushed = 0
+  let whenFlushed: (() => void) | undefined
+  const flushed = () => {
+    unflushed--
+    if (unflushed === 0 && whenFlushed !== undefined) {
+      const then = whenFlushed
+      whenFlushed = undefined
+      then()
+    }
+  }
+  const drained = Effect.async<void>((resume) => {
+    const done = () => {
+      res.off("drain", done)
+      res.off("close", done)
+      resume(Effect.void)
+    }
+    res.on("drain", done)
+    res.on("close", done)
+  })
+  const send = (frame: string): Effect.Effect<void> => {
+    if (res.destroyed) return Effect.void
+    unflushed++
+    return res.write(frame, flushed) ? Effect.void : drained
+  }
+  /** `then` once every frame written so far is flushed (or failed with the socket). */
+  const afterFlush = (then: () => void) => {
+    if (unflushed === 0) then()
+    else whenFlushed = then
+  }
+  return { send, afterFlush }
 }
 
 export interface NodeServer {

@@ -1,5 +1,5 @@
 /** The emulator behind a fetch-style function: web Request in, web Response out, no socket. */
-import { type Effect, type Runtime, Stream } from "effect"
+import { Effect, type Runtime, Stream } from "effect"
 import type { EmuRequest, EmuResponse } from "./Exchange.js"
 
 /** `chunked`: the body was a stream, which fetch sends without a Content-Length (Transfer-Encoding: chunked). */
@@ -19,7 +19,11 @@ export const toEmuRequest = async (request: Request, chunked = false): Promise<E
   return { method: request.method.toUpperCase(), path: url.pathname, query: url.searchParams, headers, body, aborted }
 }
 
-export const toWebResponse = <R>(res: EmuResponse, runtime: Runtime.Runtime<R>): Response => {
+/**
+ * `aborted`: the request's signal, for a stream to end when it aborts (a reader that cancels ends
+ * it too, through the ReadableStream). Absent for a request made without a signal.
+ */
+export const toWebResponse = <R>(res: EmuResponse, runtime: Runtime.Runtime<R>, aborted?: Promise<void>): Response => {
   const headers = new Headers()
   for (const [k, v] of res.headers) headers.append(k, v)
   switch (res.body._tag) {
@@ -32,7 +36,8 @@ export const toWebResponse = <R>(res: EmuResponse, runtime: Runtime.Runtime<R>):
       })
     case "sse": {
       const limit = res.body.disconnectAfter
-      const frames = limit === undefined ? res.body.frames : res.body.frames.pipe(Stream.take(limit))
+      const cut = limit === undefined ? res.body.frames : res.body.frames.pipe(Stream.take(limit))
+      const frames = aborted === undefined ? cut : cut.pipe(Stream.interruptWhen(Effect.promise(() => aborted)))
       const encoder = new TextEncoder()
       const stream = Stream.toReadableStreamRuntime(Stream.map(frames, (f) => encoder.encode(f)), runtime)
       return new Response(stream, { status: res.status, headers })
@@ -74,5 +79,5 @@ export const makeFetch =
   async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const direct = directRequest(input, init)
     const req = direct ?? (await toEmuRequest(input instanceof Request ? input : new Request(input, init), init?.body instanceof ReadableStream))
-    return toWebResponse(await respond(req), runtime)
+    return toWebResponse(await respond(req), runtime, req.aborted === NEVER ? undefined : req.aborted)
   }

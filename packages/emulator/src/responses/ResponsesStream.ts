@@ -112,9 +112,10 @@ function* startStream(ctx: RouteContext, spec: StreamSpec) {
   const signals = yield* Queue.unbounded<AgentSignal>()
   const interrupt = new Interrupt()
 
-  // The agent starts in the handler, before the first event is written (upstream's ensure_future).
-  gw.beginAgentTurn()
-  const agentFiber = yield* playAgentTurn({
+  // The agent starts in the handler, before the first event is written (upstream's ensure_future),
+  // and counts as in flight from its first step until it ends, however it ends (as upstream's
+  // `_run_agent` counts itself once its task runs)
+  const agentFiber = yield* gw.agentTurnInFlight(playAgentTurn({
     namespace: ctx.namespace,
     operation: "responses.create",
     sessionId: spec.sessionId,
@@ -130,10 +131,8 @@ function* startStream(ctx: RouteContext, spec: StreamSpec) {
     }
   }).pipe(
     Effect.tap((result) => recordPlayedTurn(ctx.namespace, spec.sessionId, result, ctx.now())),
-    Effect.tap((result) => Queue.offer(signals, { _tag: "done", result })),
-    Effect.ensuring(gw.endAgentTurn),
-    Effect.forkDaemon
-  )
+    Effect.tap((result) => Queue.offer(signals, { _tag: "done", result }))
+  )).pipe(Effect.forkDaemon)
 
   const messageId = messageItemId(ids)
   const frames = yield* Queue.unbounded<string | null>()
@@ -171,8 +170,8 @@ function* startStream(ctx: RouteContext, spec: StreamSpec) {
 
   const body = Stream.fromQueue(frames).pipe(
     Stream.takeWhile((f): f is string => f !== null),
-    Stream.interruptWhen(Effect.promise(() => ctx.req.aborted)),
-    // the client went away (or a fault cut the stream); after a normal end this changes nothing
+    // the client went away (the adapter interrupts the stream: EmuBody in http/Exchange.ts) or a fault
+    // cut the stream; after a normal end this changes nothing
     Stream.ensuring(Effect.sync(() => void (state.clientGone = true)))
   )
   return sseResponse(body, spec.headers)

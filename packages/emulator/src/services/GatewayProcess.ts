@@ -36,16 +36,18 @@ export class GatewayState {
     return this.pendingAgentRequests + this.inflightAgentRuns + this.backgroundAgentWork
   }
 
-  /** An in-request agent turn (`_run_agent`) starts counting against the concurrency cap. */
-  beginAgentTurn(): void {
+  /**
+   * An in-request agent turn (`_run_agent`) starts counting against the concurrency cap; the
+   * function returned stops counting it when the turn ends, however often it is called.
+   */
+  #beginAgentTurn(): () => void {
     this.inflightAgentRuns += 1
-  }
-
-  /** ...and stops counting when it ends, however it ends. */
-  readonly endAgentTurn: Effect.Effect<void> = Effect.sync(() => this.#stopCountingAgentTurn())
-
-  #stopCountingAgentTurn(): void {
-    this.inflightAgentRuns = Math.max(0, this.inflightAgentRuns - 1)
+    let counted = true
+    return () => {
+      if (!counted) return
+      counted = false
+      this.inflightAgentRuns = Math.max(0, this.inflightAgentRuns - 1)
+    }
   }
 
   /**
@@ -56,13 +58,7 @@ export class GatewayState {
    */
   agentTurnInFlight<A, E, R>(turn: Effect.Effect<A, E, R>): Effect.Effect<A, E, R> {
     return Effect.withFiberRuntime<A, E, R>((fiber) => {
-      let counted = true
-      const end = () => {
-        if (!counted) return
-        counted = false
-        this.#stopCountingAgentTurn()
-      }
-      this.beginAgentTurn()
+      const end = this.#beginAgentTurn()
       fiber.addObserver(end)
       return Effect.matchCauseEffect(turn, {
         onFailure: (cause) => {

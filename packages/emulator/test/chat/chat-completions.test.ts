@@ -5,7 +5,7 @@
 import { Effect } from "effect"
 import { createHash } from "node:crypto"
 import { describe, expect, it } from "vitest"
-import { layer } from "../../src/index.js"
+import { journalOf, layer } from "../../src/index.js"
 import { Emulator } from "../../src/Emulator.js"
 import { ADMIN_HEADERS, API_KEY, dataEvents, readSse, startClient } from "../support.js"
 
@@ -32,6 +32,28 @@ describe("chat completions and the shared admission gate", () => {
       const ok = await c.json("POST", "/v1/chat/completions", chat("hi"))
       expect(ok.status).toBe(200)
       expect(((ok.body["choices"] as Array<{ message: { content: string } }>)[0])?.message.content).toBe("chat done")
+    } finally {
+      await c.emu.close()
+    }
+  })
+
+  it("a streaming chat's client gone over a socket interrupts the agent: it makes no model call after that", async () => {
+    const c = await startClient({ hermesVersion: "0.21.0" })
+    try {
+      const journal = journalOf(c.emu)
+      await journal.keepBodies()
+      await c.script({ turns: [{ replies: [{ hold: "gone", toolCalls: [{ name: "todo" }] }, { text: "never asked for" }] }] })
+      const stream = await c.request("POST", "/v1/chat/completions", { body: chat("go", { stream: true }) })
+      const reader = (stream.body as ReadableStream<Uint8Array>).getReader()
+      expect(new TextDecoder().decode((await reader.read()).value)).toContain('"role": "assistant"')
+      // the socket closes (fetch drops a connection whose body is cancelled unread)
+      await reader.cancel()
+      await new Promise((resolve) => setTimeout(resolve, 50))
+      await c.release("gone")
+      const deadline = Date.now() + 5000
+      while ((await pending(c)) !== 0 && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 20))
+      await new Promise((resolve) => setTimeout(resolve, 100))
+      expect(await journal.modelCallsOf({ operation: "chat.completions" })).toHaveLength(1)
     } finally {
       await c.emu.close()
     }

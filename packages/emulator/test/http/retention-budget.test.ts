@@ -7,9 +7,12 @@
  * and, later, a major collection. Budgets from what was measured when they were set (Node 20):
  * a run keeps ~800 B for 300 s as upstream keeps its status and events, and left 10.4 KB in old
  * space before the sixth pass, 3.4 KB after; a poll of a settled run and a refused body ~0.5 KB;
- * a chat completion 3.2 KB while its turn was counted in flight through Effect.ensuring, 0.6 KB after.
+ * a chat completion 3.2 KB while its turn was counted in flight through Effect.ensuring, 0.6 KB after;
+ * a streamed chat completion ~120 KB while the route waited on the client's going away through
+ * `Effect.promise`, ~45 KB after (the seventh pass), of which ~40 KB is any `Stream.runForEach` of
+ * Effect 3.22 (evidence/perf7/tools/stream-retention.mjs).
  */
-import { ManagedRuntime } from "effect"
+import { Effect, ManagedRuntime, Stream } from "effect"
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
@@ -49,9 +52,15 @@ describe("what a request leaves in the old generation", () => {
   })
   afterAll(() => runtime.dispose())
 
+  /** One request, its event stream (if it answers with one) read to its end. */
+  const answer = async (req: ReturnType<typeof request>) => {
+    const res = await emu.respond(req)
+    if (res.body._tag === "sse") await Effect.runPromise(Stream.runDrain(res.body.frames))
+  }
+
   /** Median old-space growth per request, over 15 rounds of 4 requests each (after 200 to warm up). */
   const leftPerRequest = async (make: () => ReturnType<typeof request>) => {
-    for (let i = 0; i < 200; i++) await emu.respond(make())
+    for (let i = 0; i < 200; i++) await answer(make())
     await settle()
     gc({ type: "major" })
     const growth: Array<number> = []
@@ -60,7 +69,7 @@ describe("what a request leaves in the old generation", () => {
       gc({ type: "minor" })
       gc({ type: "minor" })
       const before = oldSpace()
-      for (let i = 0; i < 4; i++) await emu.respond(make())
+      for (let i = 0; i < 4; i++) await answer(make())
       await settle()
       gc({ type: "minor" })
       gc({ type: "minor" })
@@ -82,5 +91,10 @@ describe("what a request leaves in the old generation", () => {
   it("a chat completion (its turn counted in flight, its messages stored) leaves under 1.5 KB", async () => {
     const chat = '{"model":"hermes-agent","messages":[{"role":"user","content":"hi"}]}'
     expect(await leftPerRequest(() => request("POST", "/v1/chat/completions", chat))).toBeLessThan(1_500)
+  })
+
+  it("a streamed chat completion, read to its end, leaves under 60 KB (Effect's Stream machinery keeps ~40 KB of it)", async () => {
+    const chat = '{"model":"hermes-agent","messages":[{"role":"user","content":"hi"}],"stream":true}'
+    expect(await leftPerRequest(() => request("POST", "/v1/chat/completions", chat))).toBeLessThan(60_000)
   })
 })

@@ -163,11 +163,9 @@ function* startStreamedTurn(ctx: RouteContext, request: ChatTurnRequest, release
     Effect.ensuring(Queue.offer(items, null)),
     Effect.forkDaemon
   )
-  // A client that goes away interrupts the agent, as upstream's SSE writer does.
-  const frames = chatStreamFrames(env, items, result, CHAT_SSE_KEEPALIVE).pipe(
-    Stream.interruptWhen(Effect.promise(() => ctx.req.aborted)),
-    Stream.ensuring(interrupt.set)
-  )
+  // A client that goes away interrupts the agent, as upstream's SSE writer does (the adapter
+  // interrupts the stream when its client is gone: EmuBody in http/Exchange.ts)
+  const frames = chatStreamFrames(env, items, result, CHAT_SSE_KEEPALIVE).pipe(Stream.ensuring(interrupt.set))
   // The headers of a prepared stream are final: upstream adds the CORS headers itself, first.
   const cors = corsHeadersFor(ctx.config, ctx.req.headers["origin"] ?? "") ?? []
   return sseResponse(frames, [...cors, ...sessionHeaders])

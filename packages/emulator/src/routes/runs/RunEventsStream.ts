@@ -13,7 +13,8 @@ import { KEEPALIVE_FRAME, STREAM_CLOSED_FRAME, dataFrame } from "../../runs/RunE
 
 const KEEPALIVE_AFTER = Duration.seconds(30)
 
-const frames = (runs: Runs, runId: string, stream: RunStream, aborted: Promise<void>): Stream.Stream<string> =>
+/** The run's events until it ends; a client gone interrupts the stream (EmuBody in http/Exchange.ts) and unsubscribes it. */
+const frames = (runs: Runs, runId: string, stream: RunStream): Stream.Stream<string> =>
   Stream.unfoldEffect(false, (closed) =>
     closed
       ? Effect.succeed(Option.none())
@@ -29,12 +30,7 @@ const frames = (runs: Runs, runId: string, stream: RunStream, aborted: Promise<v
             })
           )
         )
-  ).pipe(
-    Stream.interruptWhen(Effect.promise(() => aborted)),
-    Stream.ensuring(
-      Effect.sync(() => runs.unsubscribe(runId, stream))
-    )
-  )
+  ).pipe(Stream.ensuring(Effect.sync(() => runs.unsubscribe(runId, stream))))
 
 export const runEvents: Handler = (ctx) => Effect.gen(() => subscribeToEvents(ctx))
 
@@ -49,5 +45,5 @@ function* subscribeToEvents(ctx: RouteContext) {
     yield* Effect.sleep(Duration.millis(50))
   }
   if (stream === undefined) return runNotFound(runId)
-  return sseResponse(frames(runs, runId, stream, ctx.req.aborted))
+  return sseResponse(frames(runs, runId, stream))
 }

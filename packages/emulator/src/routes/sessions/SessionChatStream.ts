@@ -74,7 +74,7 @@ function* openSessionChatStream(ctx: RouteContext, release: () => void) {
           })
         )
       )
-  ).pipe(Stream.interruptWhen(Effect.promise(() => ctx.req.aborted)))
+  )
   const headers: Array<readonly [string, string]> = [
     ["Content-Type", "text/event-stream"],
     ["Cache-Control", "no-cache"],
