@@ -1,6 +1,7 @@
 /** The `oracle` CLI's exit codes: 2 whenever the oracle could not run, 0 for a cassette replayed equal. */
 import { execFile } from "node:child_process"
-import { readdirSync } from "node:fs"
+import { mkdtempSync, readdirSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
@@ -34,5 +35,20 @@ describe.concurrent("oracle CLI", { timeout: 120_000 }, () => {
     expect(r.stderr).toBe("")
     expect(r.code).toBe(0)
     expect(r.stdout).toMatch(/1 scenarios: 1 equal/)
+  })
+
+  it("compares the committed cassettes with the emulator over HTTP (--candidate http), and refuses an unknown candidate", async () => {
+    const out = mkdtempSync(join(tmpdir(), "oracle-candidate-"))
+    try {
+      const r = await oracle("compare", "--target", "cassette", "--candidate", "http", "--out", out)
+      expect(r.stderr).toContain("vs emulator over HTTP")
+      expect(r.code).toBe(0)
+      expect(readdirSync(out)).toContain("0.19.0-cassette-vs-emulator-http.json")
+    } finally {
+      rmSync(out, { recursive: true, force: true })
+    }
+    const bad = await oracle("compare", "--target", "cassette", "--candidate", "socket")
+    expect(bad.code).toBe(2)
+    expect(bad.stderr).toContain("--candidate is inprocess or http, not socket")
   })
 })

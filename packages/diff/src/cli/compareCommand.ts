@@ -34,6 +34,8 @@ export const compareCommand = (args: ParsedArgs) =>
     const profile = profileOf(args)
     const kind = args.values.target ?? "process"
     if (kind !== "process" && kind !== "container" && kind !== "cassette") throw new UsageError({ message: `--target is process, container or cassette, not ${kind}` })
+    const candidateKind = args.values.candidate ?? "inprocess"
+    if (candidateKind !== "inprocess" && candidateKind !== "http") throw new UsageError({ message: `--candidate is inprocess or http, not ${candidateKind}` })
     const runs = intFlag(args, "runs", 0)
     const seed = intFlag(args, "seed", Math.floor(Math.random() * 2 ** 31))
     const workerCount = intFlag(args, "workers", 1)
@@ -56,14 +58,14 @@ export const compareCommand = (args: ParsedArgs) =>
     const inputs = shardOf(set, shard)
     const shardText = shard === undefined ? "" : ` (shard ${shard.index}/${shard.count} of ${set.length})`
 
-    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(set, pin) : kind, workerCount, args.values.source, profile, args.values.fresh === true)
+    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(set, pin) : kind, workerCount, args.values.source, profile, args.values.fresh === true, candidateKind)
     const learn = !args.values["no-noise"]
     const noiseMethod = !learn
       ? "not learned (--no-noise)"
       : kind === "cassette"
         ? "from the two runs recorded in each cassette (where a cassette has two)"
         : `each scenario played twice on the real gateway${args.values.fresh === true ? " (each play on a fresh gateway)" : ""}; what differed between the two runs is noise`
-    progress(`comparing ${inputs.length} scenarios${shardText} on pin ${pin} (${profile} profile): ${kind} vs emulator in process, ${workerCount} worker(s)` + (runs > 0 && kind !== "cassette" ? `; ${runs} generated with seed ${seed} (again: --seed ${seed} --runs ${runs})` : ""))
+    progress(`comparing ${inputs.length} scenarios${shardText} on pin ${pin} (${profile} profile): ${kind} vs emulator ${candidateKind === "http" ? "over HTTP" : "in process"}, ${workerCount} worker(s)` + (runs > 0 && kind !== "cassette" ? `; ${runs} generated with seed ${seed} (again: --seed ${seed} --runs ${runs})` : ""))
     const t0 = Date.now()
     const noise = learn ? new LearnedNoise() : undefined
     const provenance = yield* provenanceFor(pin, kind, kind !== "cassette", runs, runs > 0 ? seed : undefined)

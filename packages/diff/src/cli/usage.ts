@@ -26,12 +26,14 @@ export const COMPARE_HELP = `oracle compare — the emulator against the real pi
 
 Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette] [--runs N] [--seed S]
                       [--scenario FILE ...] [--out DIR] [--no-noise] [--register FILE] [--source DIR]
-                      [--workers N] [--shard i/n] [--no-shrink] [--profile strict|tools] [--fresh]
+                      [--workers N] [--shard i/n] [--no-shrink] [--profile strict|tools|wall-clock] [--fresh]
+                      [--candidate inprocess|http]
 
   --pin P          the Hermes pin (default: source-lock.json's default, 0.19.0). The emulator runs the same pin.
   --profile P      the gateway profile both sides run (default strict: no tools). tools: todo, a terminal
                    confined to a scratch dir and the approval guard; plays packages/diff/scenarios/tools/
-                   (and only scenarios and cassettes whose "profile" is tools)
+                   (and only scenarios and cassettes whose "profile" is tools). wall-clock: strict with
+                   libfaketime faking the real gateway's wall clock alone, for scenarios that freeze it
   --target T       the reference side:
                      process    the real gateway started by the oracle runner's process launcher (default)
                      container  the real gateway in a container (needs an engine)
@@ -53,6 +55,8 @@ Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette
   --fresh          every play of a scenario on a gateway of its own (new process and HERMES_HOME),
                    started ahead in the background: state (message ids, fork titles, stored responses)
                    starts fresh as on the emulator, so it is compared instead of learned as noise
+  --candidate C    where the emulator runs: inprocess (its Layer and fetch, no socket; default) or http
+                   (its node:http server on a loopback port, what hermes-emulator serve answers with)
   --register FILE  the divergence register (default: packages/diff/divergence-register.json)
   --source DIR     a source checkout of the pin to install editable (0.21.0 where PyPI has no wheel;
                    without it the oracle runner fetches the locked source archive where that host is reachable)
