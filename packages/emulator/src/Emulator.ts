@@ -22,7 +22,8 @@ import { jobTicker } from "./jobs/JobTickerLive.js"
 import { storageContext } from "./services/Storage.js"
 import { STORAGE_SCHEMA } from "./StorageSchema.js"
 import { isDone } from "./http/Immediate.js"
-import { readSnapshotFile } from "./snapshot/NamespaceSnapshot.js"
+import { loadSnapshotText, SnapshotError } from "./snapshot/NamespaceSnapshot.js"
+import { readFile } from "node:fs/promises"
 
 export interface EmulatorShape {
   readonly config: EmulatorConfigShape
@@ -111,18 +112,20 @@ function* buildEmulator(config: EmulatorConfigShape, options: EmulatorOptions, o
 
 /**
  * `--snapshot FILE`: the state the emulator starts from. A bad file stops the start with its reason.
- * Node's FileSystem is imported only then: its module loads node:crypto, which every other start
- * would pay for (~1.9 ms; services/NodeCrypto.ts).
+ * Read with node:fs, not @effect/platform-node's FileSystem: that module loads node:crypto as it
+ * loads, which every start would pay for (~1.9 ms; services/NodeCrypto.ts) for this one read.
  */
 const startingSnapshot = (file: string | undefined) =>
   file === undefined
     ? Effect.void
-    : Effect.flatMap(Effect.promise(() => import("@effect/platform-node/NodeFileSystem")), (NodeFileSystem) =>
-      readSnapshotFile(file).pipe(
-        Effect.provide(NodeFileSystem.layer),
-        Effect.catchTag("SnapshotError", (e) => Effect.dieMessage(e.message)),
-        Effect.asVoid
-      ))
+    : Effect.tryPromise({
+      try: () => readFile(file, "utf8"),
+      catch: (e) => new SnapshotError({ message: `cannot read snapshot ${file}: ${e instanceof Error ? e.message : String(e)}` })
+    }).pipe(
+      Effect.flatMap((text) => loadSnapshotText(text)),
+      Effect.catchTag("SnapshotError", (e) => Effect.dieMessage(e.message)),
+      Effect.asVoid
+    )
 
 /** The start-up guard refused the settings (config/StartupGuard.ts says why). */
 export class StartupRefused extends Data.TaggedError("StartupRefused")<{ readonly message: string }> {}

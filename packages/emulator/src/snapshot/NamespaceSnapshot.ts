@@ -127,6 +127,9 @@ export const readSnapshotFile = (file: string, namespace?: string) => Effect.gen
 function* loadFromFile(file: string, namespace: string | undefined) {
   const fs = yield* FileSystem.FileSystem
   const text = yield* fs.readFileString(file).pipe(Effect.mapError((e) => new SnapshotError({ message: `cannot read snapshot ${file}: ${e.message}` })))
-  const snapshot = yield* parseSnapshot(text)
-  return yield* loadSnapshot(namespace ?? snapshot.namespace, snapshot)
+  return yield* loadSnapshotText(text, namespace)
 }
+
+/** A snapshot file's text loaded into a namespace (default: the one it was saved from). */
+export const loadSnapshotText = (text: string, namespace?: string) =>
+  Effect.flatMap(parseSnapshot(text), (snapshot) => loadSnapshot(namespace ?? snapshot.namespace, snapshot))
