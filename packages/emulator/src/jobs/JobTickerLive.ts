@@ -3,11 +3,9 @@
  * and ticks every namespace. Due-ness follows each namespace's own clock, so a clock moved through
  * the admin plane takes effect at the next tick; `POST /__admin/cron/tick` ticks at once.
  */
-import { Duration, Effect, Layer } from "effect"
+import { Duration, Effect } from "effect"
 import { tickAll, TICK_SECONDS } from "./JobTicker.js"
 
 export const jobTicker = Effect.forever(
   Effect.sleep(Duration.seconds(TICK_SECONDS)).pipe(Effect.zipRight(tickAll.pipe(Effect.catchAllCause(() => Effect.void))))
 )
-
-export const JobTickerLive = Layer.scopedDiscard(Effect.forkScoped(jobTicker))

@@ -3,7 +3,7 @@
  * dropped response (the connection closes with nothing sent), or an SSE stream cut after N frames.
  * A fault is one-shot unless `times` says more, or `sticky` keeps it until cleared.
  */
-import { Context, Effect, Layer, Schema } from "effect"
+import { Context, Effect, Schema } from "effect"
 
 // Only what a socket can send: a rule that arms must not turn the next request into a crash.
 const HttpStatus = Schema.Int.pipe(Schema.between(200, 599))
@@ -58,6 +58,7 @@ const matches = (rule: FaultRule, m: FaultMatch): boolean =>
   (rule.method === undefined || rule.method.toUpperCase() === m.method) &&
   (rule.path === undefined || rule.path === m.path)
 
+/** No faults until some are added over the admin plane or the service. */
 export const makeFaults = (): FaultsShape => {
   const spaces = new Map<string, Array<Armed>>()
   return {
@@ -80,6 +81,3 @@ export const makeFaults = (): FaultsShape => {
     }
   }
 }
-
-/** No faults until some are added over the admin plane or the service. */
-export const FaultsLive = Layer.sync(Faults, makeFaults)

@@ -6,7 +6,7 @@
  * them by this object: a restart (a new GatewayState) starts with no runs, and its background
  * tasks are interrupted here. This file sits below every feature folder and imports none.
  */
-import { Context, Effect, Fiber, Layer } from "effect"
+import { Context, Effect, Fiber } from "effect"
 import { nodeCrypto } from "./NodeCrypto.js"
 
 export class GatewayState {
@@ -123,4 +123,3 @@ export const makeGateways = (now: (namespace: string) => number): GatewaysShape 
 export const acquireGateways = (now: (namespace: string) => number) =>
   Effect.acquireRelease(Effect.sync(() => makeGateways(now)), (g) => g.shutdown)
 
-export const GatewaysLive = (now: (namespace: string) => number) => Layer.scoped(Gateways, acquireGateways(now))

@@ -4,7 +4,7 @@
  * also keeps each request's headers and body — bounded, with credentials redacted — and the model
  * calls the agent made for it (the messages it would send to the model).
  */
-import { Context, Effect, Layer } from "effect"
+import { Context, Effect } from "effect"
 import { captureRequest, type CapturedRequest, requestSession } from "../journal/RequestCapture.js"
 import { type JournalQuery, matchesQuery } from "../journal/JournalQuery.js"
 import { type ModelCall, type ModelCallObserver, modelMessagesJson } from "../journal/ModelCalls.js"
@@ -190,4 +190,3 @@ export const makeJournal = (options: JournalOptions = {}): JournalShape => {
   }
 }
 
-export const JournalLive = (options: JournalOptions = {}) => Layer.sync(Journal, () => makeJournal(options))
