@@ -1,6 +1,10 @@
 /** The emulator behind a fetch-style function: web Request in, web Response out, no socket. */
 import { Effect, type Runtime, Stream } from "effect"
+import { BytesResponse } from "./BytesResponse.js"
 import type { EmuRequest, EmuResponse } from "./Exchange.js"
+
+/** The statuses fetch's Response refuses a body for. */
+const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304])
 
 /** `chunked`: the body was a stream, which fetch sends without a Content-Length (Transfer-Encoding: chunked). */
 export const toEmuRequest = async (request: Request, chunked = false): Promise<EmuRequest> => {
@@ -29,11 +33,14 @@ export const toWebResponse = <R>(res: EmuResponse, runtime: Runtime.Runtime<R>, 
   switch (res.body._tag) {
     case "drop":
       throw new TypeError("fetch failed: the emulator dropped the connection (injected fault)")
-    case "bytes":
-      return new Response(res.body.bytes.byteLength === 0 ? null : (res.body.bytes as Uint8Array<ArrayBuffer>), {
-        status: res.status,
-        headers
-      })
+    case "bytes": {
+      const bytes = res.body.bytes
+      if (bytes.byteLength === 0) return new Response(null, { status: res.status, headers })
+      // a status that may carry no body is the real Response's TypeError to raise
+      return NULL_BODY_STATUSES.has(res.status)
+        ? new Response(bytes as Uint8Array<ArrayBuffer>, { status: res.status, headers })
+        : new BytesResponse(bytes, { status: res.status, headers })
+    }
     case "sse": {
       const limit = res.body.disconnectAfter
       const cut = limit === undefined ? res.body.frames : res.body.frames.pipe(Stream.take(limit))
