@@ -6,10 +6,14 @@
  * `body`; from then on a real Response made for it answers everything. Read without it, it
  * behaves as the real one does: once only, then the same TypeError; `text()` without a leading
  * BOM. `blob()` and `formData()` (rare) go through the real Response.
+ *
+ * The class is made at its first use, not as the module loads: the global Response is Node's
+ * undici, which loads as it is first touched (with tls, http2, zlib and worker_threads: ~12 ms),
+ * and a CLI start touches none of it.
  */
 const decoder = new TextDecoder("utf-8", { ignoreBOM: false })
 
-export class BytesResponse extends Response {
+const makeBytesResponse = () => class BytesResponse extends Response {
   #bytes: Uint8Array
   #used = false
   /** The real Response, once a caller needs the body as a stream (or a form). */
@@ -79,3 +83,8 @@ export class BytesResponse extends Response {
     return new BytesResponse(this.#bytes, { status: this.status, statusText: this.statusText, headers: new Headers(this.headers) })
   }
 }
+
+let BytesResponse: ReturnType<typeof makeBytesResponse> | undefined
+
+/** A Response of `bytes` (non-empty, with a status that may carry a body). */
+export const bytesResponse = (bytes: Uint8Array, init: ResponseInit): Response => new (BytesResponse ??= makeBytesResponse())(bytes, init)

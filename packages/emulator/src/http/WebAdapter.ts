@@ -1,6 +1,6 @@
 /** The emulator behind a fetch-style function: web Request in, web Response out, no socket. */
 import { Effect, type Runtime, Stream } from "effect"
-import { BytesResponse } from "./BytesResponse.js"
+import { bytesResponse } from "./BytesResponse.js"
 import type { EmuRequest, EmuResponse } from "./Exchange.js"
 
 /** The statuses fetch's Response refuses a body for. */
@@ -39,7 +39,7 @@ export const toWebResponse = <R>(res: EmuResponse, runtime: Runtime.Runtime<R>, 
       // a status that may carry no body is the real Response's TypeError to raise
       return NULL_BODY_STATUSES.has(res.status)
         ? new Response(bytes as Uint8Array<ArrayBuffer>, { status: res.status, headers })
-        : new BytesResponse(bytes, { status: res.status, headers })
+        : bytesResponse(bytes, { status: res.status, headers })
     }
     case "sse": {
       const limit = res.body.disconnectAfter

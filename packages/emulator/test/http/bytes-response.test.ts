@@ -6,12 +6,12 @@
 import { ManagedRuntime } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
 import { Emulator, layer } from "../../src/Emulator.js"
-import { BytesResponse } from "../../src/http/BytesResponse.js"
+import { bytesResponse } from "../../src/http/BytesResponse.js"
 import { API_KEY } from "../support.js"
 
 const BOM_JSON = new Uint8Array([0xef, 0xbb, 0xbf, ...new TextEncoder().encode('{"a": [1, "é"]}')])
 const init = () => ({ status: 201, statusText: "Created", headers: { "content-type": "application/json; charset=utf-8", "x-one": "1" } })
-const pair = () => [new BytesResponse(BOM_JSON, init()), new Response(BOM_JSON, init())] as const
+const pair = () => [bytesResponse(BOM_JSON, init()), new Response(BOM_JSON, init())] as const
 
 type Read = (r: Response) => Promise<unknown>
 const reads: Record<string, Read> = {
@@ -62,7 +62,7 @@ describe("BytesResponse reads as a real Response does", () => {
   })
 
   it("an arrayBuffer is a copy: writing to it changes nothing read later", async () => {
-    const ours = new BytesResponse(BOM_JSON, init())
+    const ours = bytesResponse(BOM_JSON, init())
     const copy = ours.clone()
     new Uint8Array(await ours.arrayBuffer()).fill(0)
     expect(await copy.json()).toEqual({ a: [1, "é"] })
