@@ -1,10 +1,8 @@
 // The same question for Effect 3 combinators, each run to completion by Effect.runPromise: does
 // what the effect closes over (an 8 KB array) survive two young-generation collections?
 //   node evidence/perf6/tools/effect-retention.mjs
-import { execFileSync } from "node:child_process"
-import v8 from "node:v8"
 import { Effect } from "effect"
-const old = () => { const s = v8.getHeapSpaceStatistics(); return s.find((x) => x.space_name === "old_space").space_used_size + s.find((x) => x.space_name === "large_object_space").space_used_size }
+import { runRetentionCases } from "./retention-cases.mjs"
 function* declaredOnce(big) { yield* Effect.void; return big.length }
 const cases = {
   "Effect.sync": (big) => Effect.sync(() => big.length),
@@ -20,23 +18,4 @@ const cases = {
   "Effect.forkDaemon": (big) => Effect.forkDaemon(Effect.sync(() => big.length)),
   "fiber observer (withFiberRuntime + addObserver)": (big) => Effect.withFiberRuntime((fiber) => { fiber.addObserver(() => big.length); return Effect.void }),
 }
-const only = process.argv[2]
-if (only === undefined) {
-  for (const name of Object.keys(cases)) process.stdout.write(execFileSync(process.execPath, ["--expose-gc", new URL(import.meta.url).pathname, name], { encoding: "utf8" }))
-  process.exit(0)
-}
-const make = cases[only]
-const one = () => Effect.runPromise(make(new Array(1000).fill(1)))
-const settle = async () => { for (let k = 0; k < 5; k++) await new Promise(setImmediate); await new Promise((r) => setTimeout(r, 2)) }
-for (let i = 0; i < 300; i++) await one()
-gc(); await settle(); gc()
-const deltas = []
-for (let i = 0; i < 20; i++) {
-  await settle(); gc({ type: "minor" }); gc({ type: "minor" })
-  const o0 = old()
-  for (let k = 0; k < 4; k++) await one()
-  await settle(); gc({ type: "minor" }); gc({ type: "minor" })
-  deltas.push((old() - o0) / 4)
-}
-deltas.sort((a, b) => a - b)
-console.log(`${String(deltas[10]).padStart(6)} B kept per run  ${only}`)
+await runRetentionCases(cases, import.meta.url)
