@@ -1,4 +1,5 @@
 import { Effect } from "effect"
+import { connect } from "node:net"
 import { describe, expect, it } from "vitest"
 import { Emulator, layer, startEmulator } from "../../src/index.js"
 import { rawRequest } from "../rawHttp.js"
@@ -57,6 +58,35 @@ describe("faults", () => {
     const events = dataEvents(text.split("\n\n").filter((f) => f !== ""))
     expect(events.length).toBeLessThanOrEqual(2)
     expect(events.every((e) => e["event"] === "message.delta")).toBe(true)
+  })
+})
+
+describe("a mid-stream disconnect over a socket", () => {
+  it("delivers exactly the N frames it allows, then the connection closes", async () => {
+    const emu = await startEmulator({ apiKey: API_KEY })
+    try {
+      const auth = { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" }
+      await fetch(`${emu.url}/__admin/script`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ turns: [{ replies: [{ text: "abc", chunks: ["a", "b", "c"] }] }] }) })
+      const run = (await (await fetch(`${emu.url}/v1/runs`, { method: "POST", headers: auth, body: '{"input":"hi"}' })).json()) as { run_id: string }
+      await fetch(`${emu.url}/__admin/faults`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ route: "runs.events", disconnectAfterFrames: 2 }) })
+      // a raw socket: everything the emulator wrote before it closed the connection
+      const raw = await new Promise<string>((resolve, reject) => {
+        const socket = connect(emu.port, "127.0.0.1", () =>
+          socket.write(`GET /v1/runs/${run.run_id}/events HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer ${API_KEY}\r\n\r\n`))
+        let got = ""
+        socket.on("data", (c: Buffer) => (got += c.toString("utf8")))
+        socket.on("close", () => resolve(got))
+        socket.on("error", reject)
+      })
+      expect(raw.startsWith("HTTP/1.1 200 OK")).toBe(true)
+      const frames = raw.split("\n").filter((line) => line.startsWith("data: "))
+      expect(frames).toHaveLength(2)
+      expect(frames.every((f) => f.includes('"event": "message.delta"'))).toBe(true)
+      // cut, not ended: no last chunk of the chunked body
+      expect(raw.endsWith("0\r\n\r\n")).toBe(false)
+    } finally {
+      await emu.close()
+    }
   })
 })
 
