@@ -5,6 +5,7 @@
  * them; `: keepalive` after 30 s without a frame; then the finish chunk with usage (plus `error`
  * and `hermes` when the turn did not end with "stop") and `data: [DONE]`.
  */
+import { KEEPALIVE_FRAME } from "../http/SseKeepalive.js"
 import { Deferred, type Duration, Effect, Option, Queue, Stream } from "effect"
 import type { AgentTurnResult } from "../agent/AgentLoop.js"
 import { finishReasonOf, hermesBlock, usageBody } from "./ChatOutcome.js"
@@ -20,7 +21,7 @@ export interface ChunkEnvelope {
   readonly model: unknown
 }
 
-export const KEEPALIVE_FRAME = ": keepalive\n\n"
+export { KEEPALIVE_FRAME }
 export const DONE_FRAME = "data: [DONE]\n\n"
 
 const chunk = (env: ChunkEnvelope, delta: Record<string, unknown>, finish: string | null) => ({

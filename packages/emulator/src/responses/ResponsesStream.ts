@@ -21,8 +21,9 @@
  * the order they open (the message item at its first text), and response.completed lists the
  * tool items before the message.
  */
+import { KEEPALIVE_AFTER, KEEPALIVE_FRAME } from "../http/SseKeepalive.js"
 import { agentToolNames } from "../discovery/ToolsetCatalog.js"
-import { Data, Duration, Effect, Either, Fiber, Option, Queue, Stream } from "effect"
+import { Data, Effect, Either, Fiber, Option, Queue, Stream } from "effect"
 import { Interrupt } from "../agent/Interrupt.js"
 import { type AgentTurnResult, type AgentUsage, type ExecutedToolCall, playAgentTurn } from "../agent/AgentLoop.js"
 import type { AgentMessage } from "../agent/AgentMessages.js"
@@ -36,8 +37,6 @@ import { messageItem, storedHistory } from "./ResponseTranscript.js"
 import { pyDumps, pyTruthy } from "../python/index.js"
 
 /** CHAT_COMPLETIONS_SSE_KEEPALIVE_SECONDS: a comment frame after this long without an event. */
-const KEEPALIVE_AFTER = Duration.seconds(30)
-const KEEPALIVE_FRAME = ": keepalive\n\n"
 
 export interface StreamSpec {
   readonly responseId: string

@@ -14,5 +14,4 @@ export const runEvent = (event: string, runId: string, now: number, fields: Reco
 })
 
 export const dataFrame = (event: RunEvent): string => `data: ${pyDumps(event)}\n\n`
-export const KEEPALIVE_FRAME = ": keepalive\n\n"
 export const STREAM_CLOSED_FRAME = ": stream closed\n\n"

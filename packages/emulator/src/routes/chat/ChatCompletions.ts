@@ -9,7 +9,8 @@
  * the agent's outcome as upstream builds it (finish_reason, `hermes` block, X-Hermes-* headers,
  * 502 agent_incomplete). Streamed answers are SSE (see chat/ChatStream.ts).
  */
-import { Deferred, Duration, Effect, Either, Queue, Stream } from "effect"
+import { KEEPALIVE_AFTER } from "../../http/SseKeepalive.js"
+import { Deferred, Effect, Either, Queue, Stream } from "effect"
 import { Interrupt } from "../../agent/Interrupt.js"
 import { type AgentTurnCallbacks, type AgentTurnResult, playAgentTurn } from "../../agent/AgentLoop.js"
 import { recordPlayedTurn } from "../../sessions/RecordTurnResult.js"
@@ -33,7 +34,7 @@ import { advertisedModel } from "../discovery/Models.js"
 import { PyDict } from "../../python/index.js"
 
 /** CHAT_COMPLETIONS_SSE_KEEPALIVE_SECONDS. */
-export const CHAT_SSE_KEEPALIVE = Duration.seconds(30)
+export const CHAT_SSE_KEEPALIVE = KEEPALIVE_AFTER
 
 type Headers = ReadonlyArray<readonly [string, string]>
 

@@ -4,33 +4,17 @@
  * after 30 s of silence, ends with ": stream closed", and then forgets the buffer: a second
  * subscriber gets 404.
  */
-import { Duration, Effect, Option, Queue, Stream } from "effect"
+import { Duration, Effect, Stream } from "effect"
 import { runNotFound } from "../../http/Envelopes.js"
 import { sseResponse } from "../../http/Exchange.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
 import { type Runs, runsOf, type RunStream } from "../../runs/Runs.js"
-import { KEEPALIVE_FRAME, STREAM_CLOSED_FRAME, dataFrame } from "../../runs/RunEvents.js"
-
-const KEEPALIVE_AFTER = Duration.seconds(30)
+import { STREAM_CLOSED_FRAME, dataFrame } from "../../runs/RunEvents.js"
+import { keepaliveFrames } from "../../http/SseKeepalive.js"
 
 /** The run's events until it ends; a client gone interrupts the stream (EmuBody in http/Exchange.ts) and unsubscribes it. */
 const frames = (runs: Runs, runId: string, stream: RunStream): Stream.Stream<string> =>
-  Stream.unfoldEffect(false, (closed) =>
-    closed
-      ? Effect.succeed(Option.none())
-      : Queue.take(stream.queue).pipe(
-          Effect.timeoutOption(KEEPALIVE_AFTER),
-          Effect.map((next) =>
-            Option.match(next, {
-              onNone: () => Option.some([KEEPALIVE_FRAME, false] as const),
-              onSome: (event) =>
-                event === null
-                  ? Option.some([STREAM_CLOSED_FRAME, true] as const)
-                  : Option.some([dataFrame(event), false] as const)
-            })
-          )
-        )
-  ).pipe(Stream.ensuring(Effect.sync(() => runs.unsubscribe(runId, stream))))
+  keepaliveFrames(stream.queue, dataFrame, STREAM_CLOSED_FRAME).pipe(Stream.ensuring(Effect.sync(() => runs.unsubscribe(runId, stream))))
 
 export const runEvents: Handler = (ctx) => Effect.gen(() => subscribeToEvents(ctx))
 

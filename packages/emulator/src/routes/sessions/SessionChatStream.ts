@@ -11,7 +11,8 @@
  */
 import { parsedToolArguments, toolPreview } from "../../chat/ToolProgress.js"
 import { agentToolNames } from "../../discovery/ToolsetCatalog.js"
-import { Duration, Effect, Option, Queue, Stream } from "effect"
+import { Effect, Queue } from "effect"
+import { keepaliveFrames } from "../../http/SseKeepalive.js"
 import { playAgentTurn } from "../../agent/AgentLoop.js"
 import type { EmuResponse } from "../../http/Exchange.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
@@ -22,9 +23,6 @@ import { parseSessionChat } from "../../sessions/SessionChatRequest.js"
 import { answeredCalls, assistantAndToolMessages, turnMessages } from "../../sessions/TurnMessages.js"
 import { admitAgentRequest } from "../Admission.js"
 import { pyDumps, PyFloat } from "../../python/index.js"
-
-const KEEPALIVE_AFTER = Duration.seconds(30)
-const KEEPALIVE_FRAME = ": keepalive\n\n"
 
 type Frame = { readonly name: string; readonly payload: Record<string, unknown> }
 
@@ -59,22 +57,7 @@ function* openSessionChatStream(ctx: RouteContext, release: () => void) {
   )
   release()
   yield* Effect.forkDaemon(turn)
-  const frames = Stream.unfoldEffect(false, (closed) =>
-    closed
-      ? Effect.succeed(Option.none())
-      : Queue.take(queue).pipe(
-        Effect.timeoutOption(KEEPALIVE_AFTER),
-        Effect.map((next) =>
-          Option.match(next, {
-            onNone: () => Option.some([KEEPALIVE_FRAME, false] as const),
-            onSome: (frame) =>
-              frame === null
-                ? Option.none()
-                : Option.some([`event: ${frame.name}\ndata: ${pyDumps(frame.payload, false)}\n\n`, false] as const)
-          })
-        )
-      )
-  )
+  const frames = keepaliveFrames(queue, (frame) => `event: ${frame.name}\ndata: ${pyDumps(frame.payload, false)}\n\n`)
   const headers: Array<readonly [string, string]> = [
     ["Content-Type", "text/event-stream"],
     ["Cache-Control", "no-cache"],
