@@ -18,7 +18,7 @@ import { EmuClock, makeEmuClock } from "./services/Clock.js"
 import { Faults, makeFaults } from "./services/Faults.js"
 import { Ids, makeSeededIds, randomIds } from "./services/Ids.js"
 import { Journal, makeJournal } from "./services/Journal.js"
-import { jobTicker } from "./jobs/JobTickerLive.js"
+import { jobTicker } from "./jobs/JobTicker.js"
 import { storageContext } from "./services/Storage.js"
 import { STORAGE_SCHEMA } from "./StorageSchema.js"
 import { isDone } from "./http/Immediate.js"
@@ -105,8 +105,7 @@ export const layer = (options: EmulatorOptions = {}, overrides: LayerOverrides =
 
 function* buildEmulator(config: EmulatorConfigShape, options: EmulatorOptions, overrides: LayerOverrides) {
   const services = yield* Effect.gen(() => buildServices(config, options, overrides))
-  const emulator = yield* Effect.provide(emulatorFromServices, services)
-  yield* Effect.provide(startingSnapshot(options.snapshot), services)
+  const emulator = yield* Effect.provide(Effect.tap(emulatorFromServices, () => startingSnapshot(options.snapshot)), services)
   return Context.add(services, Emulator, emulator)
 }
 

@@ -21,7 +21,6 @@ export interface ChunkEnvelope {
   readonly model: unknown
 }
 
-export { KEEPALIVE_FRAME }
 export const DONE_FRAME = "data: [DONE]\n\n"
 
 const chunk = (env: ChunkEnvelope, delta: Record<string, unknown>, finish: string | null) => ({

@@ -11,7 +11,7 @@
  * The agent's prompt is Hermes' cron preamble followed by the job prompt; the emulator sends a
  * stand-in preamble rather than Hermes' text, so the recorded user message differs from upstream's.
  */
-import { Effect, Either } from "effect"
+import { Duration, Effect, Either } from "effect"
 import { playAgentTurn } from "../agent/AgentLoop.js"
 import { Gateways } from "../services/GatewayProcess.js"
 import { EmuClock } from "../services/Clock.js"
@@ -180,3 +180,12 @@ function* tickWhenDue(ns: string) {
 /** One tick of every namespace that has jobs. */
 export const tickAll = Effect.flatMap(jobNamespaces, (namespaces) =>
   Effect.forEach(namespaces, tickNamespace, { discard: true }))
+
+/**
+ * The emulator's scheduler: like the real gateway's ticker thread it wakes every 60 s (wall time)
+ * and ticks every namespace. Due-ness follows each namespace's own clock, so a clock moved through
+ * the admin plane takes effect at the next tick; `POST /__admin/cron/tick` ticks at once.
+ */
+export const jobTicker = Effect.forever(
+  Effect.sleep(Duration.seconds(TICK_SECONDS)).pipe(Effect.zipRight(tickAll.pipe(Effect.catchAllCause(() => Effect.void))))
+)

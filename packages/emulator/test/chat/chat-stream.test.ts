@@ -3,8 +3,8 @@ import { it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Queue, Stream, TestClock } from "effect"
 import { expect } from "vitest"
 import type { AgentTurnResult } from "../../src/agent/AgentLoop.js"
-import { CHAT_SSE_KEEPALIVE } from "../../src/routes/chat/ChatCompletions.js"
-import { chatStreamFrames, DONE_FRAME, KEEPALIVE_FRAME, type StreamItem } from "../../src/chat/ChatStream.js"
+import { chatStreamFrames, DONE_FRAME, type StreamItem } from "../../src/chat/ChatStream.js"
+import { KEEPALIVE_AFTER, KEEPALIVE_FRAME } from "../../src/http/SseKeepalive.js"
 
 const env = { id: "chatcmpl-x", created: 7, model: "m" }
 const result = (fields: Partial<AgentTurnResult> = {}): AgentTurnResult => ({
@@ -24,7 +24,7 @@ const play = (after: (items: Queue.Queue<StreamItem | null>) => Effect.Effect<vo
   Effect.gen(function*() {
     const items = yield* Queue.unbounded<StreamItem | null>()
     const done = yield* Deferred.make<AgentTurnResult>()
-    const fiber = yield* Stream.runCollect(chatStreamFrames(env, items, done, CHAT_SSE_KEEPALIVE)).pipe(Effect.fork)
+    const fiber = yield* Stream.runCollect(chatStreamFrames(env, items, done, KEEPALIVE_AFTER)).pipe(Effect.fork)
     yield* after(items)
     yield* Deferred.succeed(done, outcome)
     yield* Queue.offer(items, null)

@@ -33,9 +33,6 @@ import { admitAgentRequest, concurrencyLimited, parseSessionKeyHeader } from "..
 import { advertisedModel } from "../discovery/Models.js"
 import { PyDict } from "../../python/index.js"
 
-/** CHAT_COMPLETIONS_SSE_KEEPALIVE_SECONDS. */
-export const CHAT_SSE_KEEPALIVE = KEEPALIVE_AFTER
-
 type Headers = ReadonlyArray<readonly [string, string]>
 
 type StreamEnv = { readonly id: string; readonly created: number; readonly model: unknown }
@@ -166,7 +163,7 @@ function* startStreamedTurn(ctx: RouteContext, request: ChatTurnRequest, release
   )
   // A client that goes away interrupts the agent, as upstream's SSE writer does (the adapter
   // interrupts the stream when its client is gone: EmuBody in http/Exchange.ts)
-  const frames = chatStreamFrames(env, items, result, CHAT_SSE_KEEPALIVE).pipe(Stream.ensuring(interrupt.set))
+  const frames = chatStreamFrames(env, items, result, KEEPALIVE_AFTER).pipe(Stream.ensuring(interrupt.set))
   // The headers of a prepared stream are final: upstream adds the CORS headers itself, first.
   const cors = corsHeadersFor(ctx.config, ctx.req.headers["origin"] ?? "") ?? []
   return sseResponse(frames, [...cors, ...sessionHeaders])
