@@ -233,12 +233,18 @@ export const renderSuites = (r: SuitesResult): string => {
     c === undefined
       ? []
       : [
-        `| cold start of the bundled CLI (\`node packages/emulator/dist/hermes-emulator-launcher.cjs serve\`, ${fmt(c.bundleBytes / 1024)} KiB, with its V8 code cache) to the first 200 of /health | ${ms(c.cliWallMs)} ms | ${ms(c.cliCpuMs)} ms | ${within(c.cliWallMs.median, 120, "ms")} |`,
+        `| cold start of the bundled CLI (\`node packages/emulator/dist/hermes-emulator-launcher.cjs serve\`, ${fmt(c.bundleBytes / 1024)} KiB, with its V8 code cache) to the first 200 of /health; node started without the variables it acts on before any script (NODE_EXTRA_CA_CERTS, NODE_OPTIONS, …) | ${ms(c.cliWallMs)} ms | ${ms(c.cliCpuMs)} ms | ${within(c.cliWallMs.median, 120, "ms")} |`,
         `| of which the CLI's own start (layers built, listening; its "ready in") | ${ms(c.cliOwnStartMs)} ms | | |`,
         ...(c.firstStart === undefined
           ? []
           : [`| the first start after the bundle was built, before its V8 code cache exists (not in the rounds above) | ${fmt(c.firstStart.wallMs)} ms | ${fmt(c.firstStart.cpuMs)} ms | — |`]),
         `| the same for an empty node:http server (node's own start on this machine at that time) | ${ms(c.emptyNodeWallMs)} ms | ${ms(c.emptyNodeCpuMs)} ms | — |`,
+        ...(c.inheritedEnvironment === undefined
+          ? []
+          : [
+            `| the bundled CLI again, in the same rounds, with ${c.inheritedEnvironment.variables.join(", ")} as the bench's shell sets it | ${ms(c.inheritedEnvironment.cliWallMs)} ms | ${ms(c.inheritedEnvironment.cliCpuMs)} ms | — |`,
+            `| an empty node:http server with ${c.inheritedEnvironment.variables.join(", ")} as set (node's start in that shell) | ${ms(c.inheritedEnvironment.emptyNodeWallMs)} ms | ${ms(c.inheritedEnvironment.emptyNodeCpuMs)} ms | — |`
+          ]),
         ...(c.loadAverage === undefined
           ? []
           : [`| load average (1 min, 2 cores) as the cold-start rounds began / ended | ${fmt(c.loadAverage.start, 2)} / ${fmt(c.loadAverage.end, 2)} | | |`])

@@ -41,6 +41,18 @@ export interface ColdStartResult {
   readonly firstStart?: { readonly wallMs: number; readonly cpuMs: number }
   /** The 1-minute load average as the rounds began and ended: the machine has 2 cores, and a loaded one stretches every wall time. */
   readonly loadAverage?: { readonly start: number; readonly end: number }
+  /**
+   * The rounds above start node without the variables that make node work before any script runs
+   * (NODE_START_VARIABLES). When the bench's own environment sets some of them, the same rounds
+   * with that environment as it is, side by side: what a shell with them set sees.
+   */
+  readonly inheritedEnvironment?: {
+    readonly variables: ReadonlyArray<string>
+    readonly cliWallMs: Spread
+    readonly cliCpuMs: Spread
+    readonly emptyNodeWallMs: Spread
+    readonly emptyNodeCpuMs: Spread
+  }
 }
 
 export interface SuitesResult {
@@ -273,12 +285,28 @@ const threadsCpuMs = (pid: number | undefined): number => {
   return ns / 1e6
 }
 
+/**
+ * Variables node acts on before it runs a line of the script. NODE_EXTRA_CA_CERTS makes node 20
+ * build its whole TLS root store at start: on this machine (a 144-certificate bundle) `node -e 0`
+ * took 80 ms with it and 30 ms without, for an emulator that never opens an outbound TLS
+ * connection. A start measured with them set measures the shell it ran in.
+ */
+const NODE_START_VARIABLES = ["NODE_EXTRA_CA_CERTS", "NODE_OPTIONS", "NODE_V8_COVERAGE", "NODE_DEBUG", "NODE_DEBUG_NATIVE"] as const
+
+/** This process's environment without NODE_START_VARIABLES. */
+const startNeutralEnv = (): Record<string, string | undefined> => {
+  const env: Record<string, string | undefined> = { ...process.env }
+  for (const name of NODE_START_VARIABLES) delete env[name]
+  return env
+}
+
 /** Spawn to the first 200 of /health, and the process's CPU time then. */
-const coldStartOnce = async (args: ReadonlyArray<string>) => {
+const coldStartOnce = async (args: ReadonlyArray<string>, environment: "neutral" | "inherited" = "neutral") => {
   const port = await freePort()
   const dataDir = mkdtempSync(join(tmpdir(), "hermetic-cold-"))
+  const env = environment === "neutral" ? { env: startNeutralEnv(), extendEnv: false } : {}
   const t0 = performance.now()
-  const proc = execa("node", [...args, "--port", String(port), "--data-dir", dataDir], { cwd: repoRoot, reject: false, stdin: "ignore" })
+  const proc = execa("node", [...args, "--port", String(port), "--data-dir", dataDir], { cwd: repoRoot, reject: false, stdin: "ignore", ...env })
   let own: number | undefined
   proc.stdout?.on("data", (c: Buffer) => {
     const m = /ready in (\d+) ms/.exec(c.toString("utf8"))
@@ -315,24 +343,39 @@ const coldStartOnce = async (args: ReadonlyArray<string>) => {
 
 export const coldStart = async (rounds: number, log: (s: string) => void): Promise<ColdStartResult> => {
   const launcher = join(repoRoot, "packages/emulator/dist/hermes-emulator-launcher.cjs")
+  const cliArgs = [launcher, "serve", "--hermes-version", "0.21.0", "--api-key", KEY]
   await execa("node", ["packages/emulator/scripts/bundle.mjs"], { cwd: repoRoot })
-  const cli = { wall: [] as Array<number>, cpu: [] as Array<number>, own: [] as Array<number> }
-  const empty = { wall: [] as Array<number>, cpu: [] as Array<number> }
+  const samples = () => ({ wall: [] as Array<number>, cpu: [] as Array<number> })
+  const cli = { ...samples(), own: [] as Array<number> }
+  const empty = samples()
+  const inheritedVariables = NODE_START_VARIABLES.filter((name) => process.env[name] !== undefined)
+  const inheritedCli = samples()
+  const inheritedEmpty = samples()
   // the fresh bundle has no V8 code cache yet: the first start compiles everything and writes the
   // cache as it exits; it is reported on its own, the rounds after it start with the cache
   rmSync(join(tmpdir(), "hermetic-compile-cache"), { recursive: true, force: true })
-  const first = await coldStartOnce([launcher, "serve", "--hermes-version", "0.21.0", "--api-key", KEY])
+  const first = await coldStartOnce(cliArgs)
   const loadAtStart = loadavg()[0] ?? Number.NaN
   log(`  cold start without a code cache: bundled CLI ${first.wall.toFixed(0)} ms wall, ${first.cpu.toFixed(0)} ms CPU (own start ${String(first.own)} ms)`)
+  const ms = (r: { wall: number; cpu: number }) => `${r.wall.toFixed(0)} ms wall, ${r.cpu.toFixed(0)} ms CPU`
   for (let round = 0; round < rounds; round++) {
-    const c = await coldStartOnce([launcher, "serve", "--hermes-version", "0.21.0", "--api-key", KEY])
+    const c = await coldStartOnce(cliArgs)
     const e = await coldStartOnce(["-e", EMPTY_SERVER, "--"])
     cli.wall.push(c.wall)
     cli.cpu.push(c.cpu)
     if (c.own !== undefined) cli.own.push(c.own)
     empty.wall.push(e.wall)
     empty.cpu.push(e.cpu)
-    log(`  cold start round ${round + 1}/${rounds}: bundled CLI ${c.wall.toFixed(0)} ms wall, ${c.cpu.toFixed(0)} ms CPU (own start ${String(c.own)} ms); empty node:http ${e.wall.toFixed(0)} ms wall, ${e.cpu.toFixed(0)} ms CPU`)
+    log(`  cold start round ${round + 1}/${rounds}: bundled CLI ${ms(c)} (own start ${String(c.own)} ms); empty node:http ${ms(e)}`)
+    if (inheritedVariables.length > 0) {
+      const ci = await coldStartOnce(cliArgs, "inherited")
+      const ei = await coldStartOnce(["-e", EMPTY_SERVER, "--"], "inherited")
+      inheritedCli.wall.push(ci.wall)
+      inheritedCli.cpu.push(ci.cpu)
+      inheritedEmpty.wall.push(ei.wall)
+      inheritedEmpty.cpu.push(ei.cpu)
+      log(`    with ${inheritedVariables.join(", ")} as this shell sets it: bundled CLI ${ms(ci)}; empty node:http ${ms(ei)}`)
+    }
   }
   return {
     rounds,
@@ -343,7 +386,18 @@ export const coldStart = async (rounds: number, log: (s: string) => void): Promi
     emptyNodeWallMs: spread(empty.wall),
     emptyNodeCpuMs: spread(empty.cpu),
     loadAverage: { start: loadAtStart, end: loadavg()[0] ?? Number.NaN },
-    bundleBytes: statSync(join(repoRoot, "packages/emulator/dist/hermes-emulator.cjs")).size
+    bundleBytes: statSync(join(repoRoot, "packages/emulator/dist/hermes-emulator.cjs")).size,
+    ...(inheritedVariables.length === 0
+      ? {}
+      : {
+        inheritedEnvironment: {
+          variables: inheritedVariables,
+          cliWallMs: spread(inheritedCli.wall),
+          cliCpuMs: spread(inheritedCli.cpu),
+          emptyNodeWallMs: spread(inheritedEmpty.wall),
+          emptyNodeCpuMs: spread(inheritedEmpty.cpu)
+        }
+      })
   }
 }
 
