@@ -166,9 +166,28 @@ export const renderScale = (s: ScaleResult): string => {
       `| ${p.runs.toLocaleString("en-US")} | ${fmt(p.seedSeconds, 1)} | ${fmt(p.rssMiB)} (${fmt(p.rssEmptyMiB)}) | ${ms(p.getInMemory.rps)} · ${ms(p.getInMemory.p50Ms)} / ${ms(p.getInMemory.p99Ms)} | ${fmt(p.sweepingGetMs, 1)} | ${during} | ${fmt(p.rssAfterSweepMiB)} | ${ms(p.getFromLedger.rps)} · ${ms(p.getFromLedger.p50Ms)} / ${ms(p.getFromLedger.p99Ms)} | ${fmt(p.keyedPost.rps)} · ${fmt(p.keyedPost.p50Ms, 2)} |`
     )
   }
+  const sideBySide = s.points.filter((p) => p.getSequential !== undefined)
+  if (sideBySide.length > 0) {
+    lines.push(
+      "",
+      "GET within the hour, side by side (every store served at once, their rounds interleaved): p50 one GET at a time, p50 and CPU per GET under the saturating load, and each as the median of the rounds' ratios to the smallest store.",
+      "",
+      "| runs stored | one at a time: p50 ms (× smallest) | saturating: p50 ms (× smallest) | CPU µs per GET (× smallest) |",
+      "| --- | --- | --- | --- |",
+      ...sideBySide.map((p) => {
+        const x = (r: Spread | undefined) => (r === undefined ? "" : ` (×${fmt(r.median, 2)})`)
+        return `| ${p.runs.toLocaleString("en-US")} | ${ms(p.getSequential?.p50Ms)}${x(p.toSmallest?.sequentialP50)} | ${ms(p.getInMemory.p50Ms)}${x(p.toSmallest?.saturatedP50)} | ${ms(p.getInMemory.cpuMicrosPerRequest)}${x(p.toSmallest?.cpuMicrosPerRequest)} |`
+      })
+    )
+  }
   lines.push(
     "",
     `- ${s.latencyFlat.target}: largest rise ${fmt(s.latencyFlat.p50GrowthPercent, 1)} % (spread of all sizes' p50 ${fmt(s.latencyFlat.p50SpreadPercent, 1)} %) — ${verdict(s.latencyFlat.withinTarget)}.`,
+    ...(s.latencyFlat.saturatedP50GrowthPercent === undefined
+      ? []
+      : [
+        `- The same under the saturating load (p50 ≈ connections × the server's time per GET): largest rise ${fmt(s.latencyFlat.saturatedP50GrowthPercent, 1)} % — ${verdict(s.latencyFlat.saturatedWithinTarget === true)}; CPU per GET rose ${fmt(s.latencyFlat.cpuGrowthPercent ?? 0, 1)} %.`
+      ]),
     `- ${s.rssAtLargest.target}: ${fmt(s.rssAtLargest.rssMiB)} MiB at ${s.rssAtLargest.runs.toLocaleString("en-US")} runs — ${verdict(s.rssAtLargest.withinTarget)}.`,
     "",
     "Retention sweep against the number of expired runs (in process, the emulator's own code; 1,000 live runs besides):",
