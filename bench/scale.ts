@@ -154,7 +154,8 @@ interface SideBySide {
 
 /**
  * GETs within the hour on every store, side by side: in each round every store answers a
- * saturating load and a one-at-a-time load for a second each, the stores in a rotated order.
+ * saturating load and a one-at-a-time load for a second each, after a second of GETs not
+ * measured, the stores in a rotated order.
  * `rounds × seconds` such rounds: the same time as `rounds` windows of `seconds`, cut finer,
  * because this machine's speed moves from one second to the next (CPU per GET of one store
  * read 37–81 µs across 3 s windows of one run).
@@ -167,6 +168,10 @@ const interleavedGets = async (stores: ReadonlyArray<SeededStore>, opts: ScaleOp
     for (let k = 0; k < stores.length; k++) {
       const i = (k + round) % stores.length
       const store = stores[i] as SeededStore
+      // unmeasured: a store that sat idle while the others were measured starts cold (a profile
+      // of 8 s of GETs without a pause: +5 µs per GET at 1M over 1k; 1 s windows right after a
+      // pause: +15)
+      await runLoad(store.randomGet, store.target, 1, opts.connections)
       const saturated = await runLoad(store.randomGet, store.target, 1, opts.connections)
       const sequential = await runLoad(store.randomGet, store.target, 1, 1)
       for (const r of [saturated, sequential]) if (r.errors > 0) opts.log(`    warning: ${r.errors} non-2xx answers`)
