@@ -26,7 +26,6 @@ import { createServer as createNetServer } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
-import { settledSlot } from "../../packages/emulator/src/runs/SettledRuns.js"
 import { scaleRunId, SCALE_KEY } from "./scaleIds.js"
 
 const { values } = parseArgs({ options: { runs: { type: "string" } } })
@@ -95,19 +94,13 @@ const TEMPLATE_ROWS: ReadonlyArray<readonly [string, string]> = [
   ["hermes_sessions", "id"],
   ["hermes_messages", "session_id"]
 ]
-// a settled status sits at the rowid the emulator gives it (settledSlot), which `SELECT *` does not carry
-const SLOTTED = "settled_runs"
 const copied = TEMPLATE_ROWS.filter(([t]) => tables.has(t)).map(([table, col]) => {
   const rows = db.prepare(`SELECT * FROM ${table} WHERE ${col} = ?`).all(template) as Array<Row>
   const first = rows[0]
-  const cols = first === undefined ? [] : [...(table === SLOTTED ? ["rowid"] : []), ...Object.keys(first)]
+  const cols = first === undefined ? [] : Object.keys(first)
   const stmt = first === undefined ? undefined : db.prepare(`INSERT INTO ${table} (${cols.join(", ")}) VALUES (${cols.map(() => "?").join(", ")})`)
   return { table, rows, cols, stmt }
 })
-const templateSlot = (db.prepare(`SELECT rowid AS r, namespace FROM ${SLOTTED} WHERE run_id = ?`).get(template) as { r: number; namespace: string } | undefined)
-if (templateSlot !== undefined && templateSlot.r !== settledSlot(templateSlot.namespace, template)) {
-  throw new Error(`the played run's settled status is not at its slot (rowid ${templateSlot.r}): the seeding would not copy what the emulator does`)
-}
 log(`the played run left: ${copied.map((c) => `${c.rows.length} ${c.table}`).join(", ")}`)
 const swap = (v: unknown, id: string): unknown => (typeof v === "string" && v.includes(template) ? v.replaceAll(template, id) : v)
 let nextMessageId = Number((db.prepare("SELECT MAX(id) AS m FROM hermes_messages").get() as { m: number | null }).m ?? 0) + 1
@@ -119,13 +112,7 @@ const insertBatch = db.transaction((from: number, to: number) => {
       for (const row of c.rows) {
         c.stmt.run(
           c.cols.map((col) =>
-            c.table === SLOTTED && col === "rowid"
-              ? settledSlot(String(row["namespace"]), id)
-              : c.table === "hermes_messages" && col === "id"
-              ? nextMessageId++
-              : c.table === "run_ledger" && col === "idempotency_key"
-              ? `seed-${i}`
-              : swap(row[col], id)
+            c.table === "hermes_messages" && col === "id" ? nextMessageId++ : c.table === "run_ledger" && col === "idempotency_key" ? `seed-${i}` : swap(row[col], id)
           )
         )
       }

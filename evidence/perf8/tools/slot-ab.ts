@@ -1,7 +1,24 @@
 // Interleaved in one process: the GET's settled lookup, index (before) vs slot (after), at 1k and 1M rows
 import Database from "better-sqlite3"
 import { existsSync } from "node:fs"
-import { settledSlot } from "../../../packages/emulator/src/runs/SettledRuns.js"
+// the slot function the emulator shipped for a while (runs/SettledRuns.ts settledSlot, dropped: see README.md)
+const settledSlot = (namespace: string, runId: string): number => {
+  let a = 0x2545f491
+  let b = 0x9e3779b9
+  for (let i = 0; i < namespace.length; i++) {
+    a = Math.imul(a ^ namespace.charCodeAt(i), 0x85ebca6b)
+    b = Math.imul(b ^ namespace.charCodeAt(i), 0xc2b2ae35)
+  }
+  a = Math.imul(a ^ 0x10000, 0x85ebca6b)
+  b = Math.imul(b ^ 0x10000, 0xc2b2ae35)
+  for (let i = 0; i < runId.length; i++) {
+    a = Math.imul(a ^ runId.charCodeAt(i), 0x85ebca6b)
+    b = Math.imul(b ^ runId.charCodeAt(i), 0xc2b2ae35)
+  }
+  a = Math.imul(a ^ (a >>> 15), 0x27d4eb2f) ^ Math.imul(b ^ (b >>> 13), 0x165667b1)
+  b = Math.imul(b ^ (b >>> 16), 0x27d4eb2f) ^ Math.imul(a ^ (a >>> 13), 0x165667b1)
+  return (b & 0x1fffff) * 0x100000000 + (a >>> 0)
+}
 const id = (i: number) => "run_" + i.toString(16).padStart(32, "0")
 const body = (i: number) => `{"object": "hermes.run", "run_id": "${id(i)}", "status": "completed", "updated_at": 1796191746.555, "created_at": 1796191746.55, "session_id": "${id(i)}", "model": "hermes-agent", "last_event": "run.completed", "output": "[hermetic: the script has no reply for this model call]", "usage": {"input_tokens": 0, "output_tokens": 0, "total_tokens": 0}}`
 const build = (file: string, n: number, slots: boolean) => {

@@ -32,67 +32,18 @@ export interface SettledRun {
   readonly body: string
 }
 
-/**
- * The rowid a settled status is stored at: a 53-bit hash of its namespace and run id. A GET then
- * finds the row with one descent of the table's B-tree (`WHERE rowid = ?`) instead of two (the
- * primary key's index, then the table). At a million stored runs each descent reads a page
- * SQLite's cache does not hold; in isolation the lookup took ~12 µs through the index and ~8 by
- * rowid (~5 and ~3.5 at 1k). A slot another run already holds (a hash collision, ~1 in 10,000
- * at a million runs) leaves the new status at an ordinary rowid, found through the index: the
- * slot is where a status is looked for first, never the only place.
- */
-export const settledSlot = (namespace: string, runId: string): number => {
-  // two 32-bit multiply-xorshift lanes over the UTF-16 code units, folded into 53 bits: a slot
-  // spreader, not a cryptographic hash
-  let a = 0x2545f491
-  let b = 0x9e3779b9
-  for (let i = 0; i < namespace.length; i++) {
-    a = Math.imul(a ^ namespace.charCodeAt(i), 0x85ebca6b)
-    b = Math.imul(b ^ namespace.charCodeAt(i), 0xc2b2ae35)
-  }
-  // a separator: "ab" + "c" and "a" + "bc" must not share a slot by construction
-  a = Math.imul(a ^ 0x10000, 0x85ebca6b)
-  b = Math.imul(b ^ 0x10000, 0xc2b2ae35)
-  for (let i = 0; i < runId.length; i++) {
-    a = Math.imul(a ^ runId.charCodeAt(i), 0x85ebca6b)
-    b = Math.imul(b ^ runId.charCodeAt(i), 0xc2b2ae35)
-  }
-  a = Math.imul(a ^ (a >>> 15), 0x27d4eb2f) ^ Math.imul(b ^ (b >>> 13), 0x165667b1)
-  b = Math.imul(b ^ (b >>> 16), 0x27d4eb2f) ^ Math.imul(a ^ (a >>> 13), 0x165667b1)
-  return (b & 0x1fffff) * 0x100000000 + (a >>> 0)
-}
-
-const SLOT_HOLDER = `SELECT namespace, run_id FROM settled_runs WHERE rowid = ?`
-const SAVE_SETTLED_AT_SLOT = `INSERT OR REPLACE INTO settled_runs (rowid, namespace, run_id, status, updated_at, body) VALUES (?, ?, ?, ?, ?, ?)`
 const SAVE_SETTLED = `INSERT OR REPLACE INTO settled_runs (namespace, run_id, status, updated_at, body) VALUES (?, ?, ?, ?, ?)`
 
-/**
- * Stores a settled status at its slot, or, when another run holds the slot, at an ordinary rowid;
- * either way it replaces the run's earlier row (the primary key is still namespace and run id).
- * Run inside `storage.use`.
- */
-export const saveSettledNow = (storage: StorageShape, namespace: string, runId: string, record: RunRecord): void => {
-  const slot = settledSlot(namespace, runId)
-  const holder = storage.statement(SLOT_HOLDER).get(slot) as { readonly namespace: string; readonly run_id: string } | undefined
-  const status = String(record["status"])
-  if (holder === undefined || (holder.namespace === namespace && holder.run_id === runId)) {
-    storage.statement(SAVE_SETTLED_AT_SLOT).run(slot, namespace, runId, status, recordUpdatedAt(record), pyDumps(record))
-  } else {
-    storage.statement(SAVE_SETTLED).run(namespace, runId, status, recordUpdatedAt(record), pyDumps(record))
-  }
-}
+/** Stores a settled status; run inside `storage.use`. */
+export const saveSettledNow = (storage: StorageShape, namespace: string, runId: string, record: RunRecord): void =>
+  void storage.statement(SAVE_SETTLED).run(namespace, runId, String(record["status"]), recordUpdatedAt(record), pyDumps(record))
 
-const NOT_SWEPT = `AND NOT (status IN ('completed', 'failed', 'cancelled') AND updated_at < ?)`
-const LOAD_SETTLED_AT_SLOT = `SELECT status, body FROM settled_runs WHERE rowid = ? AND namespace = ? AND run_id = ? ${NOT_SWEPT}`
-const LOAD_SETTLED = `SELECT status, body FROM settled_runs WHERE namespace = ? AND run_id = ? ${NOT_SWEPT}`
+const LOAD_SETTLED = `SELECT status, body FROM settled_runs WHERE namespace = ? AND run_id = ?
+  AND NOT (status IN ('completed', 'failed', 'cancelled') AND updated_at < ?)`
 
-/** The settled status, unless the sweep at `sweptAt` (the last one) dropped it: at its slot, else through the index. */
+/** The settled status, unless the sweep at `sweptAt` (the last one) dropped it. */
 export const loadSettled = (storage: StorageShape, namespace: string, runId: string, sweptAt: number): Effect.Effect<SettledRun | undefined> =>
-  storage.use(() => {
-    const cutoff = sweptAt - RUN_STATUS_TTL_SECONDS
-    return (storage.statement(LOAD_SETTLED_AT_SLOT).get(settledSlot(namespace, runId), namespace, runId, cutoff) ??
-      storage.statement(LOAD_SETTLED).get(namespace, runId, cutoff)) as SettledRun | undefined
-  })
+  storage.use(() => storage.statement(LOAD_SETTLED).get(namespace, runId, sweptAt - RUN_STATUS_TTL_SECONDS) as SettledRun | undefined)
 
 export const decodeSettled = (run: SettledRun): RunRecord => {
   const parsed = pyJsonLoads(run.body)
