@@ -168,9 +168,8 @@ const interleavedGets = async (stores: ReadonlyArray<SeededStore>, opts: ScaleOp
     for (let k = 0; k < stores.length; k++) {
       const i = (k + round) % stores.length
       const store = stores[i] as SeededStore
-      // unmeasured: a store that sat idle while the others were measured starts cold (a profile
-      // of 8 s of GETs without a pause: +5 µs per GET at 1M over 1k; 1 s windows right after a
-      // pause: +15)
+      // unmeasured, so that the measured second never starts on a store that sat idle while the
+      // others were measured (a precaution: evidence/perf8 runs 2 and 3 read alike without and with it)
       await runLoad(store.randomGet, store.target, 1, opts.connections)
       const saturated = await runLoad(store.randomGet, store.target, 1, opts.connections)
       const sequential = await runLoad(store.randomGet, store.target, 1, 1)
