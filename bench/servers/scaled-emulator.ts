@@ -13,7 +13,8 @@
  * Playing N runs through POST /v1/runs instead would take ~N/400 s for keyed runs (40 min for 1M)
  * and leave the same state; bulk copying takes seconds and puts exactly those rows there.
  *
- * Args: --runs N. Prints `LISTENING <port> <controlPort> <firstRunId> <seedMs> <rssBeforeAnyRun>`;
+ * Args: --runs N, and --cpu-prof-dir DIR to run the CLI under V8's CPU profiler (a .cpuprofile in
+ * DIR as it exits; evidence/perf8/tools/prof.sh). Prints `LISTENING <port> <controlPort> <firstRunId> <seedMs> <rssBeforeAnyRun>`;
  * run ids are `run_` + the index in 32 hex digits (scaleRunId), so the parent can address any of
  * them. The control port answers the CLI's CPU time and RSS.
  */
@@ -28,7 +29,7 @@ import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { scaleRunId, SCALE_KEY } from "./scaleIds.js"
 
-const { values } = parseArgs({ options: { runs: { type: "string" } } })
+const { values } = parseArgs({ options: { runs: { type: "string" }, "cpu-prof-dir": { type: "string" } } })
 const runs = Number(values.runs ?? 1000)
 const dataDir = mkdtempSync(join(tmpdir(), "hermetic-scale-"))
 const log = (s: string) => process.stderr.write(`    scale child: ${s}\n`)
@@ -45,7 +46,12 @@ const port = await new Promise<number>((resolve, reject) => {
 await execa("node", ["packages/emulator/scripts/bundle.mjs"], { cwd: repoRoot })
 const cli = execa(
   "node",
-  ["packages/emulator/dist/hermes-emulator-launcher.cjs", "serve", "--port", String(port), "--data-dir", dataDir, "--hermes-version", "0.21.0", "--api-key", SCALE_KEY, "--max-concurrent-runs", "0"],
+  [
+    ...(values["cpu-prof-dir"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof-dir"]}`]),
+    "packages/emulator/dist/hermes-emulator-launcher.cjs",
+    "serve",
+    ...["--port", String(port), "--data-dir", dataDir, "--hermes-version", "0.21.0", "--api-key", SCALE_KEY, "--max-concurrent-runs", "0"]
+  ],
   { cwd: repoRoot, reject: false, stdin: "ignore" }
 )
 const base = `http://127.0.0.1:${port}`

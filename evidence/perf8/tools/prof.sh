@@ -1,7 +1,7 @@
 #!/bin/bash
 # usage: prof.sh RUNS OUTDIR — profiles the bundled CLI serving RUNS seeded runs under 8 s of random GETs
 cd /work/main; rm -rf $2; mkdir -p $2
-PROF_DIR=$2 node --conditions=@hermetic/source --import tsx evidence/perf8/tools/scaled-prof.ts --runs $1 > $2/out.txt 2>$2/err.txt &
+node --conditions=@hermetic/source --import tsx bench/servers/scaled-emulator.ts --runs $1 --cpu-prof-dir $2 > $2/out.txt 2>$2/err.txt &
 pid=$!
 until grep -q LISTENING $2/out.txt; do sleep 1; done
 port=$(awk '/LISTENING/{print $2}' $2/out.txt)
