@@ -50,7 +50,16 @@ const cli = execa(
     ...(values["cpu-prof-dir"] === undefined ? [] : ["--cpu-prof", `--cpu-prof-dir=${values["cpu-prof-dir"]}`]),
     "packages/emulator/dist/hermes-emulator-launcher.cjs",
     "serve",
-    ...["--port", String(port), "--data-dir", dataDir, "--hermes-version", "0.21.0", "--api-key", SCALE_KEY, "--max-concurrent-runs", "0"]
+    "--port",
+    String(port),
+    "--data-dir",
+    dataDir,
+    "--hermes-version",
+    "0.21.0",
+    "--api-key",
+    SCALE_KEY,
+    "--max-concurrent-runs",
+    "0"
   ],
   { cwd: repoRoot, reject: false, stdin: "ignore" }
 )
