@@ -36,8 +36,6 @@ import { type StoredResponse, putStoredResponse, setConversation, sqlKey } from 
 import { messageItem, storedHistory } from "./ResponseTranscript.js"
 import { pyDumps, pyTruthy } from "../python/index.js"
 
-/** CHAT_COMPLETIONS_SSE_KEEPALIVE_SECONDS: a comment frame after this long without an event. */
-
 export interface StreamSpec {
   readonly responseId: string
   readonly model: unknown
