@@ -10,6 +10,7 @@
 import { createHash } from "node:crypto"
 import { readFileSync, rmSync, writeFileSync } from "node:fs"
 import { build } from "esbuild"
+import { createRequire } from "node:module"
 import { fileURLToPath } from "node:url"
 
 const root = fileURLToPath(new URL("..", import.meta.url))
@@ -20,12 +21,17 @@ const bundle = `${root}dist/hermes-emulator.cjs`
  * its native addon loaded by path (see there). That file's own `better-sqlite3?installed` is the
  * installed package, kept external.
  */
+const requireFromHere = createRequire(import.meta.url)
 const sqliteShim = fileURLToPath(new URL("./bundled-sqlite.cjs", import.meta.url))
 const bundledSqlite = {
   name: "bundled-sqlite",
   setup(b) {
-    b.onResolve({ filter: /^better-sqlite3(\?installed)?$/ }, (args) =>
-      args.path.endsWith("?installed") ? { path: "better-sqlite3", external: true } : { path: sqliteShim })
+    b.onResolve({ filter: /^better-sqlite3(\?installed|\?bundled)?$/ }, (args) => {
+      if (args.path.endsWith("?installed")) return { path: "better-sqlite3", external: true }
+      // the package's own JavaScript, bundled (its exports map names only ".")
+      if (args.path.endsWith("?bundled")) return { path: requireFromHere.resolve("better-sqlite3") }
+      return { path: sqliteShim }
+    })
   }
 }
 /**

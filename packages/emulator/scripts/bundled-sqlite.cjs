@@ -14,8 +14,11 @@ const installedAddon = () => {
   try {
     const manifest = require.resolve("better-sqlite3/package.json")
     if (JSON.parse(readFileSync(manifest, "utf8")).version !== BUNDLED_VERSION) return undefined
-    const addon = join(dirname(manifest), "build", "Release", "better_sqlite3.node")
-    return existsSync(addon) ? addon : undefined
+    const compiled = join(dirname(manifest), "build", "Release", "better_sqlite3.node")
+    if (existsSync(compiled)) return compiled
+    if (process.platform === "linux" && /\/ld-musl-[^/\s]*\.so/.test(readFileSync("/proc/self/maps", "latin1"))) return undefined
+    const prebuilt = join(dirname(manifest), "prebuilds", `${process.platform}-${process.arch}.node`)
+    return existsSync(prebuilt) ? prebuilt : undefined
   } catch {
     return undefined
   }
@@ -25,7 +28,7 @@ const addon = installedAddon()
 if (addon === undefined) {
   module.exports = require("better-sqlite3?installed")
 } else {
-  const Database = require("better-sqlite3/lib/index.js")
+  const Database = require("better-sqlite3?bundled")
   /** better-sqlite3's Database, told where its addon is unless the caller says otherwise. */
   function BundledDatabase(filename, options) {
     return new Database(filename, { nativeBinding: addon, ...options })
