@@ -22,6 +22,8 @@ import { jobTicker } from "./features/jobs/JobTicker.js"
 import { storageContext } from "./services/Storage.js"
 import { STORAGE_SCHEMA } from "./StorageSchema.js"
 import { isDone } from "./http/Immediate.js"
+import { Namespace } from "./namespace/Namespace.js"
+import { makeNamespace } from "./NamespaceLive.js"
 import { loadSnapshotText, SnapshotError } from "./snapshot/NamespaceSnapshot.js"
 import { readFile } from "node:fs/promises"
 
@@ -72,9 +74,10 @@ function* buildServices(config: EmulatorConfigShape, options: EmulatorOptions, o
     Context.add(Journal, makeJournal({ ...options.journal, secrets: [config.apiKey, config.adminKey] })),
     Context.add(Gateways, gateways)
   )
+  const withNamespace = Context.add(services, Namespace, makeNamespace(services))
   // the job ticker plays agent turns, which mark the gateway process warm: it needs every service
-  yield* Effect.forkScoped(Effect.provide(jobTicker, services))
-  return services
+  yield* Effect.forkScoped(Effect.provide(jobTicker, withNamespace))
+  return withNamespace
 }
 
 const emulatorFromServices = Effect.gen(function*() {

@@ -1,19 +1,22 @@
 /**
  * The emulator's structure, checked from its source text (cheap: no build, no server).
  *
- * - Layers: the foundation (python, version, config, then services/journal/http) imports no
- *   feature folder (runs, sessions, jobs, responses, chat, agent, routes, admin, …). A feature may
- *   import the foundation, never the other way round.
- * - Runs have one owner: run state lives in `runs/Runs.ts` in `#private` fields, and no file
- *   outside `runs/` names a run map (as GatewayState's public maps were named before).
+ * - Layers (test/importGraph.ts): the foundation (python, version, namespace, config,
+ *   services/journal/http, content, idempotency, agent) imports no feature and nothing above it;
+ *   a feature (src/features/<feature>/) imports the foundation, and another feature only through
+ *   a listed seam; the composition above (src/*.ts, record, snapshot, cli, testing) may import all.
+ * - No import cycle, computed from the import graph (`import type` counts).
+ * - Runs have one owner: run state lives in `features/runs/Runs.ts` in `#private` fields, and no
+ *   file outside `features/runs/` names a run map (as GatewayState's public maps were named before).
  * - No generator function is made per call, and no function literal is assigned to a property
  *   (scripts/retention-lint.mjs): both keep a request alive until a full collection.
  */
 import { spawnSync } from "node:child_process"
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { join, relative, resolve, sep } from "node:path"
+import { join, relative, sep } from "node:path"
 import { describe, expect, it } from "vitest"
+import { FOUNDATION, importCycles, layerViolations, readImportGraph, SEAMS } from "./importGraph.js"
 
 const src = new URL("../src/", import.meta.url).pathname
 
@@ -22,42 +25,63 @@ const sourceFiles = (dir: string): Array<string> =>
     e.isDirectory() ? sourceFiles(join(dir, e.name)) : e.name.endsWith(".ts") ? [join(dir, e.name)] : []
   )
 
-/** The top folder of src/ a file is in ("" for src/ itself). */
-const folderOf = (file: string): string => {
-  const parts = relative(src, file).split(sep)
-  return parts.length > 1 ? (parts[0] ?? "") : ""
-}
-
-/** The folders a file's relative imports land in (import/export … from "…" and import("…")). */
-const importedFolders = (file: string): Array<string> => {
-  const text = readFileSync(file, "utf8")
-  const pattern = /(?:^|\n)\s*(?:import|export)\s[\w$*\s{},]*?\bfrom\s+"(\.[^"]+)"|import\("(\.[^"]+)"\)/g
-  return [...text.matchAll(pattern)].map((m) => folderOf(resolve(join(file, ".."), m[1] ?? m[2] ?? "")))
-}
-
-/** Each foundation folder and the folders it may import (besides itself). */
-const FOUNDATION: Record<string, ReadonlyArray<string>> = {
-  python: [],
-  version: [],
-  config: ["python", "version"],
-  // services, journal and http are one layer: the request path and the services it reads
-  services: ["python", "version", "config", "journal", "http"],
-  journal: ["python", "version", "config", "services", "http"],
-  http: ["python", "version", "config", "services", "journal"]
-}
-
 const files = sourceFiles(src)
+const graph = readImportGraph(src)
 
 describe("emulator layers", () => {
-  it("finds the foundation's files", () => {
-    for (const folder of Object.keys(FOUNDATION)) expect(files.some((f) => folderOf(f) === folder)).toBe(true)
+  it("reads the foundation's and the features' files, and their imports", () => {
+    for (const folder of Object.keys(FOUNDATION)) expect([...graph.keys()].some((f) => f.startsWith(`${folder}/`))).toBe(true)
+    for (const feature of ["runs", "sessions", "jobs", "responses", "chat", "discovery", "platforms", "admin"]) {
+      expect([...graph.keys()].some((f) => f.startsWith(`features/${feature}/`))).toBe(true)
+    }
+    expect(graph.get("RouteTable.ts")).toContain("features/runs/CreateRun.ts")
   })
 
-  it.each(Object.entries(FOUNDATION))("%s imports no layer above it", (folder, allowed) => {
-    const upward = files
-      .filter((f) => folderOf(f) === folder)
-      .flatMap((f) => importedFolders(f).filter((to) => to !== folder && !allowed.includes(to)).map((to) => `${relative(src, f)} → ${to}/`))
-    expect(upward).toEqual([])
+  it("every seam names a file that exists", () => {
+    expect(Object.keys(SEAMS).filter((f) => !graph.has(f))).toEqual([])
+  })
+
+  it("no import runs up, and a feature reaches another only through a seam", () => {
+    expect(layerViolations(graph)).toEqual([])
+  })
+
+  it("has no import cycle", () => {
+    expect(importCycles(graph)).toEqual([])
+  })
+})
+
+describe("the layer rules catch what they forbid", () => {
+  const made = (edges: Record<string, ReadonlyArray<string>>) => new Map(Object.entries(edges))
+
+  it("a foundation importing a feature, or the composition", () => {
+    expect(layerViolations(made({ "services/A.ts": ["features/runs/Runs.ts"], "http/B.ts": ["App.ts"] }))).toEqual([
+      "services/A.ts → features/runs/Runs.ts (a foundation imports a feature)",
+      "http/B.ts → App.ts (imports the composition above it)"
+    ])
+  })
+
+  it("a lower foundation folder importing a higher one", () => {
+    expect(layerViolations(made({ "python/A.ts": ["services/Journal.ts"], "agent/B.ts": ["python/index.ts"] }))).toEqual([
+      "python/A.ts → services/Journal.ts (python/ may not import services/)"
+    ])
+  })
+
+  it("a feature importing another outside a seam, and the seam it may use", () => {
+    const g = made({ "features/jobs/A.ts": ["features/sessions/SessionRow.ts", "features/sessions/SessionStore.ts"] })
+    expect(layerViolations(g)).toEqual(["features/jobs/A.ts → features/sessions/SessionRow.ts (not a seam of features/sessions/ open to jobs)"])
+    expect(layerViolations(g, {})).toHaveLength(2)
+  })
+
+  it("finds each cycle, however long, and no cycle in a chain", () => {
+    const g = made({ "a.ts": ["b.ts"], "b.ts": ["c.ts"], "c.ts": ["a.ts"], "d.ts": ["d.ts"], "e.ts": ["a.ts"] })
+    expect(importCycles(g)).toEqual([["a.ts", "b.ts", "c.ts"], ["d.ts"]])
+    expect(importCycles(made({ "a.ts": ["b.ts"], "b.ts": ["c.ts"], "c.ts": [] }))).toEqual([])
+  })
+
+  it("finds the cycle a real file would close", () => {
+    const closed = new Map(graph)
+    closed.set("journal/JournalQuery.ts", [...(graph.get("journal/JournalQuery.ts") ?? []), "services/Journal.ts"])
+    expect(importCycles(closed)).toEqual([["journal/JournalQuery.ts", "services/Journal.ts"]])
   })
 })
 

@@ -6,9 +6,9 @@
  *
  *   Effect.scoped(Effect.flatMap(scopedGateway({ pin: "0.19.0" }), (gw) => ...))   // Effect API (a Gateway: its actions are Effects)
  */
-export { startGateway, resolvePin } from "./gateway/Gateway.js"
+export { resolvePin } from "./gateway/Gateway.js"
 export type { Gateway, GatewayHandle, GatewayOptions, GatewayClock, LauncherKind } from "./gateway/Gateway.js"
-export { openGateway, scopedGateway, withGateway, RealGateway, RealGatewayLayer } from "./gateway/GatewayResource.js"
+export { openGateway, scopedGateway, startGateway, withGateway, RealGateway, RealGatewayLayer } from "./gateway/GatewayResource.js"
 export type { Determinism } from "./gateway/hermesHome.js"
 export { TOOLS_PROFILE_TOOLSETS } from "./gateway/toolsProfile.js"
 export { startFakeModel, scopedFakeModel, fakeModelLayer, FakeModelServer, EXHAUSTED_REPLY_TEXT } from "./fake-model/FakeModelServer.js"

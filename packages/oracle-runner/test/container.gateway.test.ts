@@ -5,7 +5,8 @@
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { probeEngine } from "../src/container/engine.js"
-import { startGateway, type GatewayHandle } from "../src/gateway/Gateway.js"
+import type { GatewayHandle } from "../src/gateway/Gateway.js"
+import { startGateway } from "../src/gateway/GatewayResource.js"
 
 const live = process.env["HERMETIC_LIVE"] === "1"
 const engine = live ? await probeEngine() : { ok: false as const, reason: "HERMETIC_LIVE is not 1" }

@@ -4,7 +4,8 @@
  * cold), so it runs only with HERMETIC_LIVE=1.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { startGateway, type GatewayHandle } from "../src/gateway/Gateway.js"
+import type { GatewayHandle } from "../src/gateway/Gateway.js"
+import { startGateway } from "../src/gateway/GatewayResource.js"
 
 const live = process.env["HERMETIC_LIVE"] === "1"
 if (!live) console.log("[skip] live gateway tests: set HERMETIC_LIVE=1 to start the real Hermes 0.19.0 gateway (needs python3.11 and PyPI or a cached venv)")

@@ -15,8 +15,9 @@ import type { Storage, StorageShape } from "../services/Storage.js"
 import type { Features } from "../version/Pins.js"
 import type { EmuRequest, EmuRequestHead, EmuResponse } from "./Exchange.js"
 import type { RouteDef } from "./Router.js"
+import type { Namespace } from "../namespace/Namespace.js"
 
-export type AppServices = EmulatorConfig | EmuClock | Ids | Agent | Faults | Journal | Gateways | SqlClient.SqlClient | Storage
+export type AppServices = EmulatorConfig | EmuClock | Ids | Agent | Faults | Journal | Gateways | SqlClient.SqlClient | Storage | Namespace
 
 export class HandlerCrash extends Data.TaggedError("HandlerCrash")<{ readonly reason: string }> {}
 

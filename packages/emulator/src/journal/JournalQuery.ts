@@ -4,7 +4,7 @@
  * query parameter of the same name).
  */
 import { Either, Schema } from "effect"
-import type { JournalEntry } from "../services/Journal.js"
+import type { JournalEntry } from "./JournalEntry.js"
 
 export const JournalQuery = Schema.Struct({
   /** The route's operation id, e.g. `chat.completions`, `runs.create` (see routes/RouteTable.ts); `admin` for the control plane, left out otherwise. */

@@ -9,27 +9,9 @@ import { captureRequest, type CapturedRequest, requestSession } from "../journal
 import { type JournalQuery, matchesQuery } from "../journal/JournalQuery.js"
 import { type ModelCall, type ModelCallObserver, modelMessagesJson } from "../journal/ModelCalls.js"
 import { makeRedactor } from "../journal/Redaction.js"
+import type { JournalEntry } from "../journal/JournalEntry.js"
 
-export interface JournalEntry {
-  /** Increasing over the emulator's life: `since` queries use it. */
-  readonly id: number
-  readonly at: number
-  readonly namespace: string
-  readonly method: string
-  readonly path: string
-  /** The route's operation id (`runs.create`), "admin" for the control plane, null when no route matched. */
-  readonly operation: string | null
-  /** The response status; null while the request is still being answered. */
-  readonly status: number | null
-  readonly durationMs: number | null
-  readonly fault: string | null
-  /** The session the request named or was answered under (X-Hermes-Session-Id), if any. */
-  readonly session: string | null
-  /** Headers and body (redacted, bounded): only with bodies on. */
-  readonly request?: CapturedRequest
-  /** The model calls the agent made for this request, in order: only with bodies on. */
-  readonly modelCalls: ReadonlyArray<ModelCall>
-}
+export type { JournalEntry } from "../journal/JournalEntry.js"
 
 export interface JournalSettings {
   /** Keep request bodies and model calls. */

@@ -8,14 +8,15 @@
  */
 import { FileSystem } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
-import { Data, Effect, Schema } from "effect"
-import { restartNamespace } from "../features/admin/AdminRoutes.js"
+import { Effect, Schema } from "effect"
 import { EmulatorConfig } from "../config/EmulatorConfig.js"
 import { JOB_TABLE_NAMES } from "../features/jobs/JobTables.js"
 import { EmuClock } from "../services/Clock.js"
 import { clearNamespace } from "../services/Storage.js"
 import { SESSION_TABLE_NAMES } from "../features/sessions/SessionTables.js"
-import { SNAPSHOT_FORMAT, SnapshotFile } from "./SnapshotFile.js"
+import { SnapshotError } from "../namespace/Namespace.js"
+import { SNAPSHOT_FORMAT, SnapshotFile } from "../namespace/SnapshotFile.js"
+import { restartNamespace } from "../NamespaceLifecycle.js"
 
 /** Every durable table (settled_runs is process memory upstream, see runs/SettledRuns.ts). */
 export const SNAPSHOT_TABLES: ReadonlyArray<string> = [
@@ -26,7 +27,7 @@ export const SNAPSHOT_TABLES: ReadonlyArray<string> = [
   ...JOB_TABLE_NAMES
 ]
 
-export class SnapshotError extends Data.TaggedError("SnapshotError")<{ readonly message: string }> {}
+export { SnapshotError }
 
 type Row = Record<string, string | number | null>
 

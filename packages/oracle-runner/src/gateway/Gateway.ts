@@ -95,5 +95,3 @@ export const resolvePin = (lock: SourceLock, requested: string | undefined): Eff
   return Effect.succeed({ name, pin })
 }
 
-/** Starts the gateway (see GatewayResource.ts for its lifecycle); stop() releases everything it holds. */
-export { startGateway } from "./GatewayResource.js"

@@ -11,7 +11,8 @@ import { type BodyReader, type EmuRequest, type EmuRequestHead, type EmuResponse
 import type { AppServices } from "../../http/Route.js"
 import { Gateways } from "../../services/GatewayProcess.js"
 import { runsOf } from "../runs/Runs.js"
-import { clearSettled, countSettled } from "../runs/SettledRuns.js"
+import { countSettled } from "../runs/SettledRuns.js"
+import { Namespace } from "../../namespace/Namespace.js"
 import {
   ADMIN_PREFIX,
   adminError as adminErrorBody,
@@ -29,7 +30,7 @@ import { Agent } from "../../services/Agent.js"
 import { EmuClock } from "../../services/Clock.js"
 import { FaultRule, Faults } from "../../services/Faults.js"
 import { Journal } from "../../services/Journal.js"
-import { clearNamespace, Storage } from "../../services/Storage.js"
+import { Storage } from "../../services/Storage.js"
 import { tickIfDue, tickNamespace } from "../jobs/JobTicker.js"
 import { handleJournalAdmin } from "./JournalAdmin.js"
 import { handleSnapshotAdmin } from "./SnapshotAdmin.js"
@@ -79,24 +80,6 @@ const parseBody = <A, I>(schema: Schema.Schema<A, I>, body: Uint8Array): Either.
 
 /** A hold release, whatever its name's escapes (holdReleaseName decodes them). */
 const HOLD_RELEASE = /^\/holds\/[^/]+\/release$/
-
-/** Restart as a process restart would: live runs end, memory is dropped, storage stays. */
-export const restartNamespace = (namespace: string) =>
-  Effect.flatMap(Gateways, (g) => g.restart(namespace)).pipe(Effect.zipRight(clearSettled(namespace)), Effect.asVoid)
-
-/** Forget everything of a namespace: memory, storage, script, holds, clock, faults. */
-export const resetNamespace = (namespace: string) => Effect.gen(() => forgetNamespace(namespace)).pipe(Effect.orDie)
-
-function* forgetNamespace(namespace: string) {
-  yield* restartNamespace(namespace)
-  // "always" approvals live in config.yaml upstream: a reset is a fresh HERMES_HOME
-  yield* Effect.flatMap(Gateways, (g) => Effect.sync(() => g.get(namespace).permanentApprovals.clear()))
-  yield* clearNamespace(namespace)
-  yield* Effect.flatMap(Agent, (a) => a.reset(namespace))
-  yield* Effect.flatMap(EmuClock, (c) => c.reset(namespace))
-  yield* Effect.flatMap(Faults, (f) => f.clear(namespace))
-  yield* Effect.flatMap(Journal, (j) => j.clear(namespace))
-}
 
 export const handleAdmin = (
   req: EmuRequestHead,
@@ -148,10 +131,10 @@ function* adminRequest(req: EmuRequestHead, readBody: BodyReader, ns: string) {
       return jsonResponse(moved)
     }
     case "POST /restart":
-      yield* restartNamespace(ns)
+      yield* Effect.flatMap(Namespace, (n) => n.restart(ns))
       return jsonResponse({ restarted: true } satisfies Restarted)
     case "POST /reset":
-      yield* resetNamespace(ns)
+      yield* Effect.flatMap(Namespace, (n) => n.reset(ns))
       return jsonResponse({ reset: true } satisfies ResetDone)
     case "POST /cron/tick":
       // the cron scheduler's tick, now (it also runs by itself every 60 s)

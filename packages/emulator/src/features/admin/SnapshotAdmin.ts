@@ -7,7 +7,7 @@
 import { Effect, Either, Schema } from "effect"
 import { type EmuRequest, type EmuResponse, jsonResponse } from "../../http/Exchange.js"
 import type { AppServices } from "../../http/Route.js"
-import { decodeSnapshotJson, loadSnapshot, saveSnapshot } from "../../snapshot/NamespaceSnapshot.js"
+import { Namespace } from "../../namespace/Namespace.js"
 
 const SnapshotCommand = Schema.Union(
   Schema.Struct({ action: Schema.Literal("save") }),
@@ -27,7 +27,8 @@ export const handleSnapshotAdmin = (
 function* snapshotRequest(req: EmuRequest, ns: string, parse: ParseBody, adminError: AdminError) {
   const cmd = parse(SnapshotCommand, req)
   if (Either.isLeft(cmd)) return adminError(400, `expected {"action": "save"} or {"action": "load", "snapshot": {...}}: ${cmd.left}`)
-  if (cmd.right.action === "save") return jsonResponse({ snapshot: yield* saveSnapshot(ns) })
-  const loaded = yield* decodeSnapshotJson(cmd.right.snapshot).pipe(Effect.flatMap((snapshot) => loadSnapshot(ns, snapshot)), Effect.either)
+  const namespace = yield* Namespace
+  if (cmd.right.action === "save") return jsonResponse({ snapshot: yield* namespace.save(ns) })
+  const loaded = yield* Effect.either(namespace.load(ns, cmd.right.snapshot))
   return Either.isLeft(loaded) ? adminError(400, loaded.left.message) : jsonResponse({ loaded: loaded.right })
 }

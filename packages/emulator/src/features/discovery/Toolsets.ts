@@ -7,8 +7,8 @@
 import { Effect } from "effect"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
-import { hasRunAgentTurn } from "./AgentWarmth.js"
-import { TOOLS_AFTER_FIRST_AGENT_TURN, TOOLSET_CATALOG } from "./ToolsetCatalog.js"
+import { hasRunAgentTurn } from "../../agent/AgentWarmth.js"
+import { TOOLS_AFTER_FIRST_AGENT_TURN, TOOLSET_CATALOG } from "../../agent/tools/ToolsetCatalog.js"
 
 export const listToolsets: Handler = (ctx) =>
   Effect.sync(() => {

@@ -7,7 +7,7 @@
  * upstream's handler turns into a 500.
  */
 import { Either } from "effect"
-import { AGENT_MODEL, AGENT_PROVIDER } from "../sessions/AgentIdentity.js"
+import { AGENT_MODEL, AGENT_PROVIDER } from "../../agent/AgentIdentity.js"
 import { fromEpochSeconds, isoformat } from "./IsoTime.js"
 import type { Job } from "./JobStore.js"
 import { lifecycleCommandError } from "./LifecycleGuard.js"

@@ -6,7 +6,7 @@
  * A non-streamed request with an Idempotency-Key reuses the agent outcome of an identical request
  * from the last 300 s, under a fresh response id.
  */
-import { agentToolNames } from "../discovery/ToolsetCatalog.js"
+import { agentToolNames } from "../../agent/tools/ToolsetCatalog.js"
 import { Effect, Either } from "effect"
 import { type AgentTurnResult, playAgentTurn } from "../../agent/AgentLoop.js"
 import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"

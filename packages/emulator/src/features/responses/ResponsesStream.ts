@@ -22,7 +22,7 @@
  * tool items before the message.
  */
 import { KEEPALIVE_AFTER, KEEPALIVE_FRAME } from "../../http/SseKeepalive.js"
-import { agentToolNames } from "../discovery/ToolsetCatalog.js"
+import { agentToolNames } from "../../agent/tools/ToolsetCatalog.js"
 import { Data, Effect, Either, Fiber, Option, Queue, Stream } from "effect"
 import { Interrupt } from "../../agent/Interrupt.js"
 import { type AgentTurnResult, type AgentUsage, type ExecutedToolCall, playAgentTurn } from "../../agent/AgentLoop.js"

@@ -6,7 +6,7 @@
  * identical submissions start exactly one run.
  */
 import { Effect, Either } from "effect"
-import { agentToolNames } from "../discovery/ToolsetCatalog.js"
+import { agentToolNames } from "../../agent/tools/ToolsetCatalog.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"

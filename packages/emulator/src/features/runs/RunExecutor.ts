@@ -8,12 +8,12 @@
  * upstream's order: a stop wins over the result.
  */
 import { Deferred, Duration, Effect } from "effect"
-import { markAgentTurn } from "../discovery/AgentWarmth.js"
+import { markAgentTurn } from "../../agent/AgentWarmth.js"
 import { type AgentTurnResult, type ExecutedToolCall, playAgentTurn } from "../../agent/AgentLoop.js"
 import type { AgentMessage } from "../../agent/AgentMessages.js"
 import type { DangerousMatch } from "../../agent/tools/DangerousCommands.js"
 import type { ApprovalChoice } from "../../agent/tools/ToolCalls.js"
-import { toolPreview } from "../chat/ToolProgress.js"
+import { toolPreview } from "../../agent/tools/ToolProgress.js"
 import type { Agent } from "../../services/Agent.js"
 import type { Storage } from "../../services/Storage.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"

@@ -11,7 +11,7 @@
  * Routes call `recordAgentTurn` once the turn has settled.
  */
 import { Effect } from "effect"
-import { AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN } from "./AgentIdentity.js"
+import { AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN } from "../../agent/AgentIdentity.js"
 import { encodeContent } from "./MessageContent.js"
 import { replaceLoneSurrogates } from "./SessionTitle.js"
 import { Storage } from "../../services/Storage.js"

@@ -3,7 +3,7 @@
  * Script. A model error is not an HTTP error: upstream answers 200 with Hermes' summary of it as
  * the assistant's content and zero usage, and only the user's message is written to the session.
  */
-import { agentToolNames } from "../discovery/ToolsetCatalog.js"
+import { agentToolNames } from "../../agent/tools/ToolsetCatalog.js"
 import { Effect } from "effect"
 import { playAgentTurn } from "../../agent/AgentLoop.js"
 import { type EmuResponse, JSON_CONTENT_TYPE } from "../../http/Exchange.js"

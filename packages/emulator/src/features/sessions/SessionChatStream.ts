@@ -9,8 +9,8 @@
  * assistant's content, as on …/chat. The turn runs on even when the client goes away, as upstream's
  * executor thread does, so the session is written either way.
  */
-import { parsedToolArguments, toolPreview } from "../chat/ToolProgress.js"
-import { agentToolNames } from "../discovery/ToolsetCatalog.js"
+import { parsedToolArguments, toolPreview } from "../../agent/tools/ToolProgress.js"
+import { agentToolNames } from "../../agent/tools/ToolsetCatalog.js"
 import { Effect, Queue } from "effect"
 import { keepaliveFrames } from "../../http/SseKeepalive.js"
 import { playAgentTurn } from "../../agent/AgentLoop.js"

@@ -3,7 +3,7 @@
  * first one (GET /v1/toolsets lists lazily registered tools), so routes that play a turn mark the
  * process; a restart (a new GatewayState) starts cold again, as a real process does.
  */
-import type { GatewayState } from "../../services/GatewayProcess.js"
+import type { GatewayState } from "../services/GatewayProcess.js"
 
 const warmed = new WeakSet<GatewayState>()
 
