@@ -42,7 +42,6 @@ export const compareCommand = (args: ParsedArgs) =>
     const shard = args.values.shard === undefined ? undefined : parseShard(args.values.shard)
     if (args.values.shard !== undefined && shard === undefined) return yield* new UsageError({ command: "compare", message: `--shard wants i/n with 1 ≤ i ≤ n, got ${args.values.shard}` })
     const out = args.values.out ?? defaultEvidenceDir()
-    yield* refuseExistingReport(out, args.values.force)
     const register = yield* (args.values.register ? loadRegister(args.values.register) : loadRegister())
     const files = args.values.scenario ?? []
 
@@ -54,6 +53,8 @@ export const compareCommand = (args: ParsedArgs) =>
     } else {
       loaded = [...(yield* loadScenarioFiles(files, profile)), ...generateScenarios({ seed, count: runs, pin, profile }).map((scenario) => ({ scenario }))]
     }
+    // after the inputs are known to load, before anything starts
+    yield* refuseExistingReport(out, args.values.force)
     const set = scenarioSet(loaded)
     const inputs = shardOf(set, shard)
     const shardText = shard === undefined ? "" : ` (shard ${shard.index}/${shard.count} of ${set.length})`
