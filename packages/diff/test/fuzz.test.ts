@@ -7,7 +7,7 @@ import fc from "fast-check"
 import { propertyParams } from "../../../test/support/propertySeed.js"
 import { requestHead, showBytes } from "../src/fuzz/FuzzCase.js"
 import { generateCases, hardeningCases } from "../src/fuzz/generateCases.js"
-import { sendCase } from "../src/fuzz/rawExchange.js"
+import { sendCase } from "../src/rawHttp/sendRaw.js"
 
 const KEY = "fuzz-test-key-0123456789abcdef"
 

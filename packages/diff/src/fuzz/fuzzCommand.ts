@@ -21,7 +21,7 @@ import type { CommandResult } from "../cli/OracleDocument.js"
 import { compareAnswers, KNOWN_DIVERGENCES, type NormalizedAnswer, normalizeAnswer } from "./compareFuzz.js"
 import type { FuzzCase } from "./FuzzCase.js"
 import { generateCases } from "./generateCases.js"
-import { type RawAnswer, sendCase } from "./rawExchange.js"
+import { type RawAnswer, sendCase } from "../rawHttp/sendRaw.js"
 import { uploadProbes } from "./uploadProbe.js"
 
 /** What a fuzz run hands back: its exit code, the verdict line, its counts and the evidence file. */

@@ -25,7 +25,7 @@ import { emulatorDriver } from "../target/emulatorDriver.js"
 import { gatewayDriver } from "../target/GatewayTarget.js"
 import { fetchEffect, type LiveDriver } from "../target/LiveDriver.js"
 import { liveTarget } from "../target/liveTarget.js"
-import { type RawHead, rawFetch } from "./rawFetch.js"
+import { type RawHead, rawFetch } from "../rawHttp/rawFetch.js"
 
 /** The default sample: one scenario file per family of answers (JSON, SSE, errors, 413, 503, CORS, jobs, sessions). */
 export const WIRE_SAMPLE = [
