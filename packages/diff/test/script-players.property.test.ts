@@ -19,6 +19,7 @@ import {
 } from "@hermetic/script"
 import { Effect, Fiber, ManagedRuntime } from "effect"
 import fc from "fast-check"
+import { propertyParams } from "../../../test/support/propertySeed.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const HOLDS = ["h1", "h2"] as const
@@ -232,7 +233,7 @@ describe("the emulator's Agent and the fake model play Scripts alike", () => {
           expect(await emu.state()).toEqual(await fake.state())
         }
       }),
-      { numRuns: 60, seed: 11_01 }
+      propertyParams(11_01, { numRuns: 60 })
     )
   })
 })

@@ -5,7 +5,7 @@
  */
 import * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RawHead, rawFetch } from "../src/wire/rawFetch.js"
+import { type RawHead, rawFetch } from "../src/rawHttp/rawFetch.js"
 import { collapsePolls, compareHeads } from "../src/wire/wireCommand.js"
 
 let server: net.Server

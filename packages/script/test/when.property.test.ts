@@ -6,6 +6,7 @@
  */
 import { Effect } from "effect"
 import fc from "fast-check"
+import { propertyParams } from "../../../test/support/propertySeed.js"
 import { describe, expect, it } from "vitest"
 import { decodeScriptSync, makeScriptPlayer, type ModelCall, type Script, type Turn, type When, whenMatches } from "../src/index.js"
 
@@ -80,7 +81,7 @@ describe("matched turns (when): the choice rules", () => {
         expect(new Set(takenTurns).size).toBe(takenTurns.length)
         expect(pending).toBe(turns.length - takenTurns.length)
       }),
-      { numRuns: 300, seed: 16_01 }
+      propertyParams(16_01, { numRuns: 300 })
     )
   })
 
@@ -91,7 +92,7 @@ describe("matched turns (when): the choice rules", () => {
         const { taken } = play(turns, calls)
         expect(taken).toEqual(calls.map((_, k) => (k < n ? k : undefined)))
       }),
-      { numRuns: 100, seed: 16_02 }
+      propertyParams(16_02, { numRuns: 100 })
     )
   })
 
@@ -102,7 +103,8 @@ describe("matched turns (when): the choice rules", () => {
         const turns = texts.map((text, i): Turn => ({ when: { lastUserMessage: { equals: text } }, replies: [{ text: `turn-${i}` }] }))
         const calls = order.map((text): ModelCall => ({ messages: [{ role: "user", content: text }] }))
         expect(play(turns, calls).taken).toEqual(order.map((text) => texts.indexOf(text)))
-      })
+      }),
+      propertyParams(16_03)
     )
   })
 

@@ -4,23 +4,28 @@
  * pipeline: play both sides, normalize, diff). With `--target process|container`: the real
  * gateway's scenarios per second for each `--workers` count (benchWorkersCommand.ts).
  */
-import { Effect } from "effect"
+import type { FileSystem } from "@effect/platform"
+import { Effect, type Scope } from "effect"
 import { compareScenario } from "../compare/compareScenario.js"
 import { EMPTY_REGISTER } from "../diff/DivergenceRegister.js"
 import { generateScenarios } from "../generate/generateScenarios.js"
 import { runScenario } from "../runner/runScenario.js"
 import { emulatorInProcessTarget } from "../target/EmulatorTargets.js"
-import { intFlag, type ParsedArgs, pinOf } from "./args.js"
+import { intFlag, oneOf, type ParsedArgs, pinOf } from "./args.js"
 import { benchWorkersCommand } from "./benchWorkersCommand.js"
+import type { CommandResult } from "./OracleDocument.js"
 
-export const benchCommand = (args: ParsedArgs) =>
-  args.values.target === "process" || args.values.target === "container" ? benchWorkersCommand(args, args.values.target) : benchEmulator(args)
+export const benchCommand = (args: ParsedArgs): Effect.Effect<CommandResult, unknown, Scope.Scope | FileSystem.FileSystem> =>
+  Effect.gen(function*() {
+    const target = yield* oneOf<"inprocess" | "process" | "container">(args, "target", ["inprocess", "process", "container"], "inprocess")
+    return target === "inprocess" ? yield* benchEmulator(args) : yield* benchWorkersCommand(args, target)
+  })
 
 const benchEmulator = (args: ParsedArgs) =>
   Effect.gen(function*() {
-    const pin = pinOf(args)
-    const count = intFlag(args, "runs", 500)
-    const seed = intFlag(args, "seed", 1)
+    const pin = yield* pinOf(args)
+    const count = yield* intFlag(args, "runs", 500)
+    const seed = yield* intFlag(args, "seed", 1)
     const scenarios = generateScenarios({ seed, count, pin })
     const steps = scenarios.reduce((n, s) => n + s.steps.length, 0)
     const a = yield* emulatorInProcessTarget({ pin })
@@ -35,14 +40,23 @@ const benchEmulator = (args: ParsedArgs) =>
       if (c.evidence.verdict !== "equal") divergent++
     }
     const compared = (performance.now() - t1) / 1000
-    const rate = (n: number, secs: number) => (n / secs).toFixed(1)
-    process.stdout.write(
-      [
-        `pin ${pin}, seed ${seed}: ${scenarios.length} generated scenarios, ${steps} steps (${(steps / scenarios.length).toFixed(1)} per scenario)`,
-        `played on the emulator in process:   ${rate(scenarios.length, played)} scenarios/s, ${rate(steps, played)} steps/s (${played.toFixed(2)} s)`,
-        `compared emulator against emulator:  ${rate(scenarios.length, compared)} comparisons/s (${compared.toFixed(2)} s; ${divergent} not equal)`,
-        ""
-      ].join("\n")
-    )
-    return divergent === 0 ? (0 as const) : (1 as const)
+    const round = (n: number) => Math.round(n * 10) / 10
+    const exitCode = divergent === 0 ? (0 as const) : (1 as const)
+    const document = {
+      command: "bench",
+      exitCode,
+      pin,
+      seed,
+      scenarios: scenarios.length,
+      steps,
+      played: { seconds: round(played), scenariosPerSecond: round(scenarios.length / played), stepsPerSecond: round(steps / played) },
+      compared: { seconds: round(compared), comparisonsPerSecond: round(scenarios.length / compared), notEqual: divergent }
+    } as const
+    const text = [
+      `pin ${pin}, seed ${seed}: ${scenarios.length} generated scenarios, ${steps} steps (${(steps / scenarios.length).toFixed(1)} per scenario)`,
+      `played on the emulator in process:   ${document.played.scenariosPerSecond} scenarios/s, ${document.played.stepsPerSecond} steps/s (${played.toFixed(2)} s)`,
+      `compared emulator against emulator:  ${document.compared.comparisonsPerSecond} comparisons/s (${compared.toFixed(2)} s; ${divergent} not equal)`,
+      ""
+    ].join("\n")
+    return { exitCode, text, document } satisfies CommandResult
   })

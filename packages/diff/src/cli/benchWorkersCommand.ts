@@ -21,6 +21,7 @@ import { renderWorkersSection, WORKERS_SECTION } from "../evidence/workersSectio
 import { LearnedNoise } from "../noise/LearnedNoise.js"
 import { intFlag, type ParsedArgs, pinOf } from "./args.js"
 import { UsageError } from "./CliError.js"
+import type { CommandResult } from "./OracleDocument.js"
 import { loadScenarioFiles } from "./loadInputs.js"
 import { type CpuUse, cpuBetween, sampleCpu } from "./cpuAccount.js"
 import { progress } from "./progress.js"
@@ -49,11 +50,11 @@ const load = () => loadavg().map((n) => Math.round(n * 100) / 100)
 
 export const benchWorkersCommand = (args: ParsedArgs, kind: "process" | "container") =>
   Effect.gen(function*() {
-    const pin = pinOf(args)
+    const pin = yield* pinOf(args)
     const counts = (args.values.workers ?? "1,2,4").split(",").map((w) => Number(w.trim()))
-    if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 16)) throw new UsageError({ message: `--workers wants a list like 1,2,4, got ${args.values.workers}` })
-    const runs = intFlag(args, "runs", 20)
-    const seed = intFlag(args, "seed", 1)
+    if (counts.some((n) => !Number.isInteger(n) || n < 1 || n > 16)) return yield* new UsageError({ command: "bench", message: `--workers wants a list like 1,2,4, got ${args.values.workers}` })
+    const runs = yield* intFlag(args, "runs", 20)
+    const seed = yield* intFlag(args, "seed", 1)
     const out = args.values.out ?? join(repoRoot(), "evidence", "campaign", "workers-bench.json")
     const register = yield* loadRegister()
     const set = scenarioSet([...(yield* loadScenarioFiles(args.values.scenario ?? [])), ...generateScenarios({ seed, count: runs, pin }).map((scenario) => ({ scenario }))])
@@ -111,14 +112,13 @@ export const benchWorkersCommand = (args: ParsedArgs, kind: "process" | "contain
       points
     }
     const fs = yield* FileSystem.FileSystem
-    yield* Effect.orDie(fs.makeDirectory(dirname(out), { recursive: true }))
-    yield* Effect.orDie(fs.writeFileString(out, `${JSON.stringify(result, null, 2)}\n`))
+    yield* fs.makeDirectory(dirname(out), { recursive: true })
+    yield* fs.writeFileString(out, `${JSON.stringify(result, null, 2)}\n`)
     // the REPORT.md beside it gets its workers section (kept when the evidence there is rewritten)
     const section = renderWorkersSection(result)
     if (section !== undefined) yield* writeReportSection(join(dirname(out), "REPORT.md"), WORKERS_SECTION, section)
     const base = points[0]?.scenariosPerSecond ?? 0
-    process.stdout.write(
-      [
+    const text = [
         "workers  scenarios  wall s  scenarios/s  speed-up  CPU s/scenario  machine busy  load before → after",
         ...points.map((p) =>
           `${String(p.workers).padStart(7)}  ${String(p.scenarios).padStart(9)}  ${p.wallSeconds.toFixed(1).padStart(6)}  ${String(p.scenariosPerSecond).padStart(11)}  ${(base === 0 ? 0 : p.scenariosPerSecond / base).toFixed(2).padStart(8)}  ${p.cpuSecondsPerScenario.toFixed(2).padStart(14)}  ${(p.cpu.machineBusy === null ? "?" : `${Math.round(p.cpu.machineBusy * 100)} %`).padStart(12)}  ${p.loadAverageBefore.join(" ")} → ${p.loadAverageAfter.join(" ")}`
@@ -126,6 +126,6 @@ export const benchWorkersCommand = (args: ParsedArgs, kind: "process" | "contain
         `written: ${out}`,
         ""
       ].join("\n")
-    )
-    return points.some((p) => p.errors > 0) ? (2 as const) : points.some((p) => p.divergent > 0) ? (1 as const) : (0 as const)
+    const exitCode = points.some((p) => p.errors > 0) ? (2 as const) : points.some((p) => p.divergent > 0) ? (1 as const) : (0 as const)
+    return { exitCode, text, document: { command: "bench-workers", exitCode, written: out, points } } satisfies CommandResult
   })

@@ -4,7 +4,7 @@
  * one or more workers; writes the evidence, prints a summary table; exit 0 / 1 / 2.
  */
 import { Effect } from "effect"
-import { compareAll, exitCodeOf, type ScenarioInput } from "../compare/compareAll.js"
+import { compareAll, type ScenarioInput } from "../compare/compareAll.js"
 import { compareScenario } from "../compare/compareScenario.js"
 import { parseShard, scenarioSet, shardOf } from "../compare/scenarioSet.js"
 import { loadRegister } from "../diff/DivergenceRegister.js"
@@ -14,13 +14,14 @@ import { generateScenarios } from "../generate/generateScenarios.js"
 import { searchCounterexample } from "../generate/searchCounterexample.js"
 import { LearnedNoise } from "../noise/LearnedNoise.js"
 import type { Target } from "../target/Target.js"
-import { intFlag, type ParsedArgs, pinOf, profileOf } from "./args.js"
+import { intFlag, oneOf, type ParsedArgs, pinOf, profileOf } from "./args.js"
 import { UsageError } from "./CliError.js"
 import { loadCassettes, loadScenarioFiles } from "./loadInputs.js"
-import { progress } from "./progress.js"
+import { comparisonResult } from "./comparisonResult.js"
+import { progress, progressMeter } from "./progress.js"
+import { refuseExistingReport } from "./refuseExistingReport.js"
 import { provenanceFor } from "./provenanceFor.js"
 import { startWorkers } from "./startWorkers.js"
-import { summaryTable } from "./summaryTable.js"
 
 /** The evidence's description of a cassette comparison: every scenario has its own cassette target. Named after the whole set, so shards describe it alike. */
 const cassettesAsOne = (inputs: ReadonlyArray<ScenarioInput>, pin: string): Target => {
@@ -30,18 +31,16 @@ const cassettesAsOne = (inputs: ReadonlyArray<ScenarioInput>, pin: string): Targ
 
 export const compareCommand = (args: ParsedArgs) =>
   Effect.gen(function*() {
-    const pin = pinOf(args)
-    const profile = profileOf(args)
-    const kind = args.values.target ?? "process"
-    if (kind !== "process" && kind !== "container" && kind !== "cassette") throw new UsageError({ message: `--target is process, container or cassette, not ${kind}` })
-    const candidateKind = args.values.candidate ?? "inprocess"
-    if (candidateKind !== "inprocess" && candidateKind !== "http") throw new UsageError({ message: `--candidate is inprocess or http, not ${candidateKind}` })
-    const runs = intFlag(args, "runs", 0)
-    const seed = intFlag(args, "seed", Math.floor(Math.random() * 2 ** 31))
-    const workerCount = intFlag(args, "workers", 1)
-    if (workerCount < 1 || workerCount > 16) throw new UsageError({ message: `--workers wants 1 to 16, got ${workerCount}` })
+    const pin = yield* pinOf(args)
+    const profile = yield* profileOf(args)
+    const kind = yield* oneOf(args, "target", ["process", "container", "cassette"], "process")
+    const candidateKind = yield* oneOf(args, "candidate", ["inprocess", "http"], "inprocess")
+    const runs = yield* intFlag(args, "runs", 0)
+    const seed = yield* intFlag(args, "seed", Math.floor(Math.random() * 2 ** 31))
+    const workerCount = yield* intFlag(args, "workers", 1)
+    if (workerCount < 1 || workerCount > 16) return yield* new UsageError({ command: "compare", message: `--workers wants 1 to 16, got ${workerCount}` })
     const shard = args.values.shard === undefined ? undefined : parseShard(args.values.shard)
-    if (args.values.shard !== undefined && shard === undefined) throw new UsageError({ message: `--shard wants i/n with 1 ≤ i ≤ n, got ${args.values.shard}` })
+    if (args.values.shard !== undefined && shard === undefined) return yield* new UsageError({ command: "compare", message: `--shard wants i/n with 1 ≤ i ≤ n, got ${args.values.shard}` })
     const out = args.values.out ?? defaultEvidenceDir()
     const register = yield* (args.values.register ? loadRegister(args.values.register) : loadRegister())
     const files = args.values.scenario ?? []
@@ -54,6 +53,8 @@ export const compareCommand = (args: ParsedArgs) =>
     } else {
       loaded = [...(yield* loadScenarioFiles(files, profile)), ...generateScenarios({ seed, count: runs, pin, profile }).map((scenario) => ({ scenario }))]
     }
+    // after the inputs are known to load, before anything starts
+    yield* refuseExistingReport(out, args.values.force)
     const set = scenarioSet(loaded)
     const inputs = shardOf(set, shard)
     const shardText = shard === undefined ? "" : ` (shard ${shard.index}/${shard.count} of ${set.length})`
@@ -66,7 +67,7 @@ export const compareCommand = (args: ParsedArgs) =>
         ? "from the two runs recorded in each cassette (where a cassette has two)"
         : `each scenario played twice on the real gateway${args.values.fresh === true ? " (each play on a fresh gateway)" : ""}; what differed between the two runs is noise`
     progress(`comparing ${inputs.length} scenarios${shardText} on pin ${pin} (${profile} profile): ${kind} vs emulator ${candidateKind === "http" ? "over HTTP" : "in process"}, ${workerCount} worker(s)` + (runs > 0 && kind !== "cassette" ? `; ${runs} generated with seed ${seed} (again: --seed ${seed} --runs ${runs})` : ""))
-    const t0 = Date.now()
+    const meter = progressMeter(inputs.length)
     const noise = learn ? new LearnedNoise() : undefined
     const provenance = yield* provenanceFor(pin, kind, kind !== "cassette", runs, runs > 0 ? seed : undefined)
     const { evidence, comparisons } = yield* compareAll({
@@ -77,9 +78,8 @@ export const compareCommand = (args: ParsedArgs) =>
       ...(noise !== undefined ? { noise } : {}),
       noiseMethod,
       provenance: { ...provenance, ...(shard !== undefined ? { shard } : {}) },
-      progress: (done, total, c) =>
-        progress(`${done}/${total} [${((Date.now() - t0) / 1000).toFixed(1)}s] ${c.evidence.verdict.padEnd(9)} ${c.evidence.name}${c.evidence.error !== undefined ? ` — ${c.evidence.error}` : ""}`)
-    })
+      progress: (done, _total, c) => meter.tick(done, `${c.evidence.verdict.padEnd(9)} ${c.evidence.name}${c.evidence.error !== undefined ? ` — ${c.evidence.error}` : ""}`)
+    }).pipe(Effect.ensuring(Effect.sync(meter.end)))
 
     // the first divergent generated scenario is shrunk from its seed and path to a minimal counterexample
     const failed = comparisons.find((c) => c.evidence.verdict === "divergent" && c.evidence.origin !== undefined && c.evidence.file === undefined)
@@ -93,8 +93,5 @@ export const compareCommand = (args: ParsedArgs) =>
         progress(`replay it: oracle replay ${search.failure.file ?? ""} --target ${kind}`)
       } else progress("it did not diverge again when replayed from its path: look at its evidence")
     }
-    const written = yield* writeEvidence(evidence, out)
-    process.stdout.write(summaryTable(evidence))
-    process.stdout.write(`evidence: ${written.json}\nreport:   ${written.report}\njunit:    ${written.junit}\n`)
-    return exitCodeOf(evidence)
+    return comparisonResult("compare", evidence, yield* writeEvidence(evidence, out))
   })

@@ -3,20 +3,20 @@ import { Effect } from "effect"
 import { fixturesDir, writeCassette } from "../cassette/cassetteFiles.js"
 import { recordCassette } from "../cassette/recordCassette.js"
 import { emulatorGitState, installedVersions, sourceLockEntry } from "../evidence/provenance.js"
-import { intFlag, type ParsedArgs, pinOf, profileOf } from "./args.js"
+import { intFlag, oneOf, type ParsedArgs, pinOf, profileOf } from "./args.js"
 import { UsageError } from "./CliError.js"
+import type { CommandResult } from "./OracleDocument.js"
 import { loadScenarioFiles } from "./loadInputs.js"
 import { progress } from "./progress.js"
 import { realReference } from "./referenceTarget.js"
 
 export const recordCommand = (args: ParsedArgs) =>
   Effect.gen(function*() {
-    const pin = pinOf(args)
-    const profile = profileOf(args)
-    const kind = args.values.target ?? "process"
-    if (kind !== "process" && kind !== "container") throw new UsageError({ message: `record needs the real gateway: --target process or container, not ${kind}` })
-    const runs = intFlag(args, "runs", 2)
-    if (runs !== 1 && runs !== 2) throw new UsageError({ message: "--runs is 1 or 2 for record" })
+    const pin = yield* pinOf(args)
+    const profile = yield* profileOf(args)
+    const kind = yield* oneOf(args, "target", ["process", "container"], "process")
+    const runs = yield* intFlag(args, "runs", 2)
+    if (runs !== 1 && runs !== 2) return yield* new UsageError({ command: "record", message: "--runs is 1 or 2 for record" })
     const out = args.values.out ?? fixturesDir()
     const inputs = yield* loadScenarioFiles(args.values.scenario ?? [], profile)
     const applicable = inputs.filter((i) => i.scenario.pins === undefined || i.scenario.pins.includes(pin))
@@ -36,6 +36,5 @@ export const recordCommand = (args: ParsedArgs) =>
       const file = yield* writeCassette(cassette, out)
       progress(`${i + 1}/${applicable.length} recorded ${input.scenario.name} (${Date.now() - t0} ms) → ${file}`)
     }
-    process.stdout.write(`${applicable.length} cassettes written under ${out}${pin}/\n`)
-    return 0 as const
+    return { exitCode: 0, text: `${applicable.length} cassettes written under ${out}${pin}/\n` } satisfies CommandResult
   })

@@ -5,7 +5,7 @@
 import { FileSystem } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { Cassette } from "../cassette/Cassette.js"
-import { compareAll, exitCodeOf, type ScenarioInput } from "../compare/compareAll.js"
+import { compareAll, type ScenarioInput } from "../compare/compareAll.js"
 import { loadRegister } from "../diff/DivergenceRegister.js"
 import { writeEvidence } from "../evidence/writeEvidence.js"
 import { LearnedNoise } from "../noise/LearnedNoise.js"
@@ -16,12 +16,14 @@ import { cassetteTarget } from "../target/CassetteTarget.js"
 import { emulatorHttpTarget, emulatorInProcessTarget } from "../target/EmulatorTargets.js"
 import type { Target } from "../target/Target.js"
 import { emulatorOptionsFor, profileOf as gatewayProfileOf } from "../profile/GatewayProfile.js"
-import { type ParsedArgs, pinOf, profileOf } from "./args.js"
+import { oneOf, type ParsedArgs, pinOf, profileOf } from "./args.js"
 import { UsageError } from "./CliError.js"
+import { comparisonResult } from "./comparisonResult.js"
+import type { CommandResult } from "./OracleDocument.js"
 import { progress } from "./progress.js"
+import { refuseExistingReport } from "./refuseExistingReport.js"
 import { provenanceFor } from "./provenanceFor.js"
 import { realReference } from "./referenceTarget.js"
-import { summaryTable } from "./summaryTable.js"
 
 const loadFile = (file: string) =>
   Effect.gen(function*() {
@@ -36,33 +38,36 @@ const loadFile = (file: string) =>
 
 export const replayCommand = (args: ParsedArgs) =>
   Effect.gen(function*() {
-    const file = args.positionals[1]
-    if (file === undefined) throw new UsageError({ message: "replay needs a FILE" })
+    const file = args.positionals[0] as string
     const loaded = yield* loadFile(file)
-    const pin = args.values.pin !== undefined ? pinOf(args) : ((loaded.cassette?.pin ?? pinOf(args)) as "0.19.0" | "0.21.0")
-    const kind = args.values.target ?? "inprocess"
+    const pin = args.values.pin !== undefined || loaded.cassette === undefined ? yield* pinOf(args) : (loaded.cassette.pin as "0.19.0" | "0.21.0")
+    const kind = yield* oneOf(args, "target", ["inprocess", "http", "process", "container", "cassette"], "inprocess")
     // the scenario says which gateway it needs; --profile overrides
-    const profile = args.values.profile !== undefined ? profileOf(args) : gatewayProfileOf(loaded.scenario)
+    const profile = args.values.profile !== undefined ? yield* profileOf(args) : gatewayProfileOf(loaded.scenario)
     const emulatorOptions = emulatorOptionsFor(profile)
     if (kind === "inprocess" || kind === "http") {
       const target = kind === "http" ? yield* emulatorHttpTarget({ pin, emulatorOptions }) : yield* emulatorInProcessTarget({ pin, emulatorOptions })
       const run = yield* runScenario(target, loaded.scenario)
       const normalized = normalizeRun(run, loaded.scenario, { clock: "running" })
-      process.stdout.write(`${JSON.stringify(normalized.steps, null, 2)}\n`)
-      return 0 as const
+      return {
+        exitCode: 0,
+        text: `${JSON.stringify(normalized.steps, null, 2)}\n`,
+        document: { command: "replay-play", exitCode: 0, scenario: loaded.scenario.name, steps: normalized.steps }
+      } satisfies CommandResult
     }
+    if (args.values.out !== undefined) yield* refuseExistingReport(args.values.out, args.values.force)
     let input: ScenarioInput
     let reference: Target
     if (kind === "cassette") {
-      if (loaded.cassette === undefined) throw new UsageError({ message: `--target cassette needs a cassette file; ${file} is a scenario` })
+      if (loaded.cassette === undefined) return yield* new UsageError({ command: "replay", message: `--target cassette needs a cassette file; ${file} is a scenario` })
       reference = cassetteTarget(loaded.cassette, file)
       const second = loaded.cassette.runs[1]
       input = { scenario: loaded.scenario, file, reference, ...(second !== undefined ? { secondReference: cassetteTarget(loaded.cassette, file, second) } : {}) }
-    } else if (kind === "process" || kind === "container") {
+    } else {
       progress(`starting the real ${pin} gateway (${kind} launcher)…`)
       reference = yield* realReference(pin, kind, { source: args.values.source, profile })
       input = { scenario: loaded.scenario, file }
-    } else throw new UsageError({ message: `--target is inprocess, http, process, container or cassette, not ${kind}` })
+    }
     const candidate = yield* emulatorInProcessTarget({ pin, emulatorOptions })
     const { evidence } = yield* compareAll({
       reference,
@@ -73,10 +78,9 @@ export const replayCommand = (args: ParsedArgs) =>
       noiseMethod: kind === "cassette" ? "the cassette's two recorded runs" : "the scenario played twice on the real gateway",
       provenance: yield* provenanceFor(pin, kind, kind !== "cassette", 1, undefined)
     })
-    if (args.values.out !== undefined) yield* writeEvidence(evidence, args.values.out)
-    process.stdout.write(summaryTable(evidence))
-    for (const d of evidence.scenarios.flatMap((s) => s.steps.flatMap((st) => st.differences))) {
-      process.stdout.write(`  step ${d.step} ${d.operation} ${d.kind} ${d.path}: real ${JSON.stringify(d.expected)} | emulator ${JSON.stringify(d.actual)} [${d.classification}]\n`)
-    }
-    return exitCodeOf(evidence)
+    const written = args.values.out !== undefined ? yield* writeEvidence(evidence, args.values.out) : undefined
+    const differences = evidence.scenarios
+      .flatMap((s) => s.steps.flatMap((st) => st.differences))
+      .map((d) => `  step ${d.step} ${d.operation} ${d.kind} ${d.path}: real ${JSON.stringify(d.expected)} | emulator ${JSON.stringify(d.actual)} [${d.classification}]\n`)
+    return comparisonResult("replay", evidence, written, differences.join(""))
   })

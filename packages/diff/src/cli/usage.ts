@@ -1,4 +1,4 @@
-/** Help texts of the `oracle` CLI. */
+/** Help texts of the `oracle` CLI: one per command; each names every option of its command (cliUsage.test.ts checks). */
 export const MAIN_HELP = `oracle — compare the Hermes emulator with the real pinned gateway
 
 Usage:
@@ -11,6 +11,9 @@ Usage:
   oracle wire [--scenario FILE ...] --out DIR
                                the same raw HTTP/1.1 bytes to the real gateway and the emulator over a socket:
                                status line, header order and casing, framing compared
+  oracle fuzz [--count N] [--seed S] --out DIR
+                               malformed requests as raw bytes to the real gateway and the emulator, compared;
+                               --in-process: the emulator alone; --upload-probes: unread uploads side by side
   oracle schema                regenerate packages/diff/schema/*.schema.json from the Schemas
   oracle bench [--runs N] [--seed S] [--pin P]
                                scenarios per second against the emulator in process (generated scenarios)
@@ -18,6 +21,10 @@ Usage:
                                reference scenarios per second per worker count, side by side in one run
   oracle <command> --help      options of a command
   oracle --version             the version
+
+--json (compare, replay, merge, report, fuzz, bench): one JSON document on stdout instead of the
+summary (its Schema: src/cli/OracleDocument.ts); progress and logs always go to stderr. An option a
+command does not take is an error (exit 2) that lists the ones it does.
 
 Exit codes: 0 no divergence · 1 divergences · 2 the oracle could not run (never reported as a pass)
 `
@@ -27,7 +34,7 @@ export const COMPARE_HELP = `oracle compare — the emulator against the real pi
 Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette] [--runs N] [--seed S]
                       [--scenario FILE ...] [--out DIR] [--no-noise] [--register FILE] [--source DIR]
                       [--workers N] [--shard i/n] [--no-shrink] [--profile strict|tools|wall-clock] [--fresh]
-                      [--candidate inprocess|http]
+                      [--candidate inprocess|http] [--json] [--force]
 
   --pin P          the Hermes pin (default: source-lock.json's default, 0.19.0). The emulator runs the same pin.
   --profile P      the gateway profile both sides run (default strict: no tools). tools: todo, a terminal
@@ -60,6 +67,8 @@ Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette
   --register FILE  the divergence register (default: packages/diff/divergence-register.json)
   --source DIR     a source checkout of the pin to install editable (0.21.0 where PyPI has no wheel;
                    without it the oracle runner fetches the locked source archive where that host is reachable)
+  --json           one JSON document on stdout (summary, verdicts, files written) instead of the table
+  --force          replace the REPORT.md an earlier run left in --out (without it: exit 2, nothing run)
 
 Exit codes: 0 no divergence · 1 divergences (each listed in REPORT.md) · 2 the oracle could not run
 (the pin cannot be obtained here, a launcher failed, a cassette lacks a request) — never a pass.
@@ -72,6 +81,7 @@ Usage: oracle record [--pin P] [--target process|container] [--scenario FILE ...
 
   --out DIR    fixtures directory (default: fixtures/); cassettes go to DIR/<pin>/<scenario-name>.json
   --runs 1|2   play each scenario this often (default 2: replay can then learn the gateway's noise offline)
+  --pin P, --target T, --scenario FILE, --source DIR, --profile P: as for oracle compare
 
 Exit codes: 0 recorded · 2 the oracle could not run.
 `
@@ -79,6 +89,7 @@ Exit codes: 0 recorded · 2 the oracle could not run.
 export const REPLAY_HELP = `oracle replay — play one file against a target
 
 Usage: oracle replay FILE [--target inprocess|http|process|container|cassette] [--pin P] [--out DIR]
+                          [--profile P] [--source DIR] [--json] [--force]
 
   FILE is a scenario (packages/diff/scenarios/*.json, evidence/counterexamples/*.json) or a cassette
   (fixtures/<pin>/*.json).
@@ -86,27 +97,35 @@ Usage: oracle replay FILE [--target inprocess|http|process|container|cassette] [
   --target process|container  compare the real gateway with the emulator on it (like compare)
   --target cassette         compare the cassette (FILE must be one) with the emulator, offline
   --out DIR                 write evidence for a comparison (default: nothing written)
+  --pin P                   the pin (default: the cassette's, else source-lock.json's default)
+  --profile P               the gateway profile (default: the scenario's)
+  --source DIR              a source checkout of the pin (as for oracle compare)
+  --json                    one JSON document on stdout (the normalized exchanges, or the comparison)
+  --force                   replace the REPORT.md an earlier run left in --out
 
 Exit codes: 0 equal (or played) · 1 divergences · 2 the oracle could not run.
 `
 
 export const MERGE_HELP = `oracle merge — join the evidence of the shards of one scenario set
 
-Usage: oracle merge DIR|FILE ... [--out DIR]
+Usage: oracle merge DIR|FILE ... [--out DIR] [--json] [--force]
 
   DIR|FILE   shard evidence (a directory contributes every evidence JSON in it). All shards of one
              set must be there once each, with the same pin, seed, runs and shard count.
   --out DIR  where the merged evidence JSON, REPORT.md and JUnit go (default: evidence/)
+  --json     one JSON document on stdout (summary, verdicts, files written) instead of the table
+  --force    replace the REPORT.md an earlier run left in --out
 
 Exit codes: like compare — 0 no divergence · 1 divergences · 2 errors, or shards that do not belong together.
 `
 
 export const REPORT_HELP = `oracle report — what changed between two evidence files
 
-Usage: oracle report --base OLD.json --head NEW.json [--out FILE]
+Usage: oracle report --base OLD.json --head NEW.json [--out FILE] [--json]
 
   Markdown fit for a pull-request comment: new divergences, fixed ones, verdicts that changed,
   coverage cells gained and lost, speed. Printed, or written to FILE.
+  --json     one JSON document on stdout: the counts and the Markdown
 
 Exit codes: 0 no new divergence · 1 a divergence is new · 2 a file is not evidence.
 `
@@ -115,6 +134,10 @@ export const WIRE_HELP = `oracle wire — header order, casing and framing, comp
 
 Usage: oracle wire [--pin 0.19.0] [--scenario FILE ...] [--out DIR]
 
+  --pin P          the pin (default 0.19.0)
+  --scenario FILE  the scenarios to play (repeatable; default: the sample below)
+  --out DIR        where the evidence goes (default: evidence/wire/)
+
 Plays a sample of scenarios (default: one file per family of answers, see src/wire/wireCommand.ts)
 on the real gateway and on the emulator over HTTP. Every request is the same HTTP/1.1 bytes on both
 sides (fixed Host, the gateway's key on both, one request per connection); each answer's status
@@ -122,4 +145,56 @@ line (with its reason phrase), header names in wire order with their casing, and
 (Content-Length, chunked, close-delimited) are compared. Evidence: DIR/wire-<pin>.json and .md.
 
 Exit codes: 0 every head equal · 1 a head differs or a scenario could not be paired · 2 could not run
+`
+
+export const FUZZ_HELP = `oracle fuzz — differential fuzzing of malformed requests
+
+Usage:
+  oracle fuzz [--count N] [--seed S] [--pin 0.19.0] --out DIR
+      the real gateway and the emulator get the same bytes; evidence: DIR/fuzz-<pin>.json and .md
+  oracle fuzz --in-process [--count N] [--seed S] [--reference FILE] [--live-check] --out DIR
+      the emulator alone: crashes, state changes from rejected requests, and each 5xx checked against
+      the reference run; --live-check sends the 5xx requests the reference lacks to the real gateway
+  oracle fuzz --upload-probes --out DIR
+      uploads an early answer left unread, streamed to the real gateway and the emulator side by side:
+      the answer, the bytes taken, when the connection ended; evidence DIR/upload-linger-<pin>.json and .md
+
+  --count N         cases (default 5000)      --seed S   the cases' seed (default 1)
+  --pin P           the pin (default 0.19.0)  --out DIR  where the evidence goes (required)
+  --reference FILE  a live run's evidence (in-process: which 5xx the real gateway gives)
+  --in-process, --live-check, --upload-probes: the modes above
+  --json            one JSON document on stdout: the verdict line's counts and the evidence file
+
+Exit codes: 0 nothing unexplained · 1 a divergence or a violation · 2 could not run
+`
+
+export const SCHEMA_HELP = `oracle schema — regenerate the JSON Schemas
+
+Usage: oracle schema
+
+Writes packages/diff/schema/evidence.schema.json and cassette.schema.json from the Effect Schemas. No options.
+`
+
+export const BENCH_HELP = `oracle bench — scenarios per second
+
+Usage: oracle bench [--runs N] [--seed S] [--pin P] [--json]
+       oracle bench --target process|container [--workers 1,2,4] [--runs N] [--seed S] [--scenario FILE ...]
+                    [--source DIR] [--out FILE] [--json]
+
+  --target inprocess   (default) generated scenarios played on the emulator in process, then compared
+                       emulator against emulator: the pipeline's own pace
+  --target process|container
+                       the real gateway's scenarios/s for each --workers count, one after another,
+                       with the load average and where the CPU went; written to --out
+                       (default evidence/campaign/workers-bench.json) and its REPORT.md's workers section
+  --runs N             generated scenarios (default 500 in process, 20 against the real gateway)
+  --seed S             their seed (default 1)
+  --pin P              the pin (default: source-lock.json's default)
+  --workers LIST       worker counts (default 1,2,4)
+  --scenario FILE      scenario files played too (repeatable)
+  --source DIR         a source checkout of the pin (as for oracle compare)
+  --out FILE           where the workers benchmark goes
+  --json               one JSON document on stdout instead of the table
+
+Exit codes: 0 every comparison equal · 1 some not equal · 2 could not run (or errors)
 `

@@ -4,7 +4,7 @@
  * belong together (another pin, seed, scenario count or shard count), a shard given twice, or a
  * missing shard — a merge that silently lacks scenarios would read as a smaller pass.
  */
-import { Data } from "effect"
+import { Data, Either } from "effect"
 import type { DivergenceRegister } from "../diff/DivergenceRegister.js"
 import { assembleEvidence } from "./assembleEvidence.js"
 import type { Evidence } from "./Evidence.js"
@@ -17,28 +17,37 @@ export class MergeError extends Data.TaggedError("MergeError")<{ readonly reason
 
 const shardText = (e: Evidence) => (e.provenance.shard === undefined ? "unsharded" : `${e.provenance.shard.index}/${e.provenance.shard.count}`)
 
-export const mergeEvidence = (parts: ReadonlyArray<Evidence>): Evidence => {
+/** Why these shards do not make one set, or undefined when they do. */
+const mismatch = (parts: ReadonlyArray<Evidence>): string | undefined => {
   const first = parts[0]
-  if (first === undefined) throw new MergeError({ reason: "no evidence files given" })
+  if (first === undefined) return "no evidence files given"
   const count = first.provenance.shard?.count ?? 1
   for (const e of parts) {
     const p = e.provenance
-    const same = (what: string, a: unknown, b: unknown) => {
-      if (JSON.stringify(a) !== JSON.stringify(b)) throw new MergeError({ reason: `shard ${shardText(e)} has ${what} ${JSON.stringify(b)}, shard ${shardText(first)} ${JSON.stringify(a)}` })
-    }
-    same("pin", first.provenance.pin, p.pin)
-    same("seed", first.provenance.seed, p.seed)
-    same("runs", first.provenance.runs, p.runs)
-    same("shard count", count, p.shard?.count ?? 1)
-    same("reference kind", first.provenance.reference.kind, p.reference.kind)
-    same("candidate kind", first.provenance.candidate.kind, p.candidate.kind)
-    same("clock", first.normalization.clock, e.normalization.clock)
+    const checks: ReadonlyArray<readonly [string, unknown, unknown]> = [
+      ["pin", first.provenance.pin, p.pin],
+      ["seed", first.provenance.seed, p.seed],
+      ["runs", first.provenance.runs, p.runs],
+      ["shard count", count, p.shard?.count ?? 1],
+      ["reference kind", first.provenance.reference.kind, p.reference.kind],
+      ["candidate kind", first.provenance.candidate.kind, p.candidate.kind],
+      ["clock", first.normalization.clock, e.normalization.clock]
+    ]
+    const differs = checks.find(([, a, b]) => JSON.stringify(a) !== JSON.stringify(b))
+    if (differs !== undefined) return `shard ${shardText(e)} has ${differs[0]} ${JSON.stringify(differs[2])}, shard ${shardText(first)} ${JSON.stringify(differs[1])}`
   }
   const indexes = parts.map((e) => e.provenance.shard?.index ?? 1)
   const missing = Array.from({ length: count }, (_, k) => k + 1).filter((i) => !indexes.includes(i))
   const twice = indexes.filter((i, k) => indexes.indexOf(i) !== k)
-  if (twice.length > 0) throw new MergeError({ reason: `shard ${twice.join(", ")} given twice` })
-  if (missing.length > 0) throw new MergeError({ reason: `shard ${missing.map((i) => `${i}/${count}`).join(", ")} missing` })
+  if (twice.length > 0) return `shard ${twice.join(", ")} given twice`
+  if (missing.length > 0) return `shard ${missing.map((i) => `${i}/${count}`).join(", ")} missing`
+  return undefined
+}
+
+export const mergeEvidence = (parts: ReadonlyArray<Evidence>): Either.Either<Evidence, MergeError> => {
+  const reason = mismatch(parts)
+  const first = parts[0]
+  if (reason !== undefined || first === undefined) return Either.left(new MergeError({ reason: reason ?? "no evidence files given" }))
 
   const fired = new Map<string, { reference: number; candidate: number }>()
   for (const e of parts) {
@@ -56,7 +65,7 @@ export const mergeEvidence = (parts: ReadonlyArray<Evidence>): Evidence => {
   const finishedAt = byIndex.map((e) => e.provenance.finishedAt).sort().at(-1) ?? first.provenance.finishedAt
   const walls = byIndex.map((e) => e.summary.wallSeconds)
   const { shard: _shard, ...provenance } = first.provenance
-  return assembleEvidence({
+  return Either.right(assembleEvidence({
     scenarios: byIndex.flatMap((e) => e.scenarios),
     fired,
     noise: { method: first.noise.method, observations: byIndex.flatMap((e) => e.noise.observations) },
@@ -77,5 +86,5 @@ export const mergeEvidence = (parts: ReadonlyArray<Evidence>): Evidence => {
     },
     // shards play side by side on their own machines: the campaign takes as long as its slowest shard
     ...(walls.every((w) => w !== undefined) ? { wallSeconds: Math.max(...(walls as Array<number>)) } : {})
-  })
+  }))
 }

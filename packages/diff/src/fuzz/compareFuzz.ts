@@ -4,7 +4,7 @@
  * A difference is a divergence unless a known rule explains it; each rule says why.
  */
 import type { FuzzCase } from "./FuzzCase.js"
-import type { RawAnswer } from "./rawExchange.js"
+import type { RawAnswer } from "../rawHttp/sendRaw.js"
 
 const TRANSPORT = new Set(["date", "server", "connection", "keep-alive", "transfer-encoding", "content-length"])
 

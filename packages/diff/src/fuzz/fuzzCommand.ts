@@ -12,26 +12,25 @@
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { join } from "node:path"
-import { parseArgs } from "node:util"
 import { type Pin, type RunningEmulator, startEmulator } from "@hermetic/emulator"
 import { startGateway } from "@hermetic/oracle-runner"
+import { Effect } from "effect"
+import { intFlag, type ParsedArgs, pinOf } from "../cli/args.js"
+import { CouldNotRun, UsageError } from "../cli/CliError.js"
+import type { CommandResult } from "../cli/OracleDocument.js"
 import { compareAnswers, KNOWN_DIVERGENCES, type NormalizedAnswer, normalizeAnswer } from "./compareFuzz.js"
 import type { FuzzCase } from "./FuzzCase.js"
 import { generateCases } from "./generateCases.js"
-import { type RawAnswer, sendCase } from "./rawExchange.js"
+import { type RawAnswer, sendCase } from "../rawHttp/sendRaw.js"
 import { uploadProbes } from "./uploadProbe.js"
 
-export const FUZZ_HELP = `oracle fuzz — differential fuzzing of malformed requests
-
-  oracle fuzz [--count N] [--seed S] [--pin 0.19.0] --out DIR
-      the real gateway and the emulator get the same bytes; evidence: DIR/fuzz-<pin>.json and .md
-  oracle fuzz --in-process [--count N] [--seed S] [--reference FILE] [--live-check] --out DIR
-      the emulator alone: crashes, state changes from rejected requests, and each 5xx checked against
-      the reference run; --live-check sends the 5xx requests the reference lacks to the real gateway
-  oracle fuzz --upload-probes --out DIR
-      uploads an early answer left unread, streamed to the real gateway and the emulator side by side:
-      the answer, the bytes taken, when the connection ended; evidence DIR/upload-linger-<pin>.json and .md
-`
+/** What a fuzz run hands back: its exit code, the verdict line, its counts and the evidence file. */
+export interface FuzzOutcome {
+  readonly exitCode: 0 | 1
+  readonly text: string
+  readonly counts: Readonly<Record<string, number>>
+  readonly written: string
+}
 
 const caseSummary = (c: FuzzCase) => ({
   id: c.id,
@@ -78,7 +77,7 @@ const claimAnswer = (a: RawAnswer): ClaimAnswer => ({
 
 const bump = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1)
 
-const liveRun = async (pin: Pin, seed: number, count: number, out: string): Promise<number> => {
+const liveRun = async (pin: Pin, seed: number, count: number, out: string): Promise<FuzzOutcome> => {
   const started = performance.now()
   const cases = generateCases(pin, seed, count)
   const gw = await startGateway({ pin, launcher: "process" })
@@ -132,10 +131,16 @@ const liveRun = async (pin: Pin, seed: number, count: number, out: string): Prom
       durationSeconds: Math.round((performance.now() - started) / 1000)
     }
     mkdirSync(out, { recursive: true })
-    writeFileSync(join(out, `fuzz-${pin}.json`), `${JSON.stringify(evidence, null, 2)}\n`)
+    const written = join(out, `fuzz-${pin}.json`)
+    writeFileSync(written, `${JSON.stringify(evidence, null, 2)}\n`)
     writeFileSync(join(out, `fuzz-${pin}.md`), liveMarkdown(evidence))
-    process.stdout.write(`fuzz: ${count} cases, ${equal} equal, ${count - equal - divergences.length} explained, ${divergences.length} divergent → ${out}\n`)
-    return divergences.length === 0 ? 0 : 1
+    const explainedCount = count - equal - divergences.length
+    return {
+      exitCode: divergences.length === 0 ? 0 : 1,
+      text: `fuzz: ${count} cases, ${equal} equal, ${explainedCount} explained, ${divergences.length} divergent → ${out}\n`,
+      counts: { cases: count, equal, explained: explainedCount, divergent: divergences.length },
+      written
+    }
   } finally {
     await emu?.close()
     await gw.stop()
@@ -242,7 +247,7 @@ const checkLive = async (pin: Pin, cases: ReadonlyArray<FuzzCase & { readonly em
   }
 }
 
-const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile: string | undefined, liveCheck: boolean, out: string): Promise<number> => {
+const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile: string | undefined, liveCheck: boolean, out: string): Promise<FuzzOutcome> => {
   const started = performance.now()
   const loadAtStart = loadavg()
   const key = "hermetic-fuzz-key-0123456789abcdef"
@@ -339,45 +344,47 @@ const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile
   }
   const evidence = write()
   const refutedLive = live?.refuted.length ?? 0
-  process.stdout.write(
+  const unverified = live === undefined ? unverified5xx.size : 0
+  const text =
     `fuzz in process: ${done} cases in ${evidence.durationSeconds} s; unanswered ${noAnswer.length}, health failures ${healthFailures}, ` +
       `state changes from rejected requests ${stateChanges.length}; 5xx ${evidence.serverErrors.answered}: ${verifiedByReference} verified by the reference, ` +
       `${forbidden5xx.length} the reference answered below 500, ${unverified5xx.size} not in it` +
       (live === undefined ? " (unverified: no --live-check)" : ` (checked live: ${live.verified.length} 5xx on the real gateway too, ${refutedLive} below 500)`) + "\n"
-  )
-  return noAnswer.length + healthFailures + stateChanges.length + forbidden5xx.length + refutedLive + (live === undefined ? unverified5xx.size : 0) === 0 ? 0 : 1
+  const counts = {
+    cases: done,
+    unanswered: noAnswer.length,
+    healthFailures,
+    stateChangesFromRejected: stateChanges.length,
+    serverErrors: evidence.serverErrors.answered,
+    serverErrorsTheReferenceAnsweredBelow500: forbidden5xx.length,
+    serverErrorsRefutedLive: refutedLive,
+    serverErrorsUnverified: unverified
+  }
+  const failures = noAnswer.length + healthFailures + stateChanges.length + forbidden5xx.length + refutedLive + unverified
+  return { exitCode: failures === 0 ? 0 : 1, text, counts, written: join(out, `fuzz-in-process-${pin}.json`) }
 }
 
-export const fuzzCommand = async (argv: ReadonlyArray<string>): Promise<number> => {
-  const { values } = parseArgs({
-    args: [...argv],
-    options: {
-      count: { type: "string" },
-      seed: { type: "string" },
-      pin: { type: "string" },
-      out: { type: "string" },
-      reference: { type: "string" },
-      "in-process": { type: "boolean" },
-      "live-check": { type: "boolean" },
-      "upload-probes": { type: "boolean" },
-      help: { type: "boolean" }
-    },
-    strict: true
+export const fuzzCommand = (args: ParsedArgs) =>
+  Effect.gen(function*() {
+    const pin: Pin = yield* pinOf(args)
+    const count = yield* intFlag(args, "count", 5000)
+    const seed = yield* intFlag(args, "seed", 1)
+    const out = args.values.out
+    if (out === undefined) return yield* new UsageError({ command: "fuzz", message: "fuzz needs --out DIR" })
+    if (count <= 0) return yield* new UsageError({ command: "fuzz", message: `--count wants a positive integer, got ${count}` })
+    const mode = args.values["upload-probes"] === true ? "upload-probes" : args.values["in-process"] === true ? "in-process" : "live"
+    const outcome = yield* Effect.tryPromise({
+      try: () =>
+        mode === "upload-probes"
+          ? uploadProbes(pin, out)
+          : mode === "in-process"
+            ? inProcessRun(pin, seed, count, args.values.reference, args.values["live-check"] === true, out)
+            : liveRun(pin, seed, count, out),
+      catch: (e) => new CouldNotRun({ message: `fuzz: ${e instanceof Error ? e.message : String(e)}` })
+    })
+    return {
+      exitCode: outcome.exitCode,
+      text: outcome.text,
+      document: { command: "fuzz", mode, exitCode: outcome.exitCode, counts: outcome.counts, written: outcome.written }
+    } satisfies CommandResult
   })
-  if (values.help === true) {
-    process.stdout.write(FUZZ_HELP)
-    return 0
-  }
-  const pin = (values.pin ?? "0.19.0") as Pin
-  const count = Number(values.count ?? "5000")
-  const seed = Number(values.seed ?? "1")
-  const out = values.out
-  if (out === undefined || !Number.isInteger(count) || count <= 0 || !Number.isInteger(seed)) {
-    process.stderr.write(FUZZ_HELP)
-    return 2
-  }
-  if (values["upload-probes"] === true) return uploadProbes(pin, out)
-  return values["in-process"] === true ? inProcessRun(pin, seed, count, values.reference, values["live-check"] === true, out) : liveRun(pin, seed, count, out)
-}
-
-

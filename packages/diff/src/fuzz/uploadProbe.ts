@@ -11,6 +11,7 @@ import { loadavg } from "node:os"
 import { join } from "node:path"
 import { type Pin, startEmulator } from "@hermetic/emulator"
 import { startGateway } from "@hermetic/oracle-runner"
+import type { FuzzOutcome } from "./fuzzCommand.js"
 
 export interface UploadOutcome {
   readonly statusLine: string
@@ -95,7 +96,7 @@ const alike = (real: UploadOutcome, emu: UploadOutcome): boolean =>
   (real.endedMs === undefined) === (emu.endedMs === undefined) &&
   (real.endedMs === undefined || Math.abs(real.endedMs - (emu.endedMs as number)) <= 1_500)
 
-export const uploadProbes = async (pin: Pin, out: string): Promise<number> => {
+export const uploadProbes = async (pin: Pin, out: string): Promise<FuzzOutcome> => {
   const load = loadavg().map((l) => Number(l.toFixed(2)))
   const gw = await startGateway({ pin, launcher: "process" })
   const emu = await startEmulator({ hermesVersion: pin, apiKey: gw.apiKey, port: 0 })
@@ -128,8 +129,9 @@ export const uploadProbes = async (pin: Pin, out: string): Promise<number> => {
     ""
   ].join("\n")
   mkdirSync(out, { recursive: true })
-  writeFileSync(join(out, `upload-linger-${pin}.json`), `${JSON.stringify({ kind: "hermetic-upload-probes", pin, loadAverage: load, rows }, null, 2)}\n`)
+  const written = join(out, `upload-linger-${pin}.json`)
+  writeFileSync(written, `${JSON.stringify({ kind: "hermetic-upload-probes", pin, loadAverage: load, rows }, null, 2)}\n`)
   writeFileSync(join(out, `upload-linger-${pin}.md`), md)
-  process.stdout.write(md)
-  return rows.every((r) => r.alike) ? 0 : 1
+  const alikeCount = rows.filter((r) => r.alike).length
+  return { exitCode: alikeCount === rows.length ? 0 : 1, text: md, counts: { probes: rows.length, alike: alikeCount, different: rows.length - alikeCount }, written }
 }

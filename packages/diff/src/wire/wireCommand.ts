@@ -17,6 +17,7 @@ import { FileSystem, Path } from "@effect/platform"
 import { Effect } from "effect"
 import { type ParsedArgs, pinOf } from "../cli/args.js"
 import { loadScenarioFiles } from "../cli/loadInputs.js"
+import type { CommandResult } from "../cli/OracleDocument.js"
 import { progress } from "../cli/progress.js"
 import { repoRoot } from "../evidence/provenance.js"
 import { runScenario } from "../runner/runScenario.js"
@@ -24,7 +25,7 @@ import { emulatorDriver } from "../target/emulatorDriver.js"
 import { gatewayDriver } from "../target/GatewayTarget.js"
 import { fetchEffect, type LiveDriver } from "../target/LiveDriver.js"
 import { liveTarget } from "../target/liveTarget.js"
-import { type RawHead, rawFetch } from "./rawFetch.js"
+import { type RawHead, rawFetch } from "../rawHttp/rawFetch.js"
 
 /** The default sample: one scenario file per family of answers (JSON, SSE, errors, 413, 503, CORS, jobs, sessions). */
 export const WIRE_SAMPLE = [
@@ -81,7 +82,7 @@ const recording = (heads: Array<RawHead>, base: string) => (path: string, init: 
 
 export const wireCommand = (args: ParsedArgs) =>
   Effect.gen(function*() {
-    const pin = pinOf(args)
+    const pin = yield* pinOf(args)
     const out = args.values.out ?? join(repoRoot(), "evidence", "wire")
     const files = args.values.scenario ?? WIRE_SAMPLE.map((f) => join(repoRoot(), "packages", "diff", "scenarios", f))
     const inputs = yield* loadScenarioFiles(files, "strict")
@@ -164,6 +165,5 @@ export const wireCommand = (args: ParsedArgs) =>
       ""
     ].join("\n")
     writeFileSync(join(out, `wire-${pin}.md`), md)
-    process.stdout.write(`${md}\nevidence: ${file}\n`)
-    return differing.length === 0 && unpaired.length === 0 ? 0 : 1
+    return { exitCode: differing.length === 0 && unpaired.length === 0 ? 0 : 1, text: `${md}\nevidence: ${file}\n` } satisfies CommandResult
   })

@@ -5,6 +5,7 @@
  * neither plays the queued Script turn nor leaves anything behind.
  */
 import fc from "fast-check"
+import { propertyParams } from "../../../../test/support/propertySeed.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "../../src/index.js"
 import { ADMIN_HEADERS, API_KEY } from "../support.js"
@@ -179,7 +180,7 @@ describe("bad input on chat completions and discovery", () => {
         expect(["message,type", "message,type,param,code"]).toContain(keys)
         if (typeof error["code"] === "string") expect(error["param"]).toMatch(/^messages\[\d+\]\.content$/)
       }),
-      { numRuns: 300 }
+      propertyParams(18_01, { numRuns: 300 })
     )
   })
 })

@@ -5,6 +5,7 @@
  */
 import { Effect } from "effect"
 import fc from "fast-check"
+import { propertyParams } from "../../../../test/support/propertySeed.js"
 import { describe, expect, it } from "vitest"
 import { makeJournal } from "../../src/services/Journal.js"
 
@@ -62,7 +63,7 @@ describe("journal redaction (property)", () => {
           }
         }
       ),
-      { numRuns: 300 }
+      propertyParams(34_01, { numRuns: 300 })
     )
   })
 })

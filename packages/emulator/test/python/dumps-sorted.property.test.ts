@@ -6,6 +6,7 @@
  */
 import { Either } from "effect"
 import fc from "fast-check"
+import { propertyParams } from "../../../../test/support/propertySeed.js"
 import { describe, expect, it } from "vitest"
 import { fromJs, PyFloat, pyDumps, pyJsonDumps, pyJsonLoads, toHandlerValue } from "../../src/python/index.js"
 
@@ -33,7 +34,7 @@ describe("pyDumps with sorted keys", () => {
           fc.property(value, (v) => {
             expect(pyDumps(v, ensureAscii, sortKeys)).toBe(pyJsonDumps(fromJs(v), { sortKeys, ensureAscii }))
           }),
-          { numRuns: 500 }
+          propertyParams(32_01, { numRuns: 500 })
         )
       })
     }
@@ -47,7 +48,7 @@ describe("pyDumps with sorted keys", () => {
         const handler = toHandlerValue(parsed.right)
         expect(pyDumps(handler, true, true)).toBe(pyJsonDumps(fromJs(handler), { sortKeys: true }))
       }),
-      { numRuns: 500 }
+      propertyParams(43_01, { numRuns: 500 })
     )
   })
 

@@ -5,6 +5,7 @@
  * anything.
  */
 import fc from "fast-check"
+import { propertyParams } from "../../../../test/support/propertySeed.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "../../src/index.js"
 import { ADMIN_HEADERS, API_KEY } from "../support.js"
@@ -156,7 +157,7 @@ describe("bad input on the Responses routes", () => {
         // ever stored after the agent ran
         expect(pending).toBe(1)
       }),
-      { numRuns: 250 }
+      propertyParams(15_901, { numRuns: 250 })
     )
   })
 })

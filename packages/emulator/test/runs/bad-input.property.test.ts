@@ -4,6 +4,7 @@
  * rejected request changes no state.
  */
 import fc from "fast-check"
+import { propertyParams } from "../../../../test/support/propertySeed.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "../../src/index.js"
 import { ADMIN_HEADERS, API_KEY } from "../support.js"
@@ -111,7 +112,7 @@ describe("runs routes under arbitrary input", () => {
         if (res.status !== 202) expect(await runCount(emu)).toBe(before)
         if (r.auth !== "right") expect(res.status).toBe(401)
       }),
-      { numRuns: 400 }
+      propertyParams(11_401, { numRuns: 400 })
     )
   }, 60_000)
 })

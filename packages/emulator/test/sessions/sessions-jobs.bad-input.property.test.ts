@@ -6,6 +6,7 @@
  * refusing (a fork whose title is refused keeps the fork; the source is marked branched).
  */
 import fc from "fast-check"
+import { propertyParams } from "../../../../test/support/propertySeed.js"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { type RunningEmulator, startEmulator } from "../../src/index.js"
 import { ADMIN_HEADERS, API_KEY } from "../support.js"
@@ -140,7 +141,7 @@ describe("sessions and jobs routes under arbitrary input", () => {
         const forkKeptOnRefusedTitle = template.endsWith("/fork") && res.status === 400 && out.includes('"invalid_title"')
         if (res.status >= 400 && !forkKeptOnRefusedTitle) expect(await snapshot(emu)).toBe(before)
       }),
-      { numRuns: 300 }
+      propertyParams(14_01, { numRuns: 300 })
     )
   })
 })

@@ -4,8 +4,9 @@
  * optional value (`--faketime` alone means "from now"), which parseArgs cannot express: a bare
  * `--faketime` is rewritten to `--faketime=now` first.
  */
-import { Data } from "effect"
+import { Data, Effect } from "effect"
 import { parseArgs } from "node:util"
+import { closest } from "./closest.js"
 
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
 
@@ -31,26 +32,39 @@ export const isCommand = (s: string): s is Command => Object.hasOwn(COMMAND_OPTI
 /** The parsed flags of one command. */
 export type Values<C extends Command> = ReturnType<typeof parseArgs<{ options: (typeof COMMAND_OPTIONS)[C]; strict: true }>>["values"]
 
-export const parseCommand = <C extends Command>(command: C, argv: ReadonlyArray<string>): Values<C> => {
+/** An option the command does not take: the ones it takes, and the closest as "did you mean". */
+const unknownOption = (command: Command, rawName: string): UsageError => {
+  const own = Object.keys(COMMAND_OPTIONS[command])
+  const near = closest(rawName.replace(/^-+/, ""), own)
+  return new UsageError({
+    message: `${command}: ${rawName} is not an option of ${command}${near !== undefined ? `; did you mean --${near}?` : ""}\n${command} takes ${own.map((o) => `--${o}`).join(", ")}`
+  })
+}
+
+export const parseCommand = <C extends Command>(command: C, argv: ReadonlyArray<string>): Effect.Effect<Values<C>, UsageError> => {
   const args = argv.map((a) => (a === "--faketime" ? "--faketime=now" : a))
-  try {
-    return parseArgs({ args, options: COMMAND_OPTIONS[command], strict: true, allowPositionals: false }).values as Values<C>
-  } catch (e) {
-    throw new UsageError({ message: `${command}: ${e instanceof Error ? e.message : String(e)}` })
-  }
+  const options = COMMAND_OPTIONS[command]
+  // a lenient pass first, so an unknown option gets its own message
+  const { tokens } = parseArgs({ args, options, strict: false, allowPositionals: true, tokens: true })
+  const unknown = tokens.find((t) => t.kind === "option" && !Object.hasOwn(options, t.name))
+  if (unknown?.kind === "option") return Effect.fail(unknownOption(command, unknown.rawName))
+  return Effect.try({
+    try: () => parseArgs({ args, options, strict: true, allowPositionals: false }).values as Values<C>,
+    catch: (e) => new UsageError({ message: `${command}: ${e instanceof Error ? e.message : String(e)}` })
+  })
 }
 
 /** A flag whose value must be one of `choices`. */
-export const oneOf = <T extends string>(flag: string, value: string | undefined, choices: ReadonlyArray<T>, fallback: T): T => {
-  if (value === undefined) return fallback
-  if ((choices as ReadonlyArray<string>).includes(value)) return value as T
-  throw new UsageError({ message: `--${flag} is ${choices.join(" or ")}, not ${value}` })
+export const oneOf = <T extends string>(flag: string, value: string | undefined, choices: ReadonlyArray<T>, fallback: T): Effect.Effect<T, UsageError> => {
+  if (value === undefined) return Effect.succeed(fallback)
+  if ((choices as ReadonlyArray<string>).includes(value)) return Effect.succeed(value as T)
+  return Effect.fail(new UsageError({ message: `--${flag} is ${choices.join(" or ")}, not ${value}` }))
 }
 
 /** A positive number of seconds, as milliseconds. */
-export const secondsFlag = (flag: string, value: string | undefined): number | undefined => {
-  if (value === undefined) return undefined
+export const secondsFlag = (flag: string, value: string | undefined): Effect.Effect<number | undefined, UsageError> => {
+  if (value === undefined) return Effect.succeed(undefined)
   const n = Number(value)
-  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) throw new UsageError({ message: `--${flag} wants a positive number of seconds, got ${value}` })
-  return n * 1000
+  if (!/^\d+(\.\d+)?$/.test(value) || !(n > 0)) return Effect.fail(new UsageError({ message: `--${flag} wants a positive number of seconds, got ${value}` }))
+  return Effect.succeed(n * 1000)
 }

@@ -15,8 +15,8 @@ export const probeCommand = (flags: Values<"probe">) =>
   Effect.gen(function*() {
     const out = flags.out
     if (!out) return yield* new UsageError({ message: "probe needs --out FILE" })
-    const launcher = oneOf<LauncherKind>("launcher", flags.launcher, ["process", "container"], "process")
-    const readyTimeoutMs = secondsFlag("ready-timeout", flags["ready-timeout"])
+    const launcher = yield* oneOf<LauncherKind>("launcher", flags.launcher, ["process", "container"], "process")
+    const readyTimeoutMs = yield* secondsFlag("ready-timeout", flags["ready-timeout"])
     const gw = yield* scopedCliGateway({
       ...(flags.pin ? { pin: flags.pin } : {}),
       launcher,

@@ -103,14 +103,13 @@ const run = (command: Command, argv: ReadonlyArray<string>): Effect.Effect<numbe
   Effect.suspend(() => {
     switch (command) {
       case "doctor":
-        return Effect.provide(doctorCommand(parseCommand("doctor", argv)), NodeContext.layer)
+        return Effect.provide(Effect.flatMap(parseCommand("doctor", argv), doctorCommand), NodeContext.layer)
       case "up":
-        return upCommand(parseCommand("up", argv))
+        return Effect.flatMap(parseCommand("up", argv), upCommand)
       case "down":
-        parseCommand("down", argv)
-        return Effect.tryPromise({ try: downCommand, catch: (e) => e })
+        return Effect.flatMap(parseCommand("down", argv), () => Effect.tryPromise({ try: downCommand, catch: (e) => e }))
       case "probe":
-        return probeCommand(parseCommand("probe", argv))
+        return Effect.flatMap(parseCommand("probe", argv), probeCommand)
     }
   })
 
@@ -149,6 +148,5 @@ const report = (e: unknown): number => {
 /** The whole CLI for `argv`: its exit code; failures are reported on stderr (interruption stays interruption). */
 export const program = (argv: ReadonlyArray<string>): Effect.Effect<number> =>
   dispatch(argv).pipe(
-    // a UsageError thrown while parsing inside a command is a defect here: report it the same way
     Effect.catchAllCause((cause) => (Cause.isInterruptedOnly(cause) ? Effect.interrupt : Effect.sync(() => report(Cause.squash(cause)))))
   )

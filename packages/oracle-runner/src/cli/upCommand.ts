@@ -10,12 +10,12 @@ import { oneOf, secondsFlag, UsageError, type Values } from "./args.js"
 import { progress, scopedCliGateway } from "./gatewayScope.js"
 import { clearState, readState, writeState } from "./stateFile.js"
 
-const parseFaketime = (v: string | undefined): { start?: number } | undefined => {
-  if (v === undefined) return undefined
-  if (v === "now") return {}
+const parseFaketime = (v: string | undefined): Effect.Effect<{ start?: number } | undefined, UsageError> => {
+  if (v === undefined) return Effect.succeed(undefined)
+  if (v === "now") return Effect.succeed({})
   const n = /^\d+(\.\d+)?$/.test(v) ? Number(v) : Date.parse(v) / 1000
-  if (!Number.isFinite(n)) throw new UsageError({ message: `--faketime wants epoch seconds or an ISO date, got ${v}` })
-  return { start: n }
+  if (!Number.isFinite(n)) return Effect.fail(new UsageError({ message: `--faketime wants epoch seconds or an ISO date, got ${v}` }))
+  return Effect.succeed({ start: n })
 }
 
 const untilSignal = (signal: NodeJS.Signals) =>
@@ -27,10 +27,10 @@ const untilSignal = (signal: NodeJS.Signals) =>
 
 export const upCommand = (flags: Values<"up">) =>
   Effect.gen(function*() {
-    const launcher = oneOf<LauncherKind>("launcher", flags.launcher, ["process", "container"], "process")
-    const determinism = oneOf<Determinism>("determinism", flags.determinism, ["strict", "upstream-defaults"], "strict")
-    const faketime = parseFaketime(flags.faketime)
-    const readyTimeoutMs = secondsFlag("ready-timeout", flags["ready-timeout"])
+    const launcher = yield* oneOf<LauncherKind>("launcher", flags.launcher, ["process", "container"], "process")
+    const determinism = yield* oneOf<Determinism>("determinism", flags.determinism, ["strict", "upstream-defaults"], "strict")
+    const faketime = yield* parseFaketime(flags.faketime)
+    const readyTimeoutMs = yield* secondsFlag("ready-timeout", flags["ready-timeout"])
     const existing = yield* Effect.promise(readState)
     if (existing && isAlive(existing.pid)) {
       progress(`another 'up' (pid ${existing.pid}) is running at ${existing.baseUrl}; run 'down' first`)

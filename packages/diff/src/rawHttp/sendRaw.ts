@@ -1,9 +1,10 @@
 /**
- * One fuzz case over a fresh TCP connection: the bytes go out as they are, and the answer is read
+ * One request as raw bytes (a fuzz case) over a fresh TCP connection: the bytes go out as they are, and the answer is read
  * as it comes (status line, headers in wire order, body), whether or not the server read the body.
  */
 import * as net from "node:net"
-import { type FuzzCase, requestHead } from "./FuzzCase.js"
+import { type FuzzCase, requestHead } from "../fuzz/FuzzCase.js"
+import { dechunk, framingOf, headerValue, parseHead } from "./rawHead.js"
 
 export interface RawAnswer {
   /** "HTTP/1.1 404 Not Found"; "" when the connection closed with no answer. */
@@ -20,43 +21,17 @@ const CHUNK = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000), Bu
 const parse = (raw: Buffer, transport: string | undefined): RawAnswer => {
   const end = raw.indexOf("\r\n\r\n")
   if (end < 0) return { statusLine: "", status: 0, headers: [], body: "", transport: transport ?? "closed" }
-  const [statusLine = "", ...lines] = raw.subarray(0, end).toString("latin1").split("\r\n")
-  const headers = lines.map((l) => {
-    const colon = l.indexOf(":")
-    return [l.slice(0, colon), l.slice(colon + 1).trim()] as const
-  })
-  let body = raw.subarray(end + 4)
-  const chunked = headers.some(([k, v]) => k.toLowerCase() === "transfer-encoding" && v.toLowerCase() === "chunked")
-  if (chunked) body = dechunk(body)
-  return {
-    statusLine,
-    status: Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0),
-    headers,
-    body: body.toString("utf8"),
-    ...(transport === undefined ? {} : { transport })
-  }
+  const head = parseHead(raw.subarray(0, end))
+  const body = framingOf(head, "") === "chunked" ? dechunk(raw.subarray(end + 4)) : raw.subarray(end + 4)
+  return { ...head, body: body.toString("utf8"), ...(transport === undefined ? {} : { transport }) }
 }
 
 /** A whole answer with a Content-Length is in: no need to wait for the close. */
 const complete = (raw: Buffer): boolean => {
   const end = raw.indexOf("\r\n\r\n")
   if (end < 0) return false
-  const length = /\r\ncontent-length: *(\d+)/i.exec(raw.subarray(0, end).toString("latin1"))?.[1]
+  const length = headerValue(parseHead(raw.subarray(0, end)), "content-length")
   return length !== undefined && raw.length - (end + 4) >= Number(length)
-}
-
-const dechunk = (b: Buffer): Buffer => {
-  const out: Array<Buffer> = []
-  let i = 0
-  while (i < b.length) {
-    const eol = b.indexOf("\r\n", i)
-    if (eol < 0) break
-    const size = parseInt(b.subarray(i, eol).toString("latin1"), 16)
-    if (!(size > 0)) break
-    out.push(b.subarray(eol + 2, eol + 2 + size))
-    i = eol + 2 + size + 2
-  }
-  return Buffer.concat(out)
 }
 
 export const sendCase = (port: number, c: FuzzCase, key: string, timeoutMs = 15_000): Promise<RawAnswer> =>

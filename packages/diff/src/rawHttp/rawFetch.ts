@@ -7,8 +7,9 @@
  * a stream, de-chunked as it arrives, so SSE reads work as with fetch.
  */
 import * as net from "node:net"
+import { Dechunker, type Framing, framingOf, headerValue, parseHead } from "./rawHead.js"
 
-export type Framing = "content-length" | "chunked" | "close" | "none"
+export type { Framing } from "./rawHead.js"
 
 export interface RawHead {
   /** The request bytes' head as sent (the body is described by its length only). */
@@ -48,45 +49,6 @@ export const requestBytes = (method: string, path: string, headers: ReadonlyArra
   if (!Buffer.isBuffer(body)) lines.push("Transfer-Encoding: chunked")
   else if (body.length > 0 || method === "POST" || method === "PUT" || method === "PATCH") lines.push(`Content-Length: ${body.length}`)
   return Buffer.concat([Buffer.from(`${lines.join("\r\n")}\r\n\r\n`, "latin1"), Buffer.isBuffer(body) ? body : body.chunked])
-}
-
-/** Incremental de-chunking of a chunked body. */
-class Dechunker {
-  private pending = Buffer.alloc(0)
-  private left = 0
-  private trailer = false
-  done = false
-
-  push(data: Buffer, out: (b: Buffer) => void): void {
-    this.pending = Buffer.concat([this.pending, data])
-    for (;;) {
-      if (this.done) return
-      if (this.left > 0) {
-        if (this.pending.length === 0) return
-        const n = Math.min(this.left, this.pending.length)
-        out(this.pending.subarray(0, n))
-        this.pending = this.pending.subarray(n)
-        this.left -= n
-        if (this.left === 0) this.trailer = true
-        continue
-      }
-      const eol = this.pending.indexOf("\r\n")
-      if (eol < 0) return
-      const line = this.pending.subarray(0, eol).toString("latin1")
-      this.pending = this.pending.subarray(eol + 2)
-      if (this.trailer) {
-        // the CRLF after a chunk's data
-        this.trailer = false
-        continue
-      }
-      const size = parseInt(line, 16)
-      if (!(size > 0)) {
-        this.done = true
-        return
-      }
-      this.left = size
-    }
-  }
 }
 
 /**
@@ -138,22 +100,15 @@ export const rawFetch = async (url: string, init: RequestInit, onHead: (head: Ra
       head = Buffer.concat([head, data])
       const end = head.indexOf("\r\n\r\n")
       if (end < 0) return
-      const [statusLine = "", ...lines] = head.subarray(0, end).toString("latin1").split("\r\n")
+      const parsed = parseHead(head.subarray(0, end))
+      const { statusLine, status, headers: pairs } = parsed
       const rest = head.subarray(end + 4)
       head = null
-      const pairs = lines.map((l) => {
-        const colon = l.indexOf(":")
-        return [l.slice(0, colon), l.slice(colon + 1).trim()] as const
-      })
-      const find = (name: string) => pairs.find(([k]) => k.toLowerCase() === name)?.[1]
-      const chunked = (find("transfer-encoding") ?? "").toLowerCase().includes("chunked")
-      const length = find("content-length")
-      const status = Number(/^HTTP\/1\.[01] (\d{3})/.exec(statusLine)?.[1] ?? 0)
-      const bodyless = method === "HEAD" || status === 204 || status === 304
-      const framing: Framing = chunked ? "chunked" : length !== undefined ? "content-length" : bodyless ? "none" : "close"
+      const framing: Framing = framingOf(parsed, method)
+      const bodyless = framing === "none"
       onHead({ requestHead, requestBodyBytes, statusLine, headerNames: pairs.map(([k]) => k), framing })
-      if (chunked) dechunker = new Dechunker()
-      else if (length !== undefined) remaining = Number(length)
+      if (framing === "chunked") dechunker = new Dechunker()
+      else if (framing === "content-length") remaining = Number(headerValue(parsed, "content-length"))
       else if (bodyless) remaining = 0
       const stream = new ReadableStream<Uint8Array>({
         start: (c) => {
