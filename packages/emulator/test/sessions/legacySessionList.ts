@@ -4,8 +4,8 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { compressionTip } from "../../src/sessions/SessionLineage.js"
-import { type RichSessionRow, SESSION_COLUMNS } from "../../src/sessions/SessionRow.js"
+import { compressionTip } from "../../src/features/sessions/SessionLineage.js"
+import { type RichSessionRow, SESSION_COLUMNS } from "../../src/features/sessions/SessionRow.js"
 import { pyStrip } from "../../src/python/index.js"
 
 export interface ListQuery {

@@ -7,7 +7,7 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { StorageLive } from "../../src/services/Storage.js"
-import { listSessions, type ListQuery } from "../../src/sessions/SessionList.js"
+import { listSessions, type ListQuery } from "../../src/features/sessions/SessionList.js"
 import { STORAGE_SCHEMA } from "../../src/StorageSchema.js"
 import { legacyListSessions } from "./legacySessionList.js"
 import { prng, seedSessionForest } from "./sessionForest.js"
