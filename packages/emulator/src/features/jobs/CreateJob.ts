@@ -11,7 +11,7 @@ import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
 import { createJob } from "./JobRecord.js"
 import { readJobBody } from "./JobRequestBody.js"
-import { loadJobs, saveJobs } from "./JobStore.js"
+import { appendJob } from "./JobStore.js"
 import { scanCronPrompt } from "./PromptScan.js"
 import { Ids } from "../../services/Ids.js"
 import { jobCrash, originOf } from "./JobRouteSupport.js"
@@ -70,7 +70,6 @@ function* checkAndCreateJob(ctx: RouteContext) {
     ctx.now()
   )
   if (Either.isLeft(created)) return jobCrash(created.left)
-  const jobs = yield* loadJobs(ctx.namespace)
-  yield* saveJobs(ctx.namespace, [...jobs, created.right])
+  yield* appendJob(ctx.namespace, created.right)
   return jsonResponse({ job: created.right })
 }

@@ -2,9 +2,10 @@
 import { Effect, Either } from "effect"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
-import { removeJob } from "./JobRecord.js"
-import { loadJobs, saveJobs } from "./JobStore.js"
+import { resolveJobRef } from "./JobRecord.js"
+import { deleteJob, loadJob, loadJobs } from "./JobStore.js"
 import { checkJobId, jobCrash, jobNotFound } from "./JobRouteSupport.js"
+import { pyStr } from "../../python/index.js"
 
 export const deleteJobRoute: Handler = (ctx) =>
   Effect.gen(() => deleteJobById(ctx))
@@ -12,9 +13,11 @@ export const deleteJobRoute: Handler = (ctx) =>
 function* deleteJobById(ctx: RouteContext) {
   const id = checkJobId(ctx)
   if (id._tag === "rejected") return id.response
-  const removed = removeJob(yield* loadJobs(ctx.namespace), id.id)
-  if (Either.isLeft(removed)) return jobCrash(removed.left)
-  if (removed.right === undefined) return jobNotFound()
-  yield* saveJobs(ctx.namespace, removed.right)
+  // by id, one indexed row; only a ref that is no job's id reads the list (it may be a name)
+  const byId = yield* loadJob(ctx.namespace, id.id)
+  const resolved = resolveJobRef(byId === undefined ? yield* loadJobs(ctx.namespace) : [byId], id.id)
+  if (Either.isLeft(resolved)) return jobCrash(resolved.left)
+  if (resolved.right === undefined) return jobNotFound()
+  yield* deleteJob(ctx.namespace, pyStr(resolved.right["id"]))
   return jsonResponse({ ok: true })
 }

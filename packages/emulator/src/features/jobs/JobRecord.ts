@@ -232,6 +232,3 @@ export const triggerJob = (jobs: ReadonlyArray<Job>, ref: string, nowSeconds: nu
   byRef(jobs, ref, nowSeconds, () =>
     Either.right({ enabled: true, state: "scheduled", paused_at: null, paused_reason: null, next_run_at: nowIso(nowSeconds) }))
 
-/** `remove_job`: Right(undefined) when nothing matched. */
-export const removeJob = (jobs: ReadonlyArray<Job>, ref: string): Either.Either<Array<Job> | undefined, string> =>
-  Either.map(resolveJobRef(jobs, ref), (job) => (job === undefined ? undefined : jobs.filter((j) => j["id"] !== job["id"])))

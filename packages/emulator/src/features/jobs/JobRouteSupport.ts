@@ -7,7 +7,7 @@ import { Effect, Either } from "effect"
 import { plainErrorResponse } from "../../http/Envelopes.js"
 import type { EmuResponse } from "../../http/Exchange.js"
 import type { RouteContext } from "../../http/Route.js"
-import { type Job, loadJobs, saveJobs } from "./JobStore.js"
+import { type Job, loadJob, loadJobs, saveJob, saveJobs } from "./JobStore.js"
 import type { Updated } from "./JobRecord.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import { pyStrip } from "../../python/index.js"
@@ -47,10 +47,14 @@ export const applyJobOperation = (ctx: RouteContext, op: (jobs: ReadonlyArray<Jo
   Effect.gen(() => applyToJobs(ctx, op))
 
 function* applyToJobs(ctx: RouteContext, op: (jobs: ReadonlyArray<Job>) => Either.Either<Updated, string>) {
-  const jobs = yield* loadJobs(ctx.namespace)
-  const result = op(jobs)
+  // a job found by its id is the only one the operation touches: it runs on that job alone and
+  // only that row is rewritten; a ref that is no job's id (it may be a name) takes the whole list
+  const byId = yield* loadJob(ctx.namespace, ctx.params["job_id"] ?? "")
+  const result = op(byId === undefined ? yield* loadJobs(ctx.namespace) : [byId])
   if (Either.isLeft(result)) return jobCrash(result.left)
   if (result.right.job === undefined) return jobNotFound()
-  yield* saveJobs(ctx.namespace, result.right.jobs)
+  const stored = result.right.jobs[0]
+  if (byId !== undefined && stored !== undefined) yield* saveJob(ctx.namespace, stored)
+  else yield* saveJobs(ctx.namespace, result.right.jobs)
   return jsonResponse({ job: result.right.job })
 }

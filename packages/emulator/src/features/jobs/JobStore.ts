@@ -1,10 +1,11 @@
 /**
- * Load and save a namespace's job list (Python JSON values kept as they are: an int stays an int,
- * true stays a bool) and its execution records.
+ * Load and save a namespace's jobs (Python JSON values kept as they are: an int stays an int,
+ * true stays a bool) and their execution records. Jobs are rows in list order; a create appends
+ * one row and an update rewrites one, so neither costs more as jobs accumulate.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
-import { isDict, pyDumps, pyJsonLoads, toHandlerValue } from "../../python/index.js"
+import { isDict, pyDumps, pyJsonLoads, pyStr, toHandlerValue } from "../../python/index.js"
 
 export type Job = Record<string, unknown>
 
@@ -13,27 +14,58 @@ const parse = (text: string): unknown => {
   return parsed._tag === "Right" ? toHandlerValue(parsed.right) : null
 }
 
+const jobsOf = (rows: ReadonlyArray<{ readonly job_json: string }>): Array<Job> => rows.map((r) => parse(r.job_json)).filter(isDict)
+
+/** The namespace's jobs, in list order. */
 export const loadJobs = (ns: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql<{ readonly jobs_json: string }>`SELECT jobs_json FROM cron_job_lists WHERE namespace = ${ns}`
+    sql<{ readonly job_json: string }>`SELECT job_json FROM cron_jobs WHERE namespace = ${ns} ORDER BY seq`
+  ).pipe(Effect.map(jobsOf), Effect.orDie)
+
+/** The first job (in list order) whose id is `id`, as a list lookup by id finds it. */
+export const loadJob = (ns: string, id: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ readonly job_json: string }>`SELECT job_json FROM cron_jobs WHERE namespace = ${ns} AND id = ${id} ORDER BY seq LIMIT 1`
   ).pipe(
-    Effect.map((rows): Array<Job> => {
-      const list = rows[0] === undefined ? [] : parse(rows[0].jobs_json)
-      return Array.isArray(list) ? list.filter(isDict) : []
-    }),
+    // the id column holds str(id): a job whose id is not that very string is not a match
+    Effect.map((rows): Job | undefined => jobsOf(rows).find((j) => j["id"] === id)),
     Effect.orDie
   )
 
-export const saveJobs = (ns: string, jobs: ReadonlyArray<Job>) =>
+/** Appends a job at the end of the list. */
+export const appendJob = (ns: string, job: Job) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`INSERT INTO cron_jobs (namespace, seq, id, job_json)
+        VALUES (${ns}, (SELECT COALESCE(MAX(seq), 0) + 1 FROM cron_jobs WHERE namespace = ${ns}), ${pyStr(job["id"])}, ${pyDumps(job)})`
+  ).pipe(Effect.asVoid, Effect.orDie)
+
+/** Rewrites the first job with the job's id in place (its list position kept). */
+export const saveJob = (ns: string, job: Job) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => {
-    const text = pyDumps(jobs)
-    return sql`INSERT INTO cron_job_lists (namespace, jobs_json) VALUES (${ns}, ${text})
-               ON CONFLICT (namespace) DO UPDATE SET jobs_json = excluded.jobs_json`
+    const id = pyStr(job["id"])
+    return sql`UPDATE cron_jobs SET job_json = ${pyDumps(job)} WHERE namespace = ${ns} AND seq =
+                 (SELECT seq FROM cron_jobs WHERE namespace = ${ns} AND id = ${id} ORDER BY seq LIMIT 1)`
   }).pipe(Effect.asVoid, Effect.orDie)
 
-/** Namespaces that have a job list (the ticker visits them). */
+/** Removes every job with this id. */
+export const deleteJob = (ns: string, id: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM cron_jobs WHERE namespace = ${ns} AND id = ${id}`).pipe(Effect.asVoid, Effect.orDie)
+
+/** Replaces the whole list (a list operation that found its job by name rather than id). */
+export const saveJobs = (ns: string, jobs: ReadonlyArray<Job>) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql.withTransaction(
+      Effect.gen(function*() {
+        yield* sql`DELETE FROM cron_jobs WHERE namespace = ${ns}`
+        let seq = 0
+        for (const job of jobs) yield* sql`INSERT INTO cron_jobs (namespace, seq, id, job_json) VALUES (${ns}, ${++seq}, ${pyStr(job["id"])}, ${pyDumps(job)})`
+      })
+    )
+  ).pipe(Effect.asVoid, Effect.orDie)
+
+/** Namespaces that have jobs (the ticker visits them). */
 export const jobNamespaces = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ readonly namespace: string }>`SELECT namespace FROM cron_job_lists`
+  sql<{ readonly namespace: string }>`SELECT DISTINCT namespace FROM cron_jobs`
 ).pipe(
   Effect.map((rows) => rows.map((r) => r.namespace)),
   Effect.orDie

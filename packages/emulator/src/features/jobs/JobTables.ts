@@ -1,20 +1,38 @@
 /**
  * Upstream keeps cron jobs in HERMES_HOME/cron/jobs.json (one ordered list, rewritten whole on
- * every change) and execution records in cron/executions.db. The emulator keeps the same: one JSON
- * list per namespace, and the execution records the list endpoint reports as `latest_execution`.
+ * every change) and execution records in cron/executions.db. The emulator keeps the same list
+ * order, one row per job (`seq` is the list position): rewriting the whole list made each create
+ * cost in proportion to the jobs already stored. Execution records are what the list endpoint
+ * reports as `latest_execution`.
  */
 export const JOB_TABLES: ReadonlyArray<string> = [
-  `CREATE TABLE IF NOT EXISTS cron_job_lists (
-     namespace TEXT PRIMARY KEY,
-     jobs_json TEXT NOT NULL
+  `CREATE TABLE IF NOT EXISTS cron_jobs (
+     namespace TEXT NOT NULL,
+     seq INTEGER NOT NULL,
+     id TEXT NOT NULL,
+     job_json TEXT NOT NULL,
+     PRIMARY KEY (namespace, seq)
    )`,
+  `CREATE INDEX IF NOT EXISTS cron_jobs_id ON cron_jobs (namespace, id, seq)`,
   `CREATE TABLE IF NOT EXISTS cron_executions (
      namespace TEXT NOT NULL,
      seq INTEGER NOT NULL,
      job_id TEXT NOT NULL,
      record_json TEXT NOT NULL,
      PRIMARY KEY (namespace, seq)
-   )`
+   )`,
+  // the list asks each job's latest record
+  `CREATE INDEX IF NOT EXISTS cron_executions_job ON cron_executions (namespace, job_id, seq)`,
+  // a data dir written when the list was one JSON document: its jobs become rows, in order
+  `CREATE TABLE IF NOT EXISTS cron_job_lists (
+     namespace TEXT PRIMARY KEY,
+     jobs_json TEXT NOT NULL
+   )`,
+  `INSERT INTO cron_jobs (namespace, seq, id, job_json)
+     SELECT l.namespace, j.key + 1, COALESCE(json_extract(j.value, '$.id'), ''), j.value
+     FROM cron_job_lists l, json_each(l.jobs_json) j
+     WHERE json_valid(l.jobs_json) AND j.type = 'object'`,
+  `DROP TABLE cron_job_lists`
 ]
 
-export const JOB_TABLE_NAMES = ["cron_job_lists", "cron_executions"] as const
+export const JOB_TABLE_NAMES = ["cron_jobs", "cron_executions"] as const

@@ -89,30 +89,41 @@ function* selectSessionPage(ns: string, q: ListQuery) {
   }
   if (q.excludeArchived) where.push("s.archived = 0")
   const whereSql = `WHERE ${where.join(" AND ")}`
+  // Only the page's rows get a preview and last_active; only compression roots walk a chain (any
+  // other listed session's chain is itself). The CROSS JOINs keep SQLite from scanning the chain
+  // queue once per candidate child, which made the list quadratic in the number of sessions.
   const rows = yield* sql.unsafe<RawRow>(
-    `WITH RECURSIVE chain(root_id, cur_id) AS (
-       SELECT s.id, s.id FROM hermes_sessions s ${whereSql}
-       UNION ALL
+    `WITH RECURSIVE listed AS MATERIALIZED (
+       SELECT s.id, s.started_at, s.end_reason FROM hermes_sessions s ${whereSql}
+     ),
+     chain(root_id, cur_id) AS (
+       SELECT id, id FROM listed WHERE end_reason = 'compression'
+       UNION
        SELECT chain.root_id, c.id FROM chain
-         JOIN hermes_sessions p ON p.namespace = ? AND p.id = chain.cur_id
-         JOIN hermes_sessions c ON c.namespace = ? AND c.parent_session_id = chain.cur_id
+         CROSS JOIN hermes_sessions p ON p.namespace = ? AND p.id = chain.cur_id
+         CROSS JOIN hermes_sessions c ON c.namespace = ? AND c.parent_session_id = chain.cur_id
        WHERE p.end_reason = 'compression'
          AND json_extract(COALESCE(c.model_config, '{}'), '$._branched_from') IS NULL
          AND json_extract(COALESCE(c.model_config, '{}'), '$._delegate_from') IS NULL
          AND COALESCE(c.source, '') != 'tool'
      ),
-     chain_max AS (
+     chain_max AS MATERIALIZED (
        SELECT root_id, MAX(COALESCE(
          (SELECT MAX(m.timestamp) FROM hermes_messages m WHERE m.namespace = ? AND m.session_id = chain.cur_id),
          (SELECT ss.started_at FROM hermes_sessions ss WHERE ss.namespace = ? AND ss.id = chain.cur_id))) AS effective
        FROM chain GROUP BY root_id
+     ),
+     page AS MATERIALIZED (
+       SELECT l.id, l.started_at, COALESCE(cm.effective,
+         (SELECT MAX(m.timestamp) FROM hermes_messages m WHERE m.namespace = ? AND m.session_id = l.id), l.started_at) AS effective
+       FROM listed l LEFT JOIN chain_max cm ON cm.root_id = l.id
+       ORDER BY effective DESC, l.started_at DESC, l.id DESC
+       LIMIT ? OFFSET ?
      )
      SELECT ${COLUMNS}, ${PREVIEW_RAW} AS preview_raw, ${LAST_ACTIVE} AS last_active
-     FROM hermes_sessions s LEFT JOIN chain_max cm ON cm.root_id = s.id
-     ${whereSql}
-     ORDER BY COALESCE(cm.effective, s.started_at) DESC, s.started_at DESC, s.id DESC
-     LIMIT ? OFFSET ?`,
-    [...params, ns, ns, ns, ns, ...params, q.limit, q.offset]
+     FROM page CROSS JOIN hermes_sessions s ON s.namespace = ? AND s.id = page.id
+     ORDER BY page.effective DESC, page.started_at DESC, page.id DESC`,
+    [...params, ns, ns, ns, ns, ns, q.limit, q.offset, ns]
   )
   const sessions = rows.map(toRich)
   if (q.includeChildren) return sessions

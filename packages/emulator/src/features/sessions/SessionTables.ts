@@ -53,6 +53,9 @@ export const SESSION_TABLES: ReadonlyArray<string> = [
      PRIMARY KEY (namespace, id)
    )`,
   `CREATE INDEX IF NOT EXISTS hermes_messages_session ON hermes_messages (namespace, session_id, id)`,
+  // the list walks compression chains parent to child, and takes each session's latest message time
+  `CREATE INDEX IF NOT EXISTS hermes_sessions_parent ON hermes_sessions (namespace, parent_session_id)`,
+  `CREATE INDEX IF NOT EXISTS hermes_messages_session_time ON hermes_messages (namespace, session_id, timestamp)`,
   `CREATE TABLE IF NOT EXISTS hermes_message_seq (
      namespace TEXT PRIMARY KEY,
      last_id INTEGER NOT NULL
