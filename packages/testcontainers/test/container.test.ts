@@ -61,7 +61,9 @@ describe.skipIf(skip !== undefined)("HermesEmulatorContainer", () => {
 
   it("drives the clock, faults and snapshots of its own namespace", async () => {
     const control = emu.control({ namespace: "tc-state" })
+    await control.clock({ freeze: true }) // a frozen clock moves only when told
     expect(await control.clock({ set: 1_900_000_000 })).toEqual({ now: 1_900_000_000 })
+    expect(await control.clock({ advance: 60 })).toEqual({ now: 1_900_000_060 })
 
     await control.armFault({ route: "chat.completions", status: 503, times: 1 })
     const chat = () =>
