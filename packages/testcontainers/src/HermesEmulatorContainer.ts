@@ -33,7 +33,7 @@ export class HermesEmulatorContainer extends GenericContainer {
   private hostNetwork: { port: number | undefined } | undefined
   private readonly serveArgs: Array<string> = ["serve", "--data-dir", "/data"]
 
-  constructor(image: string = DEFAULT_IMAGE) {
+  constructor(readonly image: string = DEFAULT_IMAGE) {
     super(image)
     this.withHealthCheck({ test: ["CMD", "node", "/opt/hermetic/healthcheck.cjs"], interval: 250, timeout: 2000, retries: 40, startPeriod: 0 })
       .withWaitStrategy(Wait.forHealthCheck())

@@ -5,10 +5,11 @@
  * (the container smoke) turns that skip into a failure. The engine here has no bridge network
  * (scripts/container-engine.sh), so the container uses the host's, bound to 127.0.0.1.
  */
+import { Effect } from "effect"
 import OpenAI from "openai"
 import { getContainerRuntimeClient, ImageName } from "testcontainers"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { DEFAULT_IMAGE, HermesEmulatorContainer, type StartedHermesEmulatorContainer } from "../src/index.js"
+import { DEFAULT_IMAGE, HermesEmulatorContainer, type StartedHermesEmulatorContainer, startedContainer } from "../src/index.js"
 
 process.env["TESTCONTAINERS_RYUK_DISABLED"] ??= "true"
 process.env["TESTCONTAINERS_HOST_OVERRIDE"] ??= "localhost"
@@ -84,4 +85,32 @@ describe.skipIf(skip !== undefined)("HermesEmulatorContainer", () => {
     expect(loaded["hermes_messages"]).toBe(2)
     expect(await sessions()).toHaveLength(1)
   })
+})
+
+describe.skipIf(skip !== undefined)("startedContainer (scoped Effect)", () => {
+  it("starts the container for the scope and removes it when the scope closes, even on failure", async () => {
+    let id = ""
+    const failed = await Effect.runPromiseExit(
+      Effect.scoped(
+        Effect.gen(function*() {
+          const emu = yield* startedContainer(new HermesEmulatorContainer(IMAGE).withApiKey(KEY).withHostNetwork())
+          id = emu.getId()
+          expect((yield* Effect.promise(() => fetch(`${emu.getBaseUrl()}/health`))).status).toBe(200)
+          return yield* Effect.fail("the test body failed")
+        })
+      )
+    )
+    expect(failed._tag).toBe("Failure")
+    expect(id).not.toBe("")
+    const client = await getContainerRuntimeClient()
+    expect((await client.container.list()).filter((c) => c.Id === id)).toEqual([])
+  }, 60_000)
+
+  it("a start that cannot succeed is a typed ContainerStartFailed", async () => {
+    const error = await Effect.runPromise(
+      Effect.scoped(startedContainer(new HermesEmulatorContainer("hermetic/no-such-image:0").withApiKey(KEY))).pipe(Effect.flip)
+    )
+    expect(error._tag).toBe("ContainerStartFailed")
+    expect(error.message).toContain("hermetic/no-such-image")
+  }, 60_000)
 })
