@@ -11,12 +11,13 @@ from .process import EmulatorProcess, find_bin
 class HermesServer:
     """Where the session's tests send their requests, and how it ends."""
 
-    def __init__(self, base_url, api_key, is_emulator, kind, stop=None, pid=None):
+    def __init__(self, base_url, api_key, is_emulator, kind, stop=None, pid=None, container_id=None):
         self.base_url = base_url.rstrip("/")
         self.api_key = api_key
         self.is_emulator = is_emulator
         self.kind = kind
         self.pid = pid
+        self.container_id = container_id
         self._stop = stop
 
     def stop(self):
@@ -54,7 +55,7 @@ def start_container(image, api_key=None, hermes_version=None, host_network=True)
     if host_network:
         container.with_host_network()
     container.start()
-    return HermesServer(container.get_base_url(), key, True, "container", stop=container.stop)
+    return HermesServer(container.get_base_url(), key, True, "container", stop=container.stop, container_id=container.get_wrapped_container().id)
 
 
 def attach(url, api_key, is_emulator):
