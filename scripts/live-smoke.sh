@@ -4,7 +4,9 @@
 # restart, and the libfaketime clock; then record/replay of an example app through hermes-emulator
 # record in front of the gateway (~18 s); then `oracle compare` interrupted by SIGINT leaves no
 # gateway behind (process launcher, and container launcher with --container). First run on a machine builds the venv from PyPI (~50 s);
-# later runs reuse ~/.cache/hermetic (~15 s).
+# later runs reuse ~/.cache/hermetic (~15 s). With --container it also builds the hermes-emulator
+# image (image/build.sh), checks that a keyless start is refused, and runs the testcontainers
+# modules' tests against it: @hermetic/testcontainers (vitest) and pytest-hermetic --hermes-image.
 #   scripts/live-smoke.sh              process launcher only
 #   scripts/live-smoke.sh --container  also the container launcher (starts a private dockerd unless
 #                                      one runs, and stops only one it started; a fresh machine
@@ -29,7 +31,21 @@ if [ "${1:-}" = "--container" ]; then
   ENGINE_STARTED=$(sed -n 's/^HERMETIC_ENGINE_STARTED=//p' <<<"$ENGINE_OUT")
   export "$(grep '^DOCKER_HOST=' <<<"$ENGINE_OUT")"
   FILES+=(packages/oracle-runner/test/container.gateway.test.ts)
+  # the emulator's image: built, refused without a key, then tried through both testcontainers modules
+  timeout --kill-after=30 "${HERMETIC_IMAGE_TIMEOUT:-900}" image/build.sh | tee /tmp/hermetic-image-build.out >&2
+  IMAGE=$(sed -n 's/^IMAGE=//p' /tmp/hermetic-image-build.out)
+  if docker run --rm --network none "$IMAGE" >/tmp/hermetic-image-refusal.txt 2>&1 || ! grep -q "refusing to start" /tmp/hermetic-image-refusal.txt; then
+    echo "[live-smoke] the image started without a key:" >&2; cat /tmp/hermetic-image-refusal.txt >&2; exit 1
+  fi
+  echo "[live-smoke] image $IMAGE: a keyless start is refused ($(tail -1 /tmp/hermetic-image-refusal.txt | cut -c1-80)…)" >&2
+  FILES+=(packages/testcontainers/test/container.test.ts)
+  export HERMETIC_REQUIRE_CONTAINER=1 HERMETIC_EMULATOR_IMAGE="$IMAGE" TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost
 fi
 # one file at a time: on a fresh machine the first one builds the venv (and the images), which two
 # files building side by side into the same cache directory would break
-HERMETIC_LIVE=1 timeout --kill-after=30 "$LIMIT" npx vitest run --no-file-parallelism "${FILES[@]}"
+code=0
+HERMETIC_LIVE=1 timeout --kill-after=30 "$LIMIT" npx vitest run --no-file-parallelism "${FILES[@]}" || code=$?
+if [ "${1:-}" = "--container" ]; then
+  timeout --kill-after=30 600 scripts/pytest-plugin.sh --hermes-image "$IMAGE" || code=$((code == 0 ? 1 : code))
+fi
+exit "$code"

@@ -8,7 +8,7 @@ import { Context, Data, Effect, Layer, ManagedRuntime, Runtime } from "effect"
 import { makeApp } from "./App.js"
 import { EmulatorConfig, type EmulatorConfigShape, type EmulatorOptions, resolveConfig } from "./config/EmulatorConfig.js"
 import type { BodyReader, EmuRequest, EmuRequestHead, EmuResponse } from "./http/Exchange.js"
-import { startupRefusal } from "./config/StartupGuard.js"
+import { allowsNoKey, startupRefusal } from "./config/StartupGuard.js"
 import { listen } from "./http/NodeAdapter.js"
 import type { AppServices } from "./http/Route.js"
 import { makeFetch } from "./http/WebAdapter.js"
@@ -148,7 +148,12 @@ export const startEmulator = async (
   const runtime = ManagedRuntime.make(layer(options, overrides))
   const emulator = await runtime.runPromise(Emulator)
   const host = options.host ?? emulator.config.host
-  const refusal = startupRefusal({ host, apiKey: emulator.config.apiKey, adminKey: emulator.config.adminKey })
+  const refusal = startupRefusal({
+    host,
+    apiKey: emulator.config.apiKey,
+    adminKey: emulator.config.adminKey,
+    allowNoKey: allowsNoKey(overrides.env ?? {})
+  })
   if (refusal !== undefined) {
     await runtime.dispose()
     throw new StartupRefused({ message: refusal })

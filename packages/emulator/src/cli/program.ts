@@ -41,6 +41,11 @@ Options:
   -h, --help                this help
   -v, --version             the version
 
+Environment: API_SERVER_KEY, API_SERVER_HOST, API_SERVER_PORT, API_SERVER_MODEL_NAME,
+API_SERVER_CORS_ORIGINS (Hermes' own); HERMETIC_HERMES_VERSION (the pin, when --hermes-version is
+not given); HERMETIC_ADMIN_KEY; HERMETIC_ALLOW_NO_KEY=local-test (a non-loopback host with no key,
+for a local test only, e.g. in a container whose published port stays on this machine).
+
 Control plane: POST /__admin/script, /__admin/holds/{name}/release, /__admin/clock,
 /__admin/restart, /__admin/reset (namespace by the x-hermetic-namespace header).
 
@@ -110,7 +115,7 @@ function* startAndServe(values: Values) {
     process.stderr.write(
       "hermes-emulator: warning: no API key set, every request is accepted without auth. " +
         "This differs from Hermes on purpose: Hermes refuses to start without a key; the emulator allows it on a loopback host only, for local tests " +
-        "(a non-loopback --host without a key is refused). " +
+        "(a non-loopback --host without a key is refused unless HERMETIC_ALLOW_NO_KEY=local-test says it is a local test). " +
         "Set API_SERVER_KEY (>= 16 characters) or pass --api-key to require 'Authorization: Bearer <key>'.\n"
     )
   }

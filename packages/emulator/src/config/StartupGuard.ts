@@ -3,7 +3,9 @@
  * guard: a key must be a real secret (at least 16 characters once stripped, not a placeholder such
  * as "changeme"). Hermes also refuses to start with no key at all; the emulator keeps that mode for
  * tests and local use, but only on loopback: with no key, a non-loopback host is refused, as it
- * would open the API and the control plane on every interface.
+ * would open the API and the control plane on every interface — unless the caller says in so many
+ * words that it is a local test (`HERMETIC_ALLOW_NO_KEY=local-test`): a container must bind
+ * 0.0.0.0 to be reachable through its published port, which itself may be loopback-only.
  */
 import { isIP } from "node:net"
 import { pyStrip } from "../python/index.js"
@@ -25,6 +27,13 @@ const PLACEHOLDERS = new Set([
   "null",
   "none"
 ])
+
+/** The environment variable, and the one value of it, that lets a non-loopback host start without a key. */
+export const ALLOW_NO_KEY_VARIABLE = "HERMETIC_ALLOW_NO_KEY"
+export const ALLOW_NO_KEY_VALUE = "local-test"
+
+/** Whether the environment explicitly allows a keyless non-loopback start (only the exact value counts). */
+export const allowsNoKey = (env: Readonly<Record<string, string | undefined>>): boolean => env[ALLOW_NO_KEY_VARIABLE] === ALLOW_NO_KEY_VALUE
 
 /** Whether binding here stays on this machine: loopback addresses and "localhost". */
 export const isLoopbackHost = (host: string): boolean => {
@@ -48,6 +57,8 @@ export const startupRefusal = (settings: {
   readonly host: string
   readonly apiKey: string
   readonly adminKey: string | undefined
+  /** `HERMETIC_ALLOW_NO_KEY=local-test`: the user said it is a local test. */
+  readonly allowNoKey?: boolean
 }): string | undefined => {
   if (settings.apiKey !== "") {
     const weak = weakKeyReason(settings.apiKey)
@@ -59,8 +70,8 @@ export const startupRefusal = (settings: {
     const weak = weakKeyReason(settings.adminKey)
     if (weak !== undefined) return `refusing to start: the admin key ${weak}.`
   }
-  if (settings.apiKey === "" && !isLoopbackHost(settings.host)) {
-    return `refusing to start: host ${settings.host} is reachable from other machines and no API key is set; set API_SERVER_KEY or --api-key (>= ${MIN_KEY_LENGTH} characters), or bind 127.0.0.1.`
+  if (settings.apiKey === "" && !isLoopbackHost(settings.host) && settings.allowNoKey !== true) {
+    return `refusing to start: host ${settings.host} is reachable from other machines and no API key is set; set API_SERVER_KEY or --api-key (>= ${MIN_KEY_LENGTH} characters), or bind 127.0.0.1 (for a local test only, in a container whose port stays on this machine: ${ALLOW_NO_KEY_VARIABLE}=${ALLOW_NO_KEY_VALUE}).`
   }
   return undefined
 }

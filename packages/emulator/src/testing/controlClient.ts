@@ -1,22 +1,57 @@
 /**
  * What a test does to a running emulator besides calling its API: script the model, release holds,
- * reset. Shared by the Promise fixture (emulatorFixture.ts) and the Effect layer (EmulatorServer.ts).
+ * move the clock, arm faults, save and load snapshots, read the journal, reset. Shared by the
+ * Promise fixture (emulatorFixture.ts), the Effect layer (EmulatorServer.ts) and the container
+ * module (@hermetic/testcontainers), over HTTP only: it also drives an emulator in a container or
+ * on another port (`@hermetic/emulator/control-client` loads nothing else of the emulator).
+ * Request and answer shapes are @hermetic/script's ControlPlane and the emulator's own schemas.
  */
-import { ADMIN_PREFIX, holdReleasePath, NAMESPACE_HEADER, type Script } from "@hermetic/script"
+import {
+  ADMIN_PREFIX,
+  type ClockCommand,
+  type ClockMoved,
+  holdReleasePath,
+  type HoldReleased,
+  NAMESPACE_HEADER,
+  type ResetDone,
+  type Restarted,
+  type Script,
+  type ScriptAppended
+} from "@hermetic/script"
+import type { FaultRule } from "../services/Faults.js"
+import type { SnapshotFile } from "../snapshot/SnapshotFile.js"
+import { type JournalClient, journalOf } from "./journalPromise.js"
+
+export type { ClockCommand, ClockMoved, FaultRule, HoldReleased, JournalClient, ScriptAppended, SnapshotFile }
 
 export interface ControlClient {
   /** Base URL of the emulator (`http://127.0.0.1:<port>`); an OpenAI SDK wants `${url}/v1`. */
   readonly url: string
   /** The bearer key the emulator requires; give it to your client. */
   readonly apiKey: string
+  /** The namespace this client drives (header `x-hermetic-namespace`). */
+  readonly namespace: string
   /** Headers for your own requests: the bearer key and the namespace. */
   readonly headers: Readonly<Record<string, string>>
   /** Appends turns to what "the model" will say. */
-  readonly script: (script: Script) => Promise<void>
+  readonly script: (script: Script) => Promise<ScriptAppended>
   /** Releases a held reply. */
-  readonly release: (hold: string) => Promise<void>
-  /** Clears the namespace: runs, sessions, responses, the script queue. */
-  readonly reset: () => Promise<void>
+  readonly release: (hold: string) => Promise<HoldReleased>
+  /** Sets, advances (seconds) or freezes the namespace's clock. */
+  readonly clock: (command: ClockCommand) => Promise<ClockMoved>
+  /** Arms a fault rule (status, latency, dropped or cut streams) for matching requests. */
+  readonly armFault: (rule: FaultRule) => Promise<void>
+  readonly clearFaults: () => Promise<void>
+  /** The namespace's durable state as one snapshot (what `serve --snapshot FILE` takes). */
+  readonly saveSnapshot: () => Promise<SnapshotFile>
+  /** Replaces the namespace's rows with a snapshot's, as a restart would; rows loaded per table. */
+  readonly loadSnapshot: (snapshot: SnapshotFile) => Promise<Readonly<Record<string, number>>>
+  /** The namespace's journal: query it, expect requests, read model calls. */
+  readonly journal: JournalClient
+  /** The gateway restarts: memory goes, storage stays. */
+  readonly restart: () => Promise<Restarted>
+  /** Clears the namespace: runs, sessions, responses, the script queue, clock, faults. */
+  readonly reset: () => Promise<ResetDone>
 }
 
 export interface ControlOptions {
@@ -25,30 +60,51 @@ export interface ControlOptions {
   readonly adminKey?: string
 }
 
-export const controlClient = (url: string, apiKey: string, options: ControlOptions = {}): ControlClient => {
-  const headers: Record<string, string> = {
-    authorization: `Bearer ${apiKey}`,
-    [NAMESPACE_HEADER]: options.namespace ?? "default"
+/** A control-plane request the emulator refused: its status and its message. */
+export class ControlPlaneError extends Error {
+  constructor(readonly path: string, readonly status: number, readonly body: string) {
+    super(`hermetic: POST ${path} answered ${status}: ${body}`)
+    this.name = "ControlPlaneError"
   }
-  const admin = async (path: string, body: unknown) => {
+}
+
+export const controlClient = (url: string, apiKey: string, options: ControlOptions = {}): ControlClient => {
+  const namespace = options.namespace ?? "default"
+  const headers: Record<string, string> = {
+    ...(apiKey !== "" ? { authorization: `Bearer ${apiKey}` } : {}),
+    [NAMESPACE_HEADER]: namespace
+  }
+  const admin = async <A>(method: "POST" | "DELETE", path: string, body?: unknown): Promise<A> => {
     const res = await fetch(`${url}${path}`, {
-      method: "POST",
+      method,
       headers: {
         ...headers,
         "content-type": "application/json",
         ...(options.adminKey !== undefined ? { "x-hermetic-admin-key": options.adminKey } : {})
       },
-      body: JSON.stringify(body)
+      ...(body !== undefined ? { body: JSON.stringify(body) } : {})
     })
-    if (!res.ok) throw new Error(`hermetic: POST ${path} answered ${res.status}: ${await res.text()}`)
+    const text = await res.text()
+    if (!res.ok) throw new ControlPlaneError(path, res.status, text)
+    return JSON.parse(text) as A
   }
+  const post = <A>(path: string, body: unknown) => admin<A>("POST", `${ADMIN_PREFIX}${path}`, body)
+  const adminKey = options.adminKey ?? (apiKey !== "" ? apiKey : undefined)
   return {
     url,
     apiKey,
+    namespace,
     headers,
-    script: (script) => admin(`${ADMIN_PREFIX}/script`, script),
-    release: (hold) => admin(holdReleasePath(hold), {}),
-    reset: () => admin(`${ADMIN_PREFIX}/reset`, {})
+    script: (script) => post<ScriptAppended>("/script", script),
+    release: (hold) => admin<HoldReleased>("POST", holdReleasePath(hold), {}),
+    clock: (command) => post<ClockMoved>("/clock", command),
+    armFault: async (rule) => void (await post("/faults", rule)),
+    clearFaults: async () => void (await admin("DELETE", `${ADMIN_PREFIX}/faults`)),
+    saveSnapshot: async () => (await post<{ snapshot: SnapshotFile }>("/snapshot", { action: "save" })).snapshot,
+    loadSnapshot: async (snapshot) => (await post<{ loaded: Record<string, number> }>("/snapshot", { action: "load", snapshot })).loaded,
+    journal: journalOf(url, { namespace, ...(adminKey !== undefined ? { adminKey } : {}) }),
+    restart: () => post<Restarted>("/restart", {}),
+    reset: () => post<ResetDone>("/reset", {})
   }
 }
 

@@ -55,11 +55,23 @@ export const emulatorFixture = (hooks: FixtureHooks, options: EmulatorOptions & 
     get apiKey() {
       return current().client.apiKey
     },
+    get namespace() {
+      return current().client.namespace
+    },
     get headers() {
       return current().client.headers
     },
+    get journal() {
+      return current().client.journal
+    },
     script: (script) => current().client.script(script),
     release: (hold) => current().client.release(hold),
+    clock: (command) => current().client.clock(command),
+    armFault: (rule) => current().client.armFault(rule),
+    clearFaults: () => current().client.clearFaults(),
+    saveSnapshot: () => current().client.saveSnapshot(),
+    loadSnapshot: (snapshot) => current().client.loadSnapshot(snapshot),
+    restart: () => current().client.restart(),
     reset: () => current().client.reset()
   }
 }

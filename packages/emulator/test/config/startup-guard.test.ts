@@ -19,6 +19,22 @@ describe("start-up guard (Hermes 0.19.0's rules)", () => {
     }
   })
 
+  it("a keyless non-loopback start needs HERMETIC_ALLOW_NO_KEY=local-test, that exact value", async () => {
+    expect(startupRefusal({ host: "0.0.0.0", apiKey: "", adminKey: undefined, allowNoKey: true })).toBeUndefined()
+    expect(startupRefusal({ host: "0.0.0.0", apiKey: "", adminKey: undefined })).toContain("HERMETIC_ALLOW_NO_KEY=local-test")
+    // a weak key stays refused whatever the variable says
+    expect(startupRefusal({ host: "0.0.0.0", apiKey: "abc", adminKey: undefined, allowNoKey: true })).toContain("shorter than 16")
+    for (const value of ["1", "true", "yes", "LOCAL-TEST"]) {
+      await expect(startEmulator({ host: "0.0.0.0" }, { env: { HERMETIC_ALLOW_NO_KEY: value } })).rejects.toBeInstanceOf(StartupRefused)
+    }
+    const emu = await startEmulator({ host: "0.0.0.0" }, { env: { HERMETIC_ALLOW_NO_KEY: "local-test" } })
+    try {
+      expect((await fetch(`http://127.0.0.1:${emu.port}/health`)).status).toBe(200)
+    } finally {
+      await emu.close()
+    }
+  })
+
   it("startEmulator throws StartupRefused instead of listening", async () => {
     await expect(startEmulator({ host: "0.0.0.0" })).rejects.toBeInstanceOf(StartupRefused)
     await expect(startEmulator({ apiKey: "abc" })).rejects.toThrow(/shorter than 16/)
