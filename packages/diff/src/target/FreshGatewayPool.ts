@@ -15,7 +15,7 @@
  */
 import { FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { type Gateway, type GatewayOptions, type OracleError, scopedGateway } from "@hermetic/oracle-runner"
+import { type ForkServer, type Gateway, type GatewayOptions, type OracleError, scopedGateway, scopedGatewayForkServer } from "@hermetic/oracle-runner"
 import { Effect, Exit, Fiber, type Scope as ScopeType, Scope } from "effect"
 import { type GatewayTargetOptions, gatewayDriver } from "./GatewayTarget.js"
 import type { LiveDriver } from "./LiveDriver.js"
@@ -25,6 +25,14 @@ import type { Target } from "./Target.js"
 export interface FreshGatewayOptions extends GatewayTargetOptions {
   /** How many fresh gateways to keep starting ahead of the one in use (default 1). */
   readonly ahead?: number
+  /**
+   * How a fresh gateway starts: "fork" (default with the process launcher) forks it from one of
+   * two fork servers that preloaded the venv's modules (ForkServer.ts in the oracle runner);
+   * "process" starts a new interpreter. docs/fresh-state.md has the measurements.
+   */
+  readonly starter?: "fork" | "process"
+  /** Stop a used gateway with SIGKILL (default) instead of Hermes' planned stop: its HERMES_HOME goes with it. */
+  readonly gracefulRetire?: boolean
 }
 
 /** Pool counters, for the progress line: how many gateways were used and how long plays waited for one. */
@@ -66,6 +74,16 @@ export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<
       ...(options.tools === true ? { tools: true } : {}),
       ...(options.source !== undefined ? { source: options.source } : {})
     }
+    const withProgress = { ...gatewayOptions, ...(options.progress ? { progress: options.progress } : {}) }
+    // two servers, alternated play by play: a scenario's two plays then run under two hash seeds, as two cold starts do
+    const servers: ReadonlyArray<ForkServer> = (options.starter ?? "fork") === "fork" && options.launcher === "process"
+      ? [yield* scopedGatewayForkServer(withProgress), yield* scopedGatewayForkServer(gatewayOptions)]
+      : []
+    const optionsFor = (n: number): GatewayOptions => ({
+      ...gatewayOptions,
+      ...(servers.length > 0 ? { forkServer: servers[n % servers.length] as ForkServer } : {}),
+      ...(options.gracefulRetire === true ? {} : { killOnRelease: true })
+    })
     const stats: FreshPoolStats = { started: 1, waitedMs: 0 }
     const ahead = Math.max(1, options.ahead ?? 1)
     // gateways starting in the background, oldest first, and every gateway not yet stopped
@@ -88,12 +106,12 @@ export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<
       })
     )
     // only the first gateway reports progress (it may build the venv); a line per fresh gateway would drown the comparison's own
-    const first = yield* startFresh({ ...gatewayOptions, ...(options.progress ? { progress: options.progress } : {}) })
+    const first = yield* startFresh({ ...optionsFor(0), ...(options.progress ? { progress: options.progress } : {}) })
     live.add(first)
     const fill = () => {
       while (queue.length < ahead) {
+        queue.push(Effect.runFork(startFresh(optionsFor(stats.started))))
         stats.started++
-        queue.push(Effect.runFork(startFresh(gatewayOptions)))
       }
     }
     fill()
