@@ -21,6 +21,7 @@ export const OPTIONS = {
   profile: { type: "string" },
   "no-noise": { type: "boolean" },
   fresh: { type: "boolean" },
+  shared: { type: "boolean" },
   candidate: { type: "string" },
   "no-shrink": { type: "boolean" },
   workers: { type: "string" },

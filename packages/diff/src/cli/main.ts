@@ -13,6 +13,7 @@ import { Cause, Effect, Exit, type Scope } from "effect"
 import { cassetteJsonSchema, evidenceJsonSchema, schemaDir } from "../evidence/evidenceJsonSchema.js"
 import { parse } from "./args.js"
 import { UsageError } from "./CliError.js"
+import { tolerateClosedPipes } from "./closedPipes.js"
 import { benchCommand } from "./benchCommand.js"
 import { compareCommand } from "./compareCommand.js"
 import { fuzzCommand } from "../fuzz/fuzzCommand.js"
@@ -99,6 +100,7 @@ const main: Effect.Effect<number, unknown> =
 // @effect/platform-node's runtime: SIGINT/SIGTERM interrupt the comparison and its scope (gateways, emulators) closes;
 // the guard keeps execa's signal-exit from killing the process first (interruptGuard.ts)
 guardInterrupts()
+tolerateClosedPipes()
 NodeRuntime.runMain(main, {
   teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? Number(exit.value) : Cause.isInterruptedOnly(exit.cause) ? 130 : 2)
 })

@@ -17,7 +17,6 @@ import { waitHealthy } from "./waitHealthy.js"
 
 export type ForkLaunchOptions = ProcessLaunchOptions & {
   readonly server: ForkServer
-  readonly killOnRelease?: boolean
 }
 
 /** Waits until the group is gone (the server reaps its children within 0.2 s); true when it went within `ms`. */

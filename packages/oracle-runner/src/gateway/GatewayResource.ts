@@ -72,13 +72,14 @@ const gatewayInScope = (options: GatewayOptions): Effect.Effect<Gateway, OracleE
       home,
       ...(clock && faketimeLib ? { clock: { clock, lib: yield* preloadWithShim(faketimeLib, progress, options.clock?.wallOnly === true) } } : {}),
       ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
+      ...(options.killOnRelease === true ? { killOnRelease: true } : {}),
       progress
     }
     const launched: LaunchedGateway = launcherKind === "process"
       ? yield* Effect.gen(function*() {
         const venv = yield* ensureVenv(name, pin, { ...(options.source ? { source: options.source } : {}), progress })
         if (options.forkServer !== undefined) {
-          return yield* launchForked({ venv, ...common, server: options.forkServer, ...(options.killOnRelease === true ? { killOnRelease: true } : {}) })
+          return yield* launchForked({ venv, ...common, server: options.forkServer })
         }
         progress(`starting hermes ${name} gateway (process) on 127.0.0.1:${port}`)
         return yield* launchProcess({ venv, ...common })
