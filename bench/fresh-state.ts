@@ -6,10 +6,12 @@
  * in the order given, so a loaded machine weighs on all of them; run it twice in opposite orders to
  * see how much the load moved. docs/fresh-state.md holds the table this prints.
  *
- *   node --import tsx bench/fresh-state.ts [--runs 40] [--seed 2701] [--workers 1] [--modes shared,fork,process] [--timeout 1800]
+ *   node --import tsx bench/fresh-state.ts [--runs 40] [--seed 2701] [--workers 1] [--files N] [--modes shared,fork,process] [--timeout 1800]
+ *
+ * --files N plays only the first N built-in scenario files (sorted by name) instead of all of them.
  */
 import { spawnSync } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
@@ -23,12 +25,14 @@ type Mode = keyof typeof MODES
 const isMode = (m: string): m is Mode => m in MODES
 
 const { values } = parseArgs({
-  options: { runs: { type: "string" }, seed: { type: "string" }, workers: { type: "string" }, modes: { type: "string" }, timeout: { type: "string" } }
+  options: { runs: { type: "string" }, seed: { type: "string" }, workers: { type: "string" }, files: { type: "string" }, modes: { type: "string" }, timeout: { type: "string" } }
 })
 const runs = values.runs ?? "40"
 const seed = values.seed ?? "2701"
 const workers = values.workers ?? "1"
 const timeoutS = Number(values.timeout ?? "1800")
+const SCENARIO_DIR = "packages/diff/scenarios"
+const files = values.files === undefined ? [] : readdirSync(SCENARIO_DIR).filter((f) => f.endsWith(".json")).sort().slice(0, Number(values.files))
 const modes = (values.modes ?? "shared,fork,process").split(",").filter(isMode)
 
 interface Row {
@@ -45,7 +49,7 @@ for (const mode of modes) {
   const t0 = performance.now()
   const r = spawnSync(
     process.execPath,
-    ["--conditions=@hermetic/source", "--import", "tsx", "packages/diff/src/cli/main.ts", "compare", "--runs", runs, "--seed", seed, "--workers", workers, "--no-shrink", "--out", out, ...MODES[mode].flags],
+    ["--conditions=@hermetic/source", "--import", "tsx", "packages/diff/src/cli/main.ts", "compare", "--runs", runs, "--seed", seed, "--workers", workers, "--no-shrink", "--out", out, ...files.flatMap((f) => ["--scenario", join(SCENARIO_DIR, f)]), ...MODES[mode].flags],
     { env: { ...process.env, ...MODES[mode].env }, encoding: "utf8", timeout: timeoutS * 1000, killSignal: "SIGINT", maxBuffer: 64 * 1024 * 1024 }
   )
   const wallS = (performance.now() - t0) / 1000
@@ -63,7 +67,7 @@ for (const mode of modes) {
 }
 
 const shared = rows.find((r) => r.mode === "shared")
-process.stdout.write(`runs ${runs}, seed ${seed}, workers ${workers}, load average at the end ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}\n\n`)
+process.stdout.write(`${files.length > 0 ? `${files.length} scenario files, ` : "all scenario files, "}runs ${runs}, seed ${seed}, workers ${workers}, load average at the end ${readFileSync("/proc/loadavg", "utf8").split(" ").slice(0, 3).join(" ")}\n\n`)
 process.stdout.write("| mode | wall s | scenarios | s per scenario | × shared | exit | verdicts |\n|---|---|---|---|---|---|---|\n")
 for (const r of rows) {
   const per = r.scenarios > 0 ? (r.wallS / r.scenarios).toFixed(2) : "–"

@@ -1,17 +1,19 @@
 /**
- * Fresh state per scenario on the real gateway (`oracle compare --fresh`): every play of a
- * scenario gets a gateway of its own — a new process, a new HERMES_HOME (state.db,
- * response_store.db, config.yaml), a new fake model and port — so message ids, fork titles and
- * the like start where the emulator's fresh namespace starts, and can be compared instead of
- * learned as noise.
+ * Fresh state per scenario play on the real gateway, the default of `oracle compare` (`--shared`
+ * is the other way): every play of a scenario gets a gateway of its own — a new process, a new
+ * HERMES_HOME (state.db, response_store.db, config.yaml), a new fake model and port — so message
+ * ids, fork titles and the like start where the emulator's fresh namespace starts, and both plays
+ * noise is learned from start from the same state.
  *
  * Why not reset HERMES_HOME under a running gateway: 0.19.0 keeps state in its process too (run
  * statuses and event buffers, the chat idempotency cache, open connections to state.db and
- * response_store.db), so only a new process is fresh. A start costs about 1.1 s and a graceful
- * stop about 1.3 s on a quiet machine (measured; packages/diff/README.md), so gateways are started
- * `ahead` in the background while a scenario plays, and a used one is stopped in the background as
- * soon as the next play begins. Each gateway lives in a Scope of its own, closed when it is retired;
- * the pool's own scope closes whatever is left.
+ * response_store.db), so only a new process is fresh. What makes a new process cheap: it is forked
+ * from a fork server that already imported the venv's modules (the oracle runner's ForkServer.ts),
+ * two per pool, alternated, so a scenario's two plays run under two hash seeds as two cold starts
+ * would; it is started `ahead` in the background while a scenario plays; and a used one is SIGKILLed
+ * (its home is thrown away, Hermes' planned stop buys nothing) in the background as the next play
+ * begins. docs/fresh-state.md has the measurements behind each choice. Each gateway lives in a Scope
+ * of its own, closed when it is retired; the pool's own scope closes whatever is left, then the servers.
  */
 import { FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
@@ -96,8 +98,9 @@ export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<
     }
     yield* Effect.addFinalizer(() =>
       Effect.gen(function*() {
+        // a gateway still starting ahead is not needed any more: its start is interrupted (what it made is closed)
         for (const fiber of queue.splice(0)) {
-          const exit = yield* Fiber.await(fiber)
+          const exit = yield* Fiber.interrupt(fiber)
           if (Exit.isSuccess(exit)) yield* exit.value.close
         }
         for (const f of [...live]) retire(f)

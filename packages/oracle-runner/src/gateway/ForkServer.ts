@@ -23,6 +23,9 @@ export interface ForkServer {
   readonly fork: (request: ForkRequest) => Effect.Effect<number, GatewayStartFailed>
   /** How many modules the server holds loaded (sys.modules). */
   readonly preloaded: number
+  /** The server's pid (its process group), and the directory it runs in. */
+  readonly pid: number | undefined
+  readonly cwd: string
 }
 
 class ForkServerLine extends Data.TaggedClass("ForkServerLine")<{ readonly line: string }> {}
@@ -89,5 +92,5 @@ export const scopedForkServer = (venv: HermesVenv, env: Record<string, string>, 
           return answer.pid
         })
       )
-    return { fork, preloaded: hello.ready }
+    return { fork, preloaded: hello.ready, pid: child.pid, cwd }
   })
