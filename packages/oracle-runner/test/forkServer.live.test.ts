@@ -31,7 +31,7 @@ describe.skipIf(!live)("gateways forked from a fork server", () => {
     const run = <A, E>(e: Effect.Effect<A, E, Scope.Scope>) => Effect.runPromise(Scope.extend(e, scope))
     let pids: Array<number> = []
     let roots: Array<string> = []
-    let serverDir = 
+    let serverDir = ""
     try {
       const options = { pin: "0.19.0", launcher: "process" as const, clock: {}, killOnRelease: true, progress: (l: string) => console.log(l) }
       const server = await run(scopedGatewayForkServer(options))
