@@ -109,6 +109,8 @@ def child(req):
     signal.signal(signal.SIGINT, signal.default_int_handler)
     signal.signal(signal.SIGCHLD, signal.SIG_DFL)
     random.seed()
+    # as when the console script is exec'd: its directory first on sys.path, not the server's "" (cwd)
+    sys.path[0] = os.path.dirname(HERMES_SCRIPT)
     sys.argv = [HERMES_SCRIPT, "gateway", "run", "--replace", "-v"]
 
 def serve():
