@@ -3,7 +3,9 @@
 # launcher): scripted chat completion, held run → running → released → completed, crash and
 # restart, and the libfaketime clock; then record/replay of an example app through hermes-emulator
 # record in front of the gateway (~18 s); then `oracle compare` interrupted by SIGINT leaves no
-# gateway behind (process launcher, and container launcher with --container). First run on a machine builds the venv from PyPI (~50 s);
+# gateway behind (process launcher, and container launcher with --container); gateways forked from a
+# fork server; `oracle compare` ending by itself with nothing left on every path (verdict fresh and
+# --shared, SIGINT, SIGTERM, stdout closed early). First run on a machine builds the venv from PyPI (~50 s);
 # later runs reuse ~/.cache/hermetic (~15 s). With --container it also builds the hermes-emulator
 # image (image/build.sh), checks that a keyless start is refused, and runs the testcontainers
 # modules' tests against it: @hermetic/testcontainers (vitest) and pytest-hermetic --hermes-image.
@@ -20,7 +22,7 @@ if ! ls /usr/lib/*/faketime/libfaketimeMT.so.1 >/dev/null 2>&1; then
   echo "[live-smoke] installing faketime (Debian) for the clock test" >&2
   apt-get update -qq >/dev/null && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends faketime >/dev/null
 fi
-FILES=(packages/oracle-runner/test/live.gateway.test.ts packages/diff/test/record-replay/record-replay.live.test.ts packages/diff/test/cli-interrupt.live.test.ts)
+FILES=(packages/oracle-runner/test/live.gateway.test.ts packages/oracle-runner/test/forkServer.live.test.ts packages/diff/test/record-replay/record-replay.live.test.ts packages/diff/test/cli-interrupt.live.test.ts packages/diff/test/cli-exit.live.test.ts)
 ENGINE_STARTED=0
 # stop the engine only if this script started it (a developer's running engine is left alone)
 cleanup() { if [ "$ENGINE_STARTED" = 1 ]; then scripts/container-engine.sh down || true; fi; }

@@ -32,21 +32,35 @@ type Interrupted = {
   readonly roots: Array<string>
 }
 
-/** The gateway processes the CLI spawned (children running `hermes gateway run`) and their temp roots, from /proc. */
-const gatewayChildren = (parent: number): Array<{ pid: number; root: string }> =>
-  readdirSync("/proc")
-    .filter((d) => /^\d+$/.test(d))
-    .flatMap((d) => {
-      try {
-        const stat = readFileSync(`/proc/${d}/stat`, "utf8")
-        const ppid = Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1])
-        if (ppid !== parent || !readFileSync(`/proc/${d}/cmdline`, "utf8").includes("gateway\0run")) return []
-        const home = readFileSync(`/proc/${d}/environ`, "utf8").split("\0").find((e) => e.startsWith("HERMES_HOME="))
-        return home === undefined ? [] : [{ pid: Number(d), root: dirname(home.slice("HERMES_HOME=".length)) }]
-      } catch {
-        return []
-      }
-    })
+/**
+ * The gateway processes below the CLI and their temp roots, from /proc: children of the process
+ * launcher, or grandchildren forked by a fork server (the default for fresh gateways), whose
+ * command line is the server's; a gateway is told by its environment (API_SERVER_PORT, HERMES_HOME).
+ */
+const gatewayChildren = (root: number): Array<{ pid: number; root: string }> => {
+  const parent = new Map<number, number>()
+  for (const d of readdirSync("/proc").filter((x) => /^\d+$/.test(x))) {
+    try {
+      const stat = readFileSync(`/proc/${d}/stat`, "utf8")
+      parent.set(Number(d), Number(stat.slice(stat.lastIndexOf(")") + 2).split(" ")[1]))
+    } catch {
+      // gone meanwhile
+    }
+  }
+  const below = (pid: number): boolean => {
+    for (let p = parent.get(pid); p !== undefined && p > 1; p = parent.get(p)) if (p === root) return true
+    return false
+  }
+  return [...parent.keys()].filter(below).flatMap((pid) => {
+    try {
+      const env = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")
+      const home = env.find((e) => e.startsWith("HERMES_HOME="))
+      return home === undefined || !env.some((e) => e.startsWith("API_SERVER_PORT=")) ? [] : [{ pid, root: dirname(home.slice("HERMES_HOME=".length)) }]
+    } catch {
+      return []
+    }
+  })
+}
 
 /** A container's temp root: the one directory bind-mounted into it. */
 const containerRoot = (id: string): string => execFileSync("docker", ["inspect", "-f", "{{range .Mounts}}{{.Source}}{{end}}", id], { encoding: "utf8" }).trim()
@@ -111,9 +125,10 @@ const refused = async (baseUrl: string): Promise<boolean> => {
 
 const expectNothingLeft = async (r: Interrupted) => {
   expect({ code: r.code, signal: r.signal }, r.stderr.slice(-2000)).toEqual({ code: 130, signal: null })
-  expect(new Set(r.baseUrls).size, "both workers' gateways had started").toBe(2)
+  expect(new Set(r.baseUrls).size, "both workers' gateways had started").toBeGreaterThanOrEqual(2)
   for (const url of r.baseUrls) expect(await refused(url), `${url} still answers`).toBe(true)
-  expect(r.roots.length, "both gateways' temp roots were found").toBe(2)
+  // fresh gateways (the default): each worker's current one and the one starting ahead of it
+  expect(r.roots.length, "both workers' gateways' temp roots were found").toBeGreaterThanOrEqual(2)
   for (const root of r.roots) expect(existsSync(root), `${root} was left behind`).toBe(false)
   for (const pid of r.pids) expect(alive(pid), `gateway process ${pid} still runs`).toBe(false)
 }
@@ -121,7 +136,7 @@ const expectNothingLeft = async (r: Interrupted) => {
 describe.skipIf(!live)("oracle compare interrupted by SIGINT leaves nothing behind", () => {
   it("process launcher: no gateway process, port closed, temp HERMES_HOME removed, exit 130", async () => {
     const r = await interruptCompare("process")
-    expect(r.pids.length, "both gateway processes were found").toBe(2)
+    expect(r.pids.length, "both workers' gateway processes were found").toBeGreaterThanOrEqual(2)
     await expectNothingLeft(r)
   }, 600_000)
 

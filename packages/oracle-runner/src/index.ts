@@ -8,7 +8,8 @@
  */
 export { resolvePin } from "./gateway/Gateway.js"
 export type { Gateway, GatewayHandle, GatewayOptions, GatewayClock, LauncherKind } from "./gateway/Gateway.js"
-export { openGateway, scopedGateway, startGateway, withGateway, RealGateway, RealGatewayLayer } from "./gateway/GatewayResource.js"
+export { openGateway, scopedGateway, scopedGatewayForkServer, startGateway, withGateway, RealGateway, RealGatewayLayer } from "./gateway/GatewayResource.js"
+export type { ForkServer } from "./gateway/ForkServer.js"
 export type { Determinism } from "./gateway/hermesHome.js"
 export { TOOLS_PROFILE_TOOLSETS } from "./gateway/toolsProfile.js"
 export { startFakeModel, scopedFakeModel, fakeModelLayer, FakeModelServer, EXHAUSTED_REPLY_TEXT } from "./fake-model/FakeModelServer.js"

@@ -44,6 +44,8 @@ export const compareCommand = (args: ParsedArgs) =>
     const out = args.values.out ?? defaultEvidenceDir()
     const register = yield* (args.values.register ? loadRegister(args.values.register) : loadRegister())
     const files = args.values.scenario ?? []
+    if (args.values.shared === true && args.values.fresh === true) throw new UsageError({ message: "--shared and --fresh exclude each other (fresh is the default)" })
+    const fresh = args.values.shared !== true
 
     // the whole set (files, then generated from the seed), numbered, then this machine's shard of it
     let loaded: Array<ScenarioInput>
@@ -59,13 +61,13 @@ export const compareCommand = (args: ParsedArgs) =>
     const inputs = shardOf(set, shard)
     const shardText = shard === undefined ? "" : ` (shard ${shard.index}/${shard.count} of ${set.length})`
 
-    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(set, pin) : kind, workerCount, args.values.source, profile, args.values.fresh === true, candidateKind)
+    const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(set, pin) : kind, workerCount, args.values.source, profile, fresh, candidateKind)
     const learn = !args.values["no-noise"]
     const noiseMethod = !learn
       ? "not learned (--no-noise)"
       : kind === "cassette"
         ? "from the two runs recorded in each cassette (where a cassette has two)"
-        : `each scenario played twice on the real gateway${args.values.fresh === true ? " (each play on a fresh gateway)" : ""}; what differed between the two runs is noise`
+        : `each scenario played twice on the real gateway${fresh ? " (each play on a fresh gateway)" : " (shared gateway; a scenario must leave it as it found it)"}; what differed between the two runs is noise`
     progress(`comparing ${inputs.length} scenarios${shardText} on pin ${pin} (${profile} profile): ${kind} vs emulator ${candidateKind === "http" ? "over HTTP" : "in process"}, ${workerCount} worker(s)` + (runs > 0 && kind !== "cassette" ? `; ${runs} generated with seed ${seed} (again: --seed ${seed} --runs ${runs})` : ""))
     const meter = progressMeter(inputs.length)
     const noise = learn ? new LearnedNoise() : undefined

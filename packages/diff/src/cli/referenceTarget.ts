@@ -24,7 +24,9 @@ export const realReference = (pin: string, launcher: GatewayLauncher, options: R
     ...gatewayOptionsFor(options.profile ?? "strict"),
     progress: (line: string) => progress(`${options.label ?? "gateway"}: ${line}`)
   }
+  // how a fresh gateway starts, for measuring the alternatives (docs/fresh-state.md): fork (default) or process
+  const starter = process.env["HERMETIC_FRESH_STARTER"] === "process" ? "process" : "fork"
   return options.fresh === true
-    ? freshGatewayTarget(gatewayOptions).pipe(Effect.map((g) => g.target))
+    ? freshGatewayTarget({ ...gatewayOptions, starter }).pipe(Effect.map((g) => g.target))
     : gatewayTarget(gatewayOptions).pipe(Effect.map((g) => g.target))
 }

@@ -27,14 +27,22 @@ summary (its Schema: src/cli/OracleDocument.ts); progress and logs always go to 
 command does not take is an error (exit 2) that lists the ones it does.
 
 Exit codes: 0 no divergence · 1 divergences · 2 the oracle could not run (never reported as a pass)
+            · 130 stopped by SIGINT or SIGTERM (a second signal ends it at once). Every way out removes
+            the gateways and temp HERMES_HOMEs it started; a closed stdout (| head) drops the output
+            and the run ends with its own code.
 `
 
 export const COMPARE_HELP = `oracle compare — the emulator against the real pinned gateway
 
 Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette] [--runs N] [--seed S]
                       [--scenario FILE ...] [--out DIR] [--no-noise] [--register FILE] [--source DIR]
+<<<<<<< HEAD
                       [--workers N] [--shard i/n] [--no-shrink] [--profile strict|tools|wall-clock] [--fresh]
                       [--candidate inprocess|http] [--json] [--force]
+=======
+                      [--workers N] [--shard i/n] [--no-shrink] [--profile strict|tools|wall-clock] [--shared]
+                      [--candidate inprocess|http]
+>>>>>>> fresh
 
   --pin P          the Hermes pin (default: source-lock.json's default, 0.19.0). The emulator runs the same pin.
   --profile P      the gateway profile both sides run (default strict: no tools). tools: todo, a terminal
@@ -59,9 +67,11 @@ Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette
   --no-shrink      do not shrink the first divergent generated scenario after the run (campaigns:
                    the shrinking plays many more scenarios on the real gateway)
   --no-noise       do not play each scenario twice on the real gateway to learn its noise
-  --fresh          every play of a scenario on a gateway of its own (new process and HERMES_HOME),
-                   started ahead in the background: state (message ids, fork titles, stored responses)
-                   starts fresh as on the emulator, so it is compared instead of learned as noise
+  --shared         play every scenario on one gateway per worker instead of the default, a gateway of
+                   its own per play (forked from a preloaded fork server, its own HERMES_HOME and port,
+                   started ahead: docs/fresh-state.md). A shared scenario that leaves the gateway in
+                   another state than it found it (sessions, jobs, runs, the fake model's queue and
+                   pending calls) is an error, with the difference shown. --fresh (the default) is accepted
   --candidate C    where the emulator runs: inprocess (its Layer and fetch, no socket; default) or http
                    (its node:http server on a loopback port, what hermes-emulator serve answers with)
   --register FILE  the divergence register (default: packages/diff/divergence-register.json)

@@ -1,21 +1,23 @@
 /**
- * Fresh state per scenario on the real gateway (`oracle compare --fresh`): every play of a
- * scenario gets a gateway of its own — a new process, a new HERMES_HOME (state.db,
- * response_store.db, config.yaml), a new fake model and port — so message ids, fork titles and
- * the like start where the emulator's fresh namespace starts, and can be compared instead of
- * learned as noise.
+ * Fresh state per scenario play on the real gateway, the default of `oracle compare` (`--shared`
+ * is the other way): every play of a scenario gets a gateway of its own — a new process, a new
+ * HERMES_HOME (state.db, response_store.db, config.yaml), a new fake model and port — so message
+ * ids, fork titles and the like start where the emulator's fresh namespace starts, and both plays
+ * noise is learned from start from the same state.
  *
  * Why not reset HERMES_HOME under a running gateway: 0.19.0 keeps state in its process too (run
  * statuses and event buffers, the chat idempotency cache, open connections to state.db and
- * response_store.db), so only a new process is fresh. A start costs about 1.1 s and a graceful
- * stop about 1.3 s on a quiet machine (measured; packages/diff/README.md), so gateways are started
- * `ahead` in the background while a scenario plays, and a used one is stopped in the background as
- * soon as the next play begins. Each gateway lives in a Scope of its own, closed when it is retired;
- * the pool's own scope closes whatever is left.
+ * response_store.db), so only a new process is fresh. What makes a new process cheap: it is forked
+ * from a fork server that already imported the venv's modules (the oracle runner's ForkServer.ts),
+ * two per pool, alternated, so a scenario's two plays run under two hash seeds as two cold starts
+ * would; it is started `ahead` in the background while a scenario plays; and a used one is SIGKILLed
+ * (its home is thrown away, Hermes' planned stop buys nothing) in the background as the next play
+ * begins. docs/fresh-state.md has the measurements behind each choice. Each gateway lives in a Scope
+ * of its own, closed when it is retired; the pool's own scope closes whatever is left, then the servers.
  */
 import { FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { type Gateway, type GatewayOptions, type OracleError, scopedGateway } from "@hermetic/oracle-runner"
+import { type ForkServer, type Gateway, type GatewayOptions, type OracleError, scopedGateway, scopedGatewayForkServer } from "@hermetic/oracle-runner"
 import { Effect, Exit, Fiber, type Scope as ScopeType, Scope } from "effect"
 import { type GatewayTargetOptions, gatewayDriver } from "./GatewayTarget.js"
 import type { LiveDriver } from "./LiveDriver.js"
@@ -25,6 +27,14 @@ import type { Target } from "./Target.js"
 export interface FreshGatewayOptions extends GatewayTargetOptions {
   /** How many fresh gateways to keep starting ahead of the one in use (default 1). */
   readonly ahead?: number
+  /**
+   * How a fresh gateway starts: "fork" (default with the process launcher) forks it from one of
+   * two fork servers that preloaded the venv's modules (ForkServer.ts in the oracle runner);
+   * "process" starts a new interpreter. docs/fresh-state.md has the measurements.
+   */
+  readonly starter?: "fork" | "process"
+  /** Stop a used gateway with SIGKILL (default) instead of Hermes' planned stop: its HERMES_HOME goes with it. */
+  readonly gracefulRetire?: boolean
 }
 
 /** Pool counters, for the progress line: how many gateways were used and how long plays waited for one. */
@@ -66,6 +76,16 @@ export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<
       ...(options.tools === true ? { tools: true } : {}),
       ...(options.source !== undefined ? { source: options.source } : {})
     }
+    const withProgress = { ...gatewayOptions, ...(options.progress ? { progress: options.progress } : {}) }
+    // two servers, alternated play by play: a scenario's two plays then run under two hash seeds, as two cold starts do
+    const servers: ReadonlyArray<ForkServer> = (options.starter ?? "fork") === "fork" && options.launcher === "process"
+      ? [yield* scopedGatewayForkServer(withProgress), yield* scopedGatewayForkServer(gatewayOptions)]
+      : []
+    const optionsFor = (n: number): GatewayOptions => ({
+      ...gatewayOptions,
+      ...(servers.length > 0 ? { forkServer: servers[n % servers.length] as ForkServer } : {}),
+      ...(options.gracefulRetire === true ? {} : { killOnRelease: true })
+    })
     const stats: FreshPoolStats = { started: 1, waitedMs: 0 }
     const ahead = Math.max(1, options.ahead ?? 1)
     // gateways starting in the background, oldest first, and every gateway not yet stopped
@@ -78,8 +98,9 @@ export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<
     }
     yield* Effect.addFinalizer(() =>
       Effect.gen(function*() {
+        // a gateway still starting ahead is not needed any more: its start is interrupted (what it made is closed)
         for (const fiber of queue.splice(0)) {
-          const exit = yield* Fiber.await(fiber)
+          const exit = yield* Fiber.interrupt(fiber)
           if (Exit.isSuccess(exit)) yield* exit.value.close
         }
         for (const f of [...live]) retire(f)
@@ -88,12 +109,12 @@ export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<
       })
     )
     // only the first gateway reports progress (it may build the venv); a line per fresh gateway would drown the comparison's own
-    const first = yield* startFresh({ ...gatewayOptions, ...(options.progress ? { progress: options.progress } : {}) })
+    const first = yield* startFresh({ ...optionsFor(0), ...(options.progress ? { progress: options.progress } : {}) })
     live.add(first)
     const fill = () => {
       while (queue.length < ahead) {
+        queue.push(Effect.runFork(startFresh(optionsFor(stats.started))))
         stats.started++
-        queue.push(Effect.runFork(startFresh(gatewayOptions)))
       }
     }
     fill()

@@ -7,7 +7,8 @@
  * Differences from the emulator a reader must know: the faked clock keeps running (`freeze` only
  * on the wall-only clock of the wall-clock profile, refused otherwise), and `reset` restarts the
  * gateway with a fresh fake model but the same HERMES_HOME (the sessions database stays; runs kept
- * in memory are gone). `drain` writes Hermes' external-drain marker (externalDrain.ts).
+ * in memory are gone). A play on this shared gateway must leave it as it found it (StateFingerprint.ts):
+ * its `end` fails with the difference otherwise. `drain` writes Hermes' external-drain marker (externalDrain.ts).
  */
 import { FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
@@ -15,6 +16,7 @@ import { type Gateway, type OracleError, RealGateway, RealGatewayLayer } from "@
 import { Context, Duration, Effect, Layer, type Scope } from "effect"
 import type { ClockCommand } from "../scenario/Scenario.js"
 import { externalDrain } from "./externalDrain.js"
+import { fingerprintDifference, type StateFingerprint, stateFingerprint } from "./StateFingerprint.js"
 import type { LiveDriver } from "./LiveDriver.js"
 import { fetchEffect } from "./LiveDriver.js"
 import { liveTarget } from "./liveTarget.js"
@@ -67,7 +69,23 @@ const gatewayDeadlineScale = (): number => {
  * The driver of a started gateway. `pristineConfig` is config.yaml as the gateway started with it:
  * a reset puts it back (Hermes writes "always" approvals into it).
  */
-export const gatewayDriver = (gw: Gateway, fs: FileSystem.FileSystem, configFile: string, pristineConfig: string): LiveDriver => {
+export const gatewayDriver = (gw: Gateway, fs: FileSystem.FileSystem, configFile: string, pristineConfig: string, options: { readonly checkLeftState?: boolean } = {}): LiveDriver => {
+  // the state a play began from, when a play must leave the gateway as it found it (shared gateways)
+  let found: StateFingerprint | undefined
+  const takeFound = options.checkLeftState === true
+    ? Effect.flatMap(stateFingerprint(gw), (f) => Effect.sync(() => void (found = f)))
+    : Effect.void
+  const compareLeft = Effect.suspend(() => {
+    const before = found
+    if (before === undefined) return Effect.void
+    found = undefined
+    return Effect.flatMap(stateFingerprint(gw), (after) => {
+      const changed = fingerprintDifference(before, after)
+      return changed.length === 0
+        ? Effect.void
+        : Effect.fail(new Error(`the scenario left the shared gateway in another state than it found it (run it fresh, the default, or make it clean up): ${changed.join("; ")}`))
+    })
+  })
   const clock = (command: ClockCommand): Effect.Effect<void, Error> => {
     if (gw.clock === null) return Effect.fail(new Error("the gateway was started without libfaketime; clock steps need it"))
     if ("set" in command) return gw.clock.set(command.set)
@@ -93,10 +111,11 @@ export const gatewayDriver = (gw: Gateway, fs: FileSystem.FileSystem, configFile
       Effect.zipRight(Effect.orDie(fs.writeFileString(configFile, pristineConfig))),
       Effect.zipRight(gw.restart)
     ),
-    begin: Effect.zipRight(quiesce(gw), Effect.sync(() => gw.fakeModel.reset())),
-    end: (holds) => Effect.sync(() => {
-      for (const hold of holds) gw.release(hold)
-    }),
+    begin: Effect.zipRight(quiesce(gw), Effect.sync(() => gw.fakeModel.reset())).pipe(Effect.zipRight(takeFound)),
+    end: (holds) =>
+      Effect.sync(() => {
+        for (const hold of holds) gw.release(hold)
+      }).pipe(Effect.zipRight(options.checkLeftState === true ? Effect.zipRight(quiesce(gw), compareLeft) : Effect.void)),
     pollIntervalMs: 50,
     // a shared 2-core machine under load made runs that settle in under a second take over 10 s,
     // and a cold gateway's first streamed Responses turn more than the 15 s a stream may take
@@ -109,10 +128,12 @@ export const gatewayDriver = (gw: Gateway, fs: FileSystem.FileSystem, configFile
 export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ target: Target; gateway: Gateway }, OracleError, Scope.Scope> =>
   Effect.gen(function*() {
     // the oracle runner's gateway as a service: built in this scope, stopped when it closes
+    // killed at the end, not stopped gracefully: its temp HERMES_HOME goes with it, and a gateway whose faked
+    // clock was set back ignores SIGINT (its shutdown timers follow that clock), which held the CLI's exit 20 s
     const context = yield* Layer.build(
       // a (re)start's wait for /health scales like the deadlines: under nice 15 at load 40 a container
       // gateway's restart took 200 s, and one that gave up at 120 s left its worker without a gateway
-      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, clock: options.wallClock === true ? { wallOnly: true } : {}, readyTimeoutMs: 120_000 * gatewayDeadlineScale(), ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
+      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, killOnRelease: true, clock: options.wallClock === true ? { wallOnly: true } : {}, readyTimeoutMs: 120_000 * gatewayDeadlineScale(), ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
     )
     const gateway = Context.get(context, RealGateway)
     const fs = yield* FileSystem.FileSystem
@@ -127,7 +148,7 @@ export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ ta
         clock: "running",
         description: `real Hermes ${gateway.pin} gateway (${options.launcher} launcher, fake model, libfaketime)`
       },
-      gatewayDriver(gateway, fs, configFile, pristineConfig)
+      gatewayDriver(gateway, fs, configFile, pristineConfig, { checkLeftState: true })
     )
     return { target, gateway }
   }).pipe(Effect.provide(NodeContext.layer))

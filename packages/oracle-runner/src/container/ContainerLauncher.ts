@@ -37,6 +37,8 @@ export type ContainerLaunchOptions = {
   readonly clock?: { readonly clock: FakeClock; readonly lib: string }
   readonly readyTimeoutMs?: number
   readonly progress?: Progress
+  /** Closing the scope kills the container instead of Hermes' planned stop. */
+  readonly killOnRelease?: boolean
 }
 
 const containerEnv = (o: ContainerLaunchOptions): Record<string, string> => ({
@@ -211,6 +213,7 @@ export const launchContainer = (o: ContainerLaunchOptions): Effect.Effect<Launch
       containerId: () => containerId,
       start,
       stopGracefully,
-      kill
+      kill,
+      ...(o.killOnRelease === true ? { release: kill } : {})
     })
   })

@@ -9,6 +9,7 @@ import { type GatewayStartFailed, PinUnavailable } from "../errors.js"
 import type { FakeModel } from "../fake-model/FakeModelServer.js"
 import type { JournalEntry } from "../fake-model/Journal.js"
 import type { Pin, SourceLock } from "../lock/SourceLock.js"
+import type { ForkServer } from "./ForkServer.js"
 import type { Determinism } from "./hermesHome.js"
 import type { Progress } from "./Launcher.js"
 
@@ -32,6 +33,13 @@ export type GatewayOptions = {
   readonly keepTemp?: boolean
   readonly progress?: Progress
   readonly lockPath?: string
+  /**
+   * Fork the gateway from this fork server (scopedGatewayForkServer, same pin and clock options)
+   * instead of starting a new interpreter; process launcher only.
+   */
+  readonly forkServer?: ForkServer
+  /** Closing the scope SIGKILLs the gateway instead of Hermes' planned stop (its home is thrown away anyway). */
+  readonly killOnRelease?: boolean
 }
 
 /** The gateway for Effect programs (`scopedGateway`, `RealGateway`): its actions are Effects; it stops when its Scope closes. */

@@ -24,6 +24,8 @@ import { scopedHermesHome } from "./hermesHome.js"
 import type { LaunchedGateway } from "./Launcher.js"
 import { semClockwaitShim } from "./semClockwaitShim.js"
 import { launchProcess } from "./ProcessLauncher.js"
+import { launchForked } from "./ForkLauncher.js"
+import { type ForkServer, scopedForkServer } from "./ForkServer.js"
 
 const faketimeLibrary = Effect.suspend(() => {
   const lib = findFaketimeLib()
@@ -70,11 +72,15 @@ const gatewayInScope = (options: GatewayOptions): Effect.Effect<Gateway, OracleE
       home,
       ...(clock && faketimeLib ? { clock: { clock, lib: yield* preloadWithShim(faketimeLib, progress, options.clock?.wallOnly === true) } } : {}),
       ...(options.readyTimeoutMs ? { readyTimeoutMs: options.readyTimeoutMs } : {}),
+      ...(options.killOnRelease === true ? { killOnRelease: true } : {}),
       progress
     }
     const launched: LaunchedGateway = launcherKind === "process"
       ? yield* Effect.gen(function*() {
         const venv = yield* ensureVenv(name, pin, { ...(options.source ? { source: options.source } : {}), progress })
+        if (options.forkServer !== undefined) {
+          return yield* launchForked({ venv, ...common, server: options.forkServer })
+        }
         progress(`starting hermes ${name} gateway (process) on 127.0.0.1:${port}`)
         return yield* launchProcess({ venv, ...common })
       })
@@ -109,6 +115,39 @@ const gatewayInScope = (options: GatewayOptions): Effect.Effect<Gateway, OracleE
       crash: launched.crash
     } satisfies Gateway
   })
+
+/**
+ * A fork server (ForkServer.ts) for gateways of these options (pin, source, clock mode), living as
+ * long as the enclosing Scope: pass it as `forkServer` to scopedGateway. It runs in a scratch
+ * directory under the same preload and clock mode as its gateways, at real time (each child gets
+ * its own FAKETIME_TIMESTAMP_FILE).
+ */
+export const scopedGatewayForkServer = (options: GatewayOptions = {}): Effect.Effect<ForkServer, OracleError, Scope.Scope> =>
+  Effect.gen(function*() {
+    const progress = options.progress ?? (() => {})
+    const { lock } = yield* readSourceLock(options.lockPath)
+    const { name, pin } = yield* resolvePin(lock, options.pin)
+    const venv = yield* ensureVenv(name, pin, { ...(options.source ? { source: options.source } : {}), progress })
+    const fs = yield* FileSystem.FileSystem
+    const path = yield* Path.Path
+    const dir = yield* Effect.orDie(fs.makeTempDirectoryScoped({ prefix: "hermetic-forkserver-" }))
+    const faketimeLib = options.clock ? yield* faketimeLibrary : null
+    const clock = faketimeLib ? yield* FakeClock.make(path.join(dir, "faketime.rc"), undefined, options.clock?.wallOnly === true ? "wall" : "both") : null
+    if (clock) yield* clock.write
+    const env: Record<string, string> = {
+      PATH: `${venv.dir}/bin:/usr/local/bin:/usr/bin:/bin`,
+      HOME: dir,
+      HERMES_HOME: path.join(dir, "unused-hermes-home"),
+      LANG: "C.UTF-8",
+      TZ: "UTC",
+      PYTHONUNBUFFERED: "1",
+      HERMES_DISABLE_LAZY_INSTALLS: "1",
+      ...(clock && faketimeLib ? clock.env(yield* preloadWithShim(faketimeLib, progress, options.clock?.wallOnly === true)) : {})
+    }
+    const server = yield* scopedForkServer(venv, env, dir, options.readyTimeoutMs)
+    progress(`fork server ready (${server.preloaded} modules loaded)`)
+    return server
+  }).pipe(Effect.provide(NodeContext.layer))
 
 /** A gateway that lives as long as the enclosing Scope. */
 export const scopedGateway = (options: GatewayOptions = {}): Effect.Effect<Gateway, OracleError, Scope.Scope> =>

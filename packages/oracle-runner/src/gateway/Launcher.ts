@@ -48,6 +48,8 @@ export interface LauncherControls {
   readonly stopGracefully: Effect.Effect<void>
   /** SIGKILL, nothing graceful. */
   readonly kill: Effect.Effect<void>
+  /** What closing the scope does (default `stopGracefully`). */
+  readonly release?: Effect.Effect<void>
 }
 
 /**
@@ -66,7 +68,7 @@ export const launchedGateway = (c: LauncherControls): Effect.Effect<LaunchedGate
       restart: Effect.zipRight(c.stopGracefully, c.start),
       crash: Effect.zipRight(c.kill, c.start)
     }),
-    () => c.stopGracefully
+    () => c.release ?? c.stopGracefully
   )
 
 /** The end of the gateway's log, for GatewayStartFailed ("(no log)" when there is none). */

@@ -26,6 +26,8 @@ export type ProcessLaunchOptions = {
   readonly clock?: { readonly clock: FakeClock; readonly lib: string }
   readonly readyTimeoutMs?: number
   readonly progress?: Progress
+  /** Closing the scope SIGKILLs the gateway instead of Hermes' planned stop. */
+  readonly killOnRelease?: boolean
 }
 
 /** The gateway's environment: nothing inherited except what is listed here. */
@@ -147,6 +149,7 @@ export const launchProcess = (o: ProcessLaunchOptions): Effect.Effect<LaunchedGa
       containerId: () => null,
       start,
       stopGracefully,
-      kill
+      kill,
+      ...(o.killOnRelease === true ? { release: kill } : {})
     })
   })
