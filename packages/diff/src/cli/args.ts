@@ -21,7 +21,6 @@ const ALL = COMMANDS
 const WRITES_REPORT = ["compare", "replay", "merge"] as const
 
 export const OPTIONS = {
-<<<<<<< HEAD
   pin: { type: "string", commands: ["compare", "record", "replay", "bench", "wire", "fuzz"] },
   target: { type: "string", commands: ["compare", "record", "replay", "bench"] },
   runs: { type: "string", commands: ["compare", "record", "bench"] },
@@ -33,6 +32,7 @@ export const OPTIONS = {
   profile: { type: "string", commands: ["compare", "record", "replay"] },
   "no-noise": { type: "boolean", commands: ["compare"] },
   fresh: { type: "boolean", commands: ["compare"] },
+  shared: { type: "boolean", commands: ["compare"] },
   candidate: { type: "string", commands: ["compare"] },
   "no-shrink": { type: "boolean", commands: ["compare"] },
   workers: { type: "string", commands: ["compare", "bench"] },
@@ -48,28 +48,6 @@ export const OPTIONS = {
   force: { type: "boolean", commands: WRITES_REPORT },
   help: { type: "boolean", short: "h", commands: ALL }
 } as const satisfies Record<string, { readonly type: "string" | "boolean"; readonly multiple?: boolean; readonly short?: string; readonly commands: ReadonlyArray<CommandName> }>
-=======
-  pin: { type: "string" },
-  target: { type: "string" },
-  runs: { type: "string" },
-  seed: { type: "string" },
-  scenario: { type: "string", multiple: true },
-  out: { type: "string" },
-  register: { type: "string" },
-  source: { type: "string" },
-  profile: { type: "string" },
-  "no-noise": { type: "boolean" },
-  fresh: { type: "boolean" },
-  shared: { type: "boolean" },
-  candidate: { type: "string" },
-  "no-shrink": { type: "boolean" },
-  workers: { type: "string" },
-  shard: { type: "string" },
-  base: { type: "string" },
-  head: { type: "string" },
-  help: { type: "boolean", short: "h" }
-} as const
->>>>>>> fresh
 
 export type OptionName = keyof typeof OPTIONS
 

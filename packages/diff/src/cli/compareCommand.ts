@@ -44,7 +44,7 @@ export const compareCommand = (args: ParsedArgs) =>
     const out = args.values.out ?? defaultEvidenceDir()
     const register = yield* (args.values.register ? loadRegister(args.values.register) : loadRegister())
     const files = args.values.scenario ?? []
-    if (args.values.shared === true && args.values.fresh === true) throw new UsageError({ message: "--shared and --fresh exclude each other (fresh is the default)" })
+    if (args.values.shared === true && args.values.fresh === true) return yield* new UsageError({ command: "compare", message: "--shared and --fresh exclude each other (fresh is the default)" })
     const fresh = args.values.shared !== true
 
     // the whole set (files, then generated from the seed), numbered, then this machine's shard of it

@@ -5,25 +5,9 @@
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
 import { guardInterrupts } from "@hermetic/oracle-runner"
-<<<<<<< HEAD
 import { Cause, Effect, Exit } from "effect"
 import { program, reportFailure } from "./program.js"
-=======
-import { Cause, Effect, Exit, type Scope } from "effect"
-import { cassetteJsonSchema, evidenceJsonSchema, schemaDir } from "../evidence/evidenceJsonSchema.js"
-import { parse } from "./args.js"
-import { UsageError } from "./CliError.js"
 import { tolerateClosedPipes } from "./closedPipes.js"
-import { benchCommand } from "./benchCommand.js"
-import { compareCommand } from "./compareCommand.js"
-import { fuzzCommand } from "../fuzz/fuzzCommand.js"
-import { wireCommand } from "../wire/wireCommand.js"
-import { mergeCommand } from "./mergeCommand.js"
-import { recordCommand } from "./recordCommand.js"
-import { replayCommand } from "./replayCommand.js"
-import { reportCommand } from "./reportCommand.js"
-import { COMPARE_HELP, MAIN_HELP, MERGE_HELP, RECORD_HELP, REPLAY_HELP, REPORT_HELP, WIRE_HELP } from "./usage.js"
->>>>>>> fresh
 
 const main: Effect.Effect<number> = Effect.scoped(program(process.argv.slice(2))).pipe(
   Effect.provide(NodeContext.layer),

@@ -36,13 +36,8 @@ export const COMPARE_HELP = `oracle compare — the emulator against the real pi
 
 Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette] [--runs N] [--seed S]
                       [--scenario FILE ...] [--out DIR] [--no-noise] [--register FILE] [--source DIR]
-<<<<<<< HEAD
-                      [--workers N] [--shard i/n] [--no-shrink] [--profile strict|tools|wall-clock] [--fresh]
-                      [--candidate inprocess|http] [--json] [--force]
-=======
                       [--workers N] [--shard i/n] [--no-shrink] [--profile strict|tools|wall-clock] [--shared]
-                      [--candidate inprocess|http]
->>>>>>> fresh
+                      [--candidate inprocess|http] [--json] [--force]
 
   --pin P          the Hermes pin (default: source-lock.json's default, 0.19.0). The emulator runs the same pin.
   --profile P      the gateway profile both sides run (default strict: no tools). tools: todo, a terminal

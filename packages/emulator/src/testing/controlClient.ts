@@ -19,7 +19,7 @@ import {
   type ScriptAppended
 } from "@hermetic/script"
 import type { FaultRule } from "../services/Faults.js"
-import type { SnapshotFile } from "../snapshot/SnapshotFile.js"
+import type { SnapshotFile } from "../namespace/SnapshotFile.js"
 import { type JournalClient, journalOf } from "./journalPromise.js"
 
 export type { ClockCommand, ClockMoved, FaultRule, HoldReleased, JournalClient, ScriptAppended, SnapshotFile }
