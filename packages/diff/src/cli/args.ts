@@ -25,6 +25,8 @@ export const OPTIONS = {
   "no-shrink": { type: "boolean" },
   workers: { type: "string" },
   shard: { type: "string" },
+  pick: { type: "string" },
+  html: { type: "string" },
   base: { type: "string" },
   head: { type: "string" },
   help: { type: "boolean", short: "h" }

@@ -55,7 +55,10 @@ export const compareCommand = (args: ParsedArgs) =>
       loaded = [...(yield* loadScenarioFiles(files, profile)), ...generateScenarios({ seed, count: runs, pin, profile }).map((scenario) => ({ scenario }))]
     }
     const set = scenarioSet(loaded)
-    const inputs = shardOf(set, shard)
+    const pick = args.values.pick === undefined ? undefined : Number(args.values.pick)
+    if (pick !== undefined && !(Number.isInteger(pick) && pick >= 0 && pick < set.length)) throw new UsageError({ message: `--pick wants a position from 0 to ${set.length - 1}, got ${args.values.pick}` })
+    // --pick: one scenario of the set by its position, as the HTML report's replay command names it
+    const inputs = pick !== undefined ? set.filter((input) => input.position === pick) : shardOf(set, shard)
     const shardText = shard === undefined ? "" : ` (shard ${shard.index}/${shard.count} of ${set.length})`
 
     const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(set, pin) : kind, workerCount, args.values.source, profile, args.values.fresh === true, candidateKind)
@@ -95,6 +98,6 @@ export const compareCommand = (args: ParsedArgs) =>
     }
     const written = yield* writeEvidence(evidence, out)
     process.stdout.write(summaryTable(evidence))
-    process.stdout.write(`evidence: ${written.json}\nreport:   ${written.report}\njunit:    ${written.junit}\n`)
+    process.stdout.write(`evidence: ${written.json}\nreport:   ${written.report}\nhtml:     ${written.html}\njunit:    ${written.junit}\n`)
     return exitCodeOf(evidence)
   })

@@ -22,6 +22,6 @@ export const mergeCommand = (args: ParsedArgs) =>
     const merged = yield* Effect.try({ try: () => mergeEvidence(found.map((f) => f.evidence)), catch: (e) => new UsageError({ message: e instanceof Error ? e.message : String(e) }) })
     const written = yield* writeEvidence(merged, args.values.out ?? defaultEvidenceDir())
     process.stdout.write(summaryTable(merged))
-    process.stdout.write(`evidence: ${written.json}\nreport:   ${written.report}\njunit:    ${written.junit}\n`)
+    process.stdout.write(`evidence: ${written.json}\nreport:   ${written.report}\nhtml:     ${written.html}\njunit:    ${written.junit}\n`)
     return exitCodeOf(merged)
   })
