@@ -65,9 +65,10 @@ export const REPORT_SCRIPT = String.raw`
   function marksFor(diffs, side) {
     var m = { exact: {}, prefix: {} };
     diffs.forEach(function (d) {
-      // a field only one side has: the other side marks the object it would be in
-      if ((side === "candidate" && d.kind === "missing-field") || (side === "reference" && d.kind === "extra-field")) { if (!m.exact[parentPath(d.path)]) m.exact[parentPath(d.path)] = "inner-only"; return; }
-      m.exact[d.path] = d.kind === "missing-field" ? "missing" : d.kind === "extra-field" ? "extra" : "changed";
+      var absent = d.expected === undefined ? "extra" : d.actual === undefined ? "missing" : "changed";
+      // a value only one side has: the other side marks the object it would be in
+      if ((side === "candidate" && absent === "missing") || (side === "reference" && absent === "extra")) { if (!m.exact[parentPath(d.path)]) m.exact[parentPath(d.path)] = "inner-only"; return; }
+      m.exact[d.path] = absent;
       for (var p = d.path, q; (q = parentPath(p)) !== p && q !== ""; p = q) m.prefix[q] = true;
     });
     return m;
