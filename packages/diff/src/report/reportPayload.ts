@@ -35,12 +35,29 @@ const profileFlag = (e: Evidence) => /--profile\s+(\S+)/.exec(e.provenance.merge
 
 const exchangesOf = (s: ScenarioEvidence) => s.steps.flatMap((st) => [...(st.reference?.exchanges ?? []), ...(st.candidate?.exchanges ?? [])])
 
+/**
+ * The evidence with each step whose two normalized sides are equal carrying its reference only
+ * (`same: true`; the page puts the candidate back): about half the bytes the page must unpack
+ * and parse on a campaign, where nearly every step is equal.
+ */
+const sharedSides = (encoded: typeof Evidence.Encoded) => ({
+  ...encoded,
+  scenarios: encoded.scenarios.map((s) => ({
+    ...s,
+    steps: s.steps.map((st) => {
+      if (st.reference === undefined || st.candidate === undefined || JSON.stringify(st.reference) !== JSON.stringify(st.candidate)) return st
+      const { candidate: _, ...rest } = st
+      return { ...rest, same: true }
+    })
+  }))
+})
+
 export const reportPayload = (input: HtmlReportInput) => {
   const e = input.evidence
   const fallbackProfile = profileFlag(e)
   const delta = input.base !== undefined ? renderDelta(input.base, e) : undefined
   return {
-    evidence: Schema.encodeSync(Evidence)(e),
+    evidence: sharedSides(Schema.encodeSync(Evidence)(e)),
     verdict: overallVerdict(e),
     scenarios: e.scenarios.map((s, i) => {
       const exchanges = exchangesOf(s)

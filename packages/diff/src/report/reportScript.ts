@@ -119,7 +119,7 @@ export const REPORT_SCRIPT = String.raw`
       jsonPane("real gateway — expected (normalized)", viewOf(ref, k === 0 && st.reference ? st.reference.settled : undefined), marksFor(diffs, "reference")) +
       jsonPane("emulator — actual (normalized)", viewOf(cand, k === 0 && st.candidate ? st.candidate.settled : undefined), marksFor(diffs, "candidate")) + "</div>";
     if (st.raw) html += '<details class="raw"><summary>raw request and response (wire form)</summary><div class="sbs">' + rawSide("real gateway", st.raw.reference[k]) + rawSide("emulator", st.raw.candidate[k]) + "</div></details>";
-    else if (diffs.length > 0) html += '<div class="note">The wire form of this exchange is not in this evidence (it is kept for steps with a difference since evidence written with frame timing).</div>';
+    else if (diffs.length > 0) html += '<div class="note">This evidence was written before the wire form (raw request, response and SSE frame times) was kept: the replay command above plays it again.</div>';
     return html;
   }
 
@@ -129,7 +129,8 @@ export const REPORT_SCRIPT = String.raw`
       var rs = st.reference && st.reference.exchanges[k] && st.reference.exchanges[k].response, cs = st.candidate && st.candidate.exchanges[k] && st.candidate.exchanges[k].response;
       return '<div class="xline">' + esc(ex.request.method + " " + ex.request.path) + " → " + (rs ? rs.status : "—") + " / " + (cs ? cs.status : "—") + "</div>";
     }).join("");
-    var body = lines + diffTable(st.differences);
+    // a step without exchanges (a script, a clock move, a release) shows what the scenario said
+    var body = (lines || '<div class="xline">' + esc(short(st.step, 300)) + "</div>") + diffTable(st.differences);
     var count = Math.max(st.reference ? st.reference.exchanges.length : 0, st.candidate ? st.candidate.exchanges.length : 0);
     if (st.differences.length > 0) {
       var ks = {}; st.differences.forEach(function (d) { ks[d.exchange < 0 ? 0 : d.exchange] = true; });
@@ -176,6 +177,8 @@ export const REPORT_SCRIPT = String.raw`
     if (state.page >= pages) state.page = pages - 1;
     var shown = hits.slice(state.page * PAGE, state.page * PAGE + PAGE);
     $("rows").innerHTML = shown.length ? shown.map(rowHtml).join("") : '<tr><td colspan="9" class="empty">No scenario matches these filters.</td></tr>';
+    // each side's JSON opens at its first highlighted path, not at the request above it
+    Array.prototype.forEach.call($("rows").querySelectorAll("pre.json"), function (pre) { var hl = pre.querySelector(".ln.hl"); if (hl) pre.scrollTop = Math.max(0, hl.offsetTop - 60); });
     $("found").textContent = hits.length + " of " + E.scenarios.length + " scenarios";
     $("pageinfo").textContent = "page " + (state.page + 1) + " of " + pages;
     $("prev").disabled = state.page === 0; $("next").disabled = state.page >= pages - 1;
@@ -287,6 +290,8 @@ export const REPORT_SCRIPT = String.raw`
 
   function start(payload) {
     P = payload; E = payload.evidence;
+    if (window.performance && performance.mark) performance.mark("report-parsed");
+    E.scenarios.forEach(function (s) { s.steps.forEach(function (st) { if (st.same) st.candidate = st.reference; }); });
     loadHash(); renderHeader(); renderTabs(); renderFilters(); wire(); renderRows(); showTab(state.tab);
     document.body.setAttribute("data-ready", "1");
     if (window.performance && performance.mark) performance.mark("report-rendered");

@@ -25,7 +25,8 @@ select,input[type=search]{font:inherit;font-size:13px;padding:3px 6px;border:1px
 input[type=search]{min-width:240px}
 table{border-collapse:collapse;width:100%;background:#fff}
 th,td{border-bottom:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top;font-size:13px}
-th{background:#eef0f3;font-weight:600;position:sticky;top:0}
+th{background:#eef0f3;font-weight:600}
+#scenarios>thead th{position:sticky;top:0;z-index:1}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}
 tr.row{cursor:pointer}tr.row:hover{background:#f0f4fb}tr.row.open{background:#e8effb}
 .badge{display:inline-block;min-width:74px;text-align:center;padding:1px 7px;border-radius:10px;color:#fff;font-size:12px;font-weight:600}
@@ -44,6 +45,7 @@ td.detail{background:#fbfcfd;padding:10px 14px}
 .sbs{display:grid;grid-template-columns:1fr 1fr;gap:10px;margin:8px 0}
 .pane{border:1px solid var(--line);border-radius:4px;min-width:0}
 .pane h4{margin:0;padding:4px 8px;font-size:12px;background:#eef0f3;border-bottom:1px solid var(--line)}
+pre.json{position:relative}
 pre.json,pre.raw{margin:0;padding:6px 8px;font:12px/1.4 ui-monospace,"DejaVu Sans Mono",monospace;overflow:auto;max-height:420px;white-space:pre}
 pre.raw{white-space:pre-wrap;word-break:break-all}
 .ln{display:block}
