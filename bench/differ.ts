@@ -95,6 +95,9 @@ export const differ = async (opts: { readonly rounds: number; readonly scenarios
       const last = elapsed[elapsed.length - 1]
       if (last !== undefined) reported.push(last)
       verdicts = /(\d+ scenarios: [^·\n]+)/.exec(text)?.[1]?.trim() ?? `exit ${String(r.exitCode)}`
+      // what the CLI played (cassettes of other profiles are left out), not what the folder holds
+      const played = /comparing (\d+) scenarios/.exec(text)?.[1]
+      if (played !== undefined) count = Number(played)
       opts.log(`  cassette replay round ${round + 1}/${opts.rounds}: ${wall.toFixed(2)} s wall (${verdicts})`)
     } finally {
       rmSync(out, { recursive: true, force: true })

@@ -30,6 +30,9 @@ export interface Machine {
 
 export interface SectionMeta {
   readonly measuredAt: string
+  /** The commit measured (HEAD when the section ran); older sections name the commit that added their figures instead. */
+  readonly commit?: string
+  readonly committedIn?: string
   readonly quick: boolean
   readonly rounds: number
   readonly seconds: number
@@ -93,14 +96,14 @@ export const readPrevious = (path: string): Partial<BenchFile> => {
 }
 
 const ms = (s: Spread | undefined) => (s === undefined ? "–" : fmtAuto(s))
-const ratio = (x: number) => (Number.isFinite(x) ? `${fmt(x, x >= 10 ? 0 : 1)}×` : "∞")
+const ratio = (x: number | null | undefined) => (x !== null && x !== undefined && Number.isFinite(x) ? `${fmt(x, x >= 10 ? 0 : 1)}×` : "**failed**")
 const verdict = (ok: boolean) => (ok ? "met" : "**not met**")
 const loads = (xs: ReadonlyArray<number>) => (xs.length === 0 ? "n/a" : xs.map((x) => x.toFixed(2)).join(" / "))
 
 const metaLine = (m: SectionMeta | undefined) =>
   m === undefined
     ? ""
-    : `_Measured ${m.measuredAt}${m.quick ? " (--quick: indicative only)" : ""}; ${m.rounds} round(s) × ${m.seconds} s; load average (1/5/15 min) ${loads(m.loadAverageBefore)} before, ${loads(m.loadAverageAfter)} after` +
+    : `_Measured ${m.measuredAt}${m.commit !== undefined ? ` on commit ${m.commit.slice(0, 12)}${m.commit.slice(40)}` : m.committedIn !== undefined ? ` (figures committed in ${m.committedIn}; the exact code measured was not recorded)` : " (commit not recorded)"}${m.quick ? " (--quick: indicative only)" : ""}; ${m.rounds} round(s) × ${m.seconds} s; load average (1/5/15 min) ${loads(m.loadAverageBefore)} before, ${loads(m.loadAverageAfter)} after` +
       (m.calibrationMs === undefined ? "" : `; machine speed: the fixed CPU loop of bench/calibration.ts took ${m.calibrationMs.before} ms before, ${m.calibrationMs.after} ms after (lower is faster)`) +
       "._\n\n"
 
@@ -115,6 +118,12 @@ export const renderGateway = (g: EmulatorVsGateway): string => {
     "| --- | --- | --- | --- | --- | --- | --- |"
   ]
   for (const r of g.rows) {
+    // a side with no sample did not measure anything: the row says so instead of a ratio
+    const failed = [r.emulator.samples === 0 ? "emulator" : "", r.gateway.samples === 0 ? "gateway" : ""].filter((x) => x !== "")
+    if (failed.length > 0) {
+      lines.push(`| ${r.name} | ${r.emulator.samples === 0 ? "**failed** (0 samples)" : sideCell(r.emulator)} | ${r.gateway.samples === 0 ? "**failed** (0 samples)" : sideCell(r.gateway)} | — | — | **failed**: no sample on the ${failed.join(" and ")} side | not measured |`)
+      continue
+    }
     const target = r.target === undefined ? "" : `≥ ${r.target}× — ${verdict(r.throughputRatio >= r.target)}`
     lines.push(
       `| ${r.name} | ${sideCell(r.emulator)} | ${sideCell(r.gateway)} | ${ms(r.emulator.p50Ms)} / ${ms(r.emulator.p99Ms)} | ${ms(r.gateway.p50Ms)} / ${ms(r.gateway.p99Ms)} | **${ratio(r.throughputRatio)}** | ${target} |`
@@ -236,7 +245,7 @@ export const renderDiffer = (d: DifferResult): string => {
     const c = d.cassettes
     lines.push(
       "",
-      `Replaying all ${c.count} committed ${d.pin} cassettes against the emulator (\`oracle compare --target cassette\`): ${ms(c.wallSeconds)} s from spawn to exit, ` +
+      `Replaying the ${c.count} committed ${d.pin} cassettes of the strict profile (those \`oracle compare --target cassette\` plays by default) against the emulator (\`oracle compare --target cassette\`): ${ms(c.wallSeconds)} s from spawn to exit, ` +
         `of which the CLI's start (\`oracle --help\`) ${ms(c.cliStartSeconds)} s${c.reportedSeconds === undefined ? "" : `; the comparison itself ${ms(c.reportedSeconds)} s as the CLI reports it`} (${c.verdicts}).`
     )
   }

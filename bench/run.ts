@@ -3,6 +3,7 @@
  * machine, printed as tables of ratios, written to evidence/bench.json and to the bench section of
  * evidence/REPORT.md. Load stays on loopback, bounded in count and time; progress goes to stderr.
  */
+import { execFileSync } from "node:child_process"
 import { mkdirSync, writeFileSync } from "node:fs"
 import { cpus, loadavg, release, totalmem, type as osType } from "node:os"
 import { parseArgs } from "node:util"
@@ -127,6 +128,17 @@ for (const s of SECTIONS) {
   if (!selected.includes(s) && previous[key] !== undefined) Object.assign(results, { [key]: previous[key] })
 }
 
+/** The code a section measures: HEAD, and whether the work tree differed from it. */
+const codeCommit = (): string => {
+  try {
+    const head = execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim()
+    const dirty = execFileSync("git", ["status", "--porcelain", "--", "packages", "bench"], { encoding: "utf8" }).trim() !== ""
+    return dirty ? `${head} (with uncommitted changes)` : head
+  } catch {
+    return "unknown (not a git checkout)"
+  }
+}
+
 const measure = async <A>(name: SectionName, seconds: number, body: () => Promise<A>, render: (a: A) => string, title: string) => {
   log(`\n== ${title} ==`)
   const before = loadAverage()
@@ -137,6 +149,7 @@ const measure = async <A>(name: SectionName, seconds: number, body: () => Promis
   const durationSeconds = Math.round((Date.now() - t0) / 1000)
   meta[name] = {
     measuredAt: new Date(t0).toISOString(),
+    commit: codeCommit(),
     quick,
     rounds,
     seconds,

@@ -29,7 +29,6 @@ export interface ScalePoint {
   readonly seedSeconds: number
   /** The bundled CLI's RSS with the store seeded (after seeding and while serving GETs). */
   readonly rssMiB: number
-  readonly heapUsedMiB: number
   /** The same process before its first run: the empty emulator (the bundled CLI). */
   readonly rssEmptyMiB: number
   /**
@@ -116,7 +115,6 @@ interface SeededStore {
   readonly target: LoadTarget
   readonly seedSeconds: number
   readonly rssAtStart: number
-  readonly heapUsedAtStart: number
   readonly randomGet: LoadSpec
 }
 
@@ -131,7 +129,6 @@ const seedStore = async (runs: number, opts: ScaleOptions): Promise<SeededStore>
     child,
     seedSeconds,
     rssAtStart: seeded.rss,
-    heapUsedAtStart: seeded.heapUsed,
     target: { baseUrl: child.baseUrl, apiKey: SCALE_KEY, runId: child.runId, cpuMicros: controlCpu(child.controlPort) },
     randomGet: { name: "get", method: "GET", path: () => "/", pickPath: () => `/v1/runs/${scaleRunId(Math.floor(Math.random() * runs))}` }
   }
@@ -236,7 +233,6 @@ const finishStore = async (store: SeededStore, measured: SideBySide, toSmallest:
     seedSeconds: store.seedSeconds,
     rssMiB: rssServing / MiB,
     rssEmptyMiB: Number(child.extra[1] ?? 0) / MiB,
-    heapUsedMiB: store.heapUsedAtStart / MiB,
     getInMemory: summarize(measured.saturated),
     getSequential: summarize(measured.sequential),
     ...(toSmallest === undefined ? {} : { toSmallest }),

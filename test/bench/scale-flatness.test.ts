@@ -8,7 +8,7 @@ const point = (runs: number, p50: number, toSmallest?: { seq: number; sat: numbe
   runs,
   seedSeconds: 0,
   rssMiB: 0,
-  heapUsedMiB: 0,
+ 
   rssEmptyMiB: 0,
   getInMemory: load(p50, 30),
   getSequential: load(p50, 30),

@@ -13,3 +13,8 @@ export { emulatorInProcessTarget, emulatorHttpTarget, type EmulatorTargetOptions
 export { cassetteTarget } from "./target/CassetteTarget.js"
 export { compareAll, exitCodeOf, type CompareAllOptions, type ComparisonResult, type ScenarioInput } from "./compare/compareAll.js"
 export { generateScenarios } from "./generate/generateScenarios.js"
+export { readEvidenceFile, readEvidencePaths, EvidenceFileError } from "./evidence/readEvidence.js"
+export { writeEvidence, type WrittenEvidence } from "./evidence/writeEvidence.js"
+export { renderHtmlReport } from "./report/renderHtmlReport.js"
+export { writeHtmlReport } from "./report/writeHtmlReport.js"
+export type { HtmlReportInput } from "./report/reportPayload.js"

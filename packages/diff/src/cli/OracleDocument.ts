@@ -7,7 +7,7 @@ import { Summary, Verdict } from "../evidence/Evidence.js"
 
 const ExitCode = Schema.Literal(0, 1, 2)
 
-const WrittenFiles = Schema.Struct({ json: Schema.String, report: Schema.String, junit: Schema.String })
+const WrittenFiles = Schema.Struct({ json: Schema.String, report: Schema.String, html: Schema.String, junit: Schema.String })
 
 /** A scenario's outcome, one line of the summary table. */
 export const ScenarioOutcome = Schema.Struct({
@@ -42,6 +42,8 @@ export const ReportDocument = Schema.Struct({
   newDivergences: Schema.Number,
   fixedDivergences: Schema.Number,
   markdown: Schema.String,
+  /** The HTML report of the head evidence. */
+  html: Schema.String,
   written: Schema.optional(Schema.String)
 })
 

@@ -37,6 +37,8 @@ export const OPTIONS = {
   "no-shrink": { type: "boolean", commands: ["compare"] },
   workers: { type: "string", commands: ["compare", "bench"] },
   shard: { type: "string", commands: ["compare"] },
+  pick: { type: "string", commands: ["compare"] },
+  html: { type: "string", commands: ["report"] },
   base: { type: "string", commands: ["report"] },
   head: { type: "string", commands: ["report"] },
   count: { type: "string", commands: ["fuzz"] },

@@ -3,7 +3,7 @@
  * count, measured one after another in one run on the same scenario set (the scenario files plus
  * `--runs` generated ones, noise learned as `compare` does), with the load average around each,
  * since this machine's cores are shared, and where the CPU went (cpuAccount.ts): the runner, its
- * gateways, and the whole machine. Written as JSON (default evidence/campaign/workers-bench.json);
+ * gateways, and the whole machine. Written as JSON (default evidence/campaigns/workers-bench.json);
  * each point's evidence goes to a temp directory whose path is printed.
  */
 import { FileSystem } from "@effect/platform"

@@ -58,7 +58,10 @@ export const compareCommand = (args: ParsedArgs) =>
     // after the inputs are known to load, before anything starts
     yield* refuseExistingReport(out, args.values.force)
     const set = scenarioSet(loaded)
-    const inputs = shardOf(set, shard)
+    const pick = args.values.pick === undefined ? undefined : Number(args.values.pick)
+    if (pick !== undefined && !(Number.isInteger(pick) && pick >= 0 && pick < set.length)) return yield* new UsageError({ command: "compare", message: `--pick wants a position from 0 to ${set.length - 1}, got ${args.values.pick}` })
+    // --pick: one scenario of the set by its position, as the HTML report's replay command names it
+    const inputs = pick !== undefined ? set.filter((input) => input.position === pick) : shardOf(set, shard)
     const shardText = shard === undefined ? "" : ` (shard ${shard.index}/${shard.count} of ${set.length})`
 
     const [main, ...moreWorkers] = yield* startWorkers(pin, kind === "cassette" ? cassettesAsOne(set, pin) : kind, workerCount, args.values.source, profile, fresh, candidateKind)

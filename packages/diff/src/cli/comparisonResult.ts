@@ -14,7 +14,7 @@ export const comparisonResult = (command: "compare" | "replay" | "merge", eviden
   })
   return {
     exitCode,
-    text: summaryTable(evidence) + extraText + (written === undefined ? "" : `evidence: ${written.json}\nreport:   ${written.report}\njunit:    ${written.junit}\n`),
+    text: summaryTable(evidence) + extraText + (written === undefined ? "" : `evidence: ${written.json}\nreport:   ${written.report}\nhtml:     ${written.html}\njunit:    ${written.junit}\n`),
     document: { command, exitCode, summary: evidence.summary, scenarios, ...(written !== undefined ? { written } : {}) }
   }
 }

@@ -36,7 +36,7 @@ export const COMPARE_HELP = `oracle compare — the emulator against the real pi
 
 Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette] [--runs N] [--seed S]
                       [--scenario FILE ...] [--out DIR] [--no-noise] [--register FILE] [--source DIR]
-                      [--workers N] [--shard i/n] [--no-shrink] [--profile strict|tools|wall-clock] [--shared]
+                      [--workers N] [--shard i/n] [--pick P] [--no-shrink] [--profile strict|tools|wall-clock] [--shared]
                       [--candidate inprocess|http] [--json] [--force]
 
   --pin P          the Hermes pin (default: source-lock.json's default, 0.19.0). The emulator runs the same pin.
@@ -53,12 +53,14 @@ Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette
   --scenario FILE  play these scenario files (repeatable; default: packages/diff/scenarios/*.json,
                    or every cassette with --target cassette)
   --out DIR        where evidence goes (default: evidence/): <pin>-<reference>-vs-<candidate>.json,
-                   REPORT.md, .junit.xml; counterexamples go to DIR/counterexamples/
+                   REPORT.md, report/index.html, .junit.xml; counterexamples go to DIR/counterexamples/
   --workers N      play on N workers in parallel: N real gateways, each with its own fake model,
                    HERMES_HOME and port, and N emulators (default 1)
   --shard i/n      play only shard i of n of the scenario set (files, then generated from --seed):
                    every n-th scenario from the i-th. Same files and --seed --runs on every machine;
                    join the shards' evidence with oracle merge
+  --pick P         play only the scenario at position P of the set (the position the evidence and the
+                   HTML report give each scenario; same files, --seed and --runs as the run it came from)
   --no-shrink      do not shrink the first divergent generated scenario after the run (campaigns:
                    the shrinking plays many more scenarios on the real gateway)
   --no-noise       do not play each scenario twice on the real gateway to learn its noise
@@ -117,7 +119,7 @@ Usage: oracle merge DIR|FILE ... [--out DIR] [--json] [--force]
 
   DIR|FILE   shard evidence (a directory contributes every evidence JSON in it). All shards of one
              set must be there once each, with the same pin, seed, runs and shard count.
-  --out DIR  where the merged evidence JSON, REPORT.md and JUnit go (default: evidence/)
+  --out DIR  where the merged evidence JSON, REPORT.md, report/index.html and JUnit go (default: evidence/)
   --json     one JSON document on stdout (summary, verdicts, files written) instead of the table
   --force    replace the REPORT.md an earlier run left in --out
 
@@ -126,11 +128,13 @@ Exit codes: like compare — 0 no divergence · 1 divergences · 2 errors, or sh
 
 export const REPORT_HELP = `oracle report — what changed between two evidence files
 
-Usage: oracle report --base OLD.json --head NEW.json [--out FILE] [--json]
+Usage: oracle report --head NEW.json [--base OLD.json] [--out FILE] [--html DIR] [--json]
 
   Markdown fit for a pull-request comment: new divergences, fixed ones, verdicts that changed,
-  coverage cells gained and lost, speed. Printed, or written to FILE.
-  --json     one JSON document on stdout: the counts and the Markdown
+  coverage cells gained and lost, speed. Printed, or written to FILE. Needs --base.
+  The HTML report of NEW (with the delta against OLD when --base is given) goes to DIR/index.html
+  (default: report/ next to FILE, or next to NEW.json). NEW and OLD may be .json.gz.
+  --json     one JSON document on stdout: the counts, the Markdown and the HTML report's path
 
 Exit codes: 0 no new divergence · 1 a divergence is new · 2 a file is not evidence.
 `

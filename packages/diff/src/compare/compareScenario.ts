@@ -46,6 +46,7 @@ const verdictOf = (ds: ReadonlyArray<ClassifiedDifference>): Verdict =>
 
 const scenarioBase = (scenario: Scenario, file: string | undefined) => ({
   name: scenario.name,
+  profile: scenario.profile ?? "strict",
   ...(file !== undefined ? { file } : {}),
   ...(scenario.origin !== undefined ? { origin: scenario.origin as unknown as JsonValue } : {})
 })
@@ -83,7 +84,9 @@ export const compareScenario = (
         verdict: verdictOf(differences),
         ...(r !== undefined ? { reference: r } : {}),
         ...(c !== undefined ? { candidate: c } : {}),
-        differences
+        differences,
+        // the wire form only where there is something to look at: it would double the evidence otherwise
+        ...(differences.length > 0 ? { raw: { reference: refRun.steps[index]?.exchanges ?? [], candidate: candRun.steps[index]?.exchanges ?? [] } } : {})
       }
     })
     const evidence: ScenarioEvidence = {

@@ -1,15 +1,17 @@
-/** Writes a comparison's evidence: `<name>.json` (schema-checked), REPORT.md with its SVG pictures, and `<name>.junit.xml`. */
+/** Writes a comparison's evidence: `<name>.json` (schema-checked), REPORT.md with its SVG pictures, report/index.html, and `<name>.junit.xml`. */
 import { join } from "node:path"
 import { FileSystem } from "@effect/platform"
 import { Effect, Schema } from "effect"
 import { Evidence } from "./Evidence.js"
 import { renderJUnit } from "./renderJUnit.js"
 import { reportPictures } from "../pictures/reportPictures.js"
+import { writeHtmlReport } from "../report/writeHtmlReport.js"
 import { renderReport } from "./renderReport.js"
 
 export interface WrittenEvidence {
   readonly json: string
   readonly report: string
+  readonly html: string
   readonly junit: string
 }
 
@@ -34,7 +36,9 @@ export const writeEvidence = (evidence: Evidence, dir: string, name = evidenceNa
     const paths = { json: join(dir, `${name}.json`), report: join(dir, "REPORT.md"), junit: join(dir, `${name}.junit.xml`) }
     yield* fs.writeFileString(paths.json, `${JSON.stringify(encoded, null, 2)}\n`)
     const pictures = yield* reportPictures(evidence, dir)
-    yield* fs.writeFileString(paths.report, renderReport(evidence, pictures) + (yield* keptSections(fs, paths.report)))
+    const reportMarkdown = renderReport(evidence, pictures) + (yield* keptSections(fs, paths.report))
+    yield* fs.writeFileString(paths.report, reportMarkdown)
+    const html = yield* writeHtmlReport({ evidence, reportMarkdown }, join(dir, "report"), dir)
     yield* fs.writeFileString(paths.junit, renderJUnit(evidence))
-    return paths
+    return { ...paths, html }
   }).pipe(Effect.orDie)

@@ -26,7 +26,9 @@ export const ResponseBody = Schema.Union(
     text: Schema.String,
     /** false when the read stopped at the frame bound or the read deadline, not at the stream's end. */
     complete: Schema.Boolean,
-    stoppedBy: Schema.optional(Schema.Literal("end", "max-frames", "deadline", "disconnect"))
+    stoppedBy: Schema.optional(Schema.Literal("end", "max-frames", "deadline", "disconnect")),
+    /** Per frame, milliseconds from the response's headers to the blank line that closed it (absent in older cassettes). */
+    frameMs: Schema.optional(Schema.Array(Schema.Number))
   })
 )
 export type ResponseBody = typeof ResponseBody.Type

@@ -20,6 +20,9 @@ const readSseBody = async (res: Response, limits: SseReadLimits): Promise<Respon
   let text = ""
   let stoppedBy: "end" | "max-frames" | "deadline" | "disconnect" = "end"
   let timer: NodeJS.Timeout | undefined
+  const started = performance.now()
+  // when each frame's closing blank line arrived: what a reader of the evidence needs to see pacing
+  const frameMs: Array<number> = []
   const deadline = new Promise<"deadline">((resolve) => {
     timer = setTimeout(() => resolve("deadline"), limits.deadlineMs)
   })
@@ -32,6 +35,9 @@ const readSseBody = async (res: Response, limits: SseReadLimits): Promise<Respon
       }
       if (next.done) break
       text += decoder.decode(next.value, { stream: true })
+      const unified = text.replace(/\r\n?/g, "\n")
+      const closedNow = splitSseFrames(unified).length - (unified.endsWith("\n\n") ? 0 : 1)
+      while (frameMs.length < closedNow) frameMs.push(Math.round((performance.now() - started) * 10) / 10)
       if (limits.maxFrames !== undefined) {
         const frames = splitSseFrames(text)
         // a frame counts once its terminating blank line has arrived
@@ -49,7 +55,10 @@ const readSseBody = async (res: Response, limits: SseReadLimits): Promise<Respon
     clearTimeout(timer)
     if (stoppedBy !== "end") await reader.cancel().catch(() => {})
   }
-  return { kind: "sse", text, complete: stoppedBy === "end", stoppedBy }
+  const frames = splitSseFrames(text).length
+  // the last frame of a stream that ended without a closing blank line arrived at its end
+  while (stoppedBy === "end" && frameMs.length < frames) frameMs.push(Math.round((performance.now() - started) * 10) / 10)
+  return { kind: "sse", text, complete: stoppedBy === "end", stoppedBy, frameMs: frameMs.slice(0, frames) }
 }
 
 export const readResponse = async (res: Response, limits: SseReadLimits): Promise<WireResponse> => {

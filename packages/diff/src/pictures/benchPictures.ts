@@ -1,6 +1,6 @@
 /**
  * The benchmarks as pictures: read from evidence/bench.json (the bench tool's file) and
- * evidence/campaign/workers-bench.json (`oracle bench --target process`). Only the fields drawn
+ * evidence/campaigns/workers-bench.json (`oracle bench --target process`). Only the fields drawn
  * are decoded, and a section the file lacks is simply not drawn.
  */
 import { Schema } from "effect"

@@ -34,7 +34,7 @@ const INVALID_REQUESTS: ReadonlyArray<Omit<HttpRequestSpec, "method" | "path">> 
   { rawBody: "", headers: { "content-type": "application/json" } }
   // not `{ input: "   " }`: 0.19.0 starts a run for it (202, on both sides), and a run nobody scripted
   // or waited for takes a later Script turn at a time that is a race (the 1,006-scenario campaign
-  // of evidence/campaign/ lost 3 scenarios to it)
+  // of evidence/campaigns/ lost 3 scenarios to it)
 ]
 
 /** `{play.nonce}` keeps a key from meeting a ledger entry left by an earlier play on the same gateway. */
