@@ -1,0 +1,39 @@
+// @ts-check
+/**
+ * The mutation score of the emulator's behaviour code against the recorded evidence: StrykerJS
+ * changes one piece of the emulator at a time (a condition, an operator, a literal, a removed
+ * block) and runs the suite of vitest.mutation.config.ts — the replays of what the real gateway
+ * answered. A mutant that suite does not notice is a wrong emulator the evidence would let through.
+ * `npm run mutation` is incremental (reports/mutation/incremental.json keeps the results of code and
+ * tests that did not change); HERMETIC_MUTATE narrows the files (a comma-separated list of globs).
+ * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
+ */
+const BEHAVIOUR = [
+  "packages/emulator/src/**/*.ts",
+  // not behaviour a gateway has: the CLI, the test helpers, record/replay tooling, the admin plane
+  "!packages/emulator/src/**/cli/**",
+  "!packages/emulator/src/**/testing/**",
+  "!packages/emulator/src/**/record/**",
+  "!packages/emulator/src/**/admin/**",
+  "!packages/emulator/src/**/snapshot/**",
+  "!packages/emulator/src/index.ts"
+]
+export default {
+  testRunner: "vitest",
+  vitest: { configFile: "vitest.mutation.config.ts" },
+  mutate: process.env.HERMETIC_MUTATE ? process.env.HERMETIC_MUTATE.split(",") : BEHAVIOUR,
+  coverageAnalysis: "perTest",
+  incremental: true,
+  incrementalFile: "reports/mutation/incremental.json",
+  concurrency: Number(process.env.HERMETIC_MUTATION_CONCURRENCY ?? 2),
+  timeoutMS: 20000,
+  // the first run collects per-test coverage of the whole suite: minutes on a busy 2-core machine
+  dryRunTimeoutMinutes: 20,
+  reporters: ["clear-text", "progress", "json", "html"],
+  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  htmlReporter: { fileName: "reports/mutation/mutation.html" },
+  thresholds: { high: 85, low: 70, break: null },
+  // in place: the workspace packages resolve each other through node_modules links into packages/,
+  // so a sandbox copy would test the diff package against the unmutated emulator
+  inPlace: true
+}
