@@ -134,11 +134,12 @@ const liveRun = async (pin: Pin, seed: number, count: number, out: string): Prom
     const written = join(out, `fuzz-${pin}.json`)
     writeFileSync(written, `${JSON.stringify(evidence, null, 2)}\n`)
     writeFileSync(join(out, `fuzz-${pin}.md`), liveMarkdown(evidence))
-    const explainedCount = count - equal - divergences.length
+    // the named hardening cases come on top of --count
+    const explainedCount = Object.values(explained).reduce((a, b) => a + b, 0)
     return {
       exitCode: divergences.length === 0 ? 0 : 1,
-      text: `fuzz: ${count} cases, ${equal} equal, ${explainedCount} explained, ${divergences.length} divergent → ${out}\n`,
-      counts: { cases: count, equal, explained: explainedCount, divergent: divergences.length },
+      text: `fuzz: ${cases.length} cases, ${equal} equal, ${explainedCount} explained, ${divergences.length} divergent → ${out}\n`,
+      counts: { cases: cases.length, equal, explained: explainedCount, divergent: divergences.length },
       written
     }
   } finally {
@@ -153,7 +154,7 @@ const liveMarkdown = (e: LiveEvidence): string => {
   const lines = [
     `# Differential fuzzing: real Hermes ${e.pin} gateway vs the emulator`,
     "",
-    `\`oracle fuzz --count ${e.count} --seed ${e.seed}\` sent the same ${e.count} malformed requests, byte for byte, to the ${e.reference} and to the ${e.candidate}.`,
+    `\`oracle fuzz --count ${e.count} --seed ${e.seed}\` sent the same ${e.equal + Object.values(e.explained).reduce((a, b) => a + b, 0) + e.divergences.length} malformed requests (the named claims and ${e.count} drawn), byte for byte, to the ${e.reference} and to the ${e.candidate}.`,
     "",
     `- equal: ${e.equal}`,
     `- explained differences: ${Object.values(e.explained).reduce((a, b) => a + b, 0)} (${Object.entries(e.explained).map(([k, v]) => `${k}: ${v}`).join(", ") || "none"})`,
