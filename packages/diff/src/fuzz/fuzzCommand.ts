@@ -18,6 +18,7 @@ import { Effect } from "effect"
 import { intFlag, type ParsedArgs, pinOf } from "../cli/args.js"
 import { CouldNotRun, UsageError } from "../cli/CliError.js"
 import type { CommandResult } from "../cli/OracleDocument.js"
+import { progressMeter } from "../cli/progress.js"
 import { compareAnswers, KNOWN_DIVERGENCES, type NormalizedAnswer, normalizeAnswer } from "./compareFuzz.js"
 import type { FuzzCase } from "./FuzzCase.js"
 import { generateCases } from "./generateCases.js"
@@ -93,6 +94,7 @@ const liveRun = async (pin: Pin, seed: number, count: number, out: string): Prom
     const divergences: Array<LiveEvidence["divergences"][number]> = []
     const claims: Array<LiveEvidence["claims"][number]> = []
     let equal = 0
+    const meter = progressMeter(cases.length, { lineEvery: 500 })
     for (const c of cases) {
       const reference = await sendCase(gwPort, c, gw.apiKey)
       const candidate = await sendCase(emu.port, c, gw.apiKey)
@@ -110,8 +112,9 @@ const liveRun = async (pin: Pin, seed: number, count: number, out: string): Prom
         fam.divergent++
         divergences.push({ case: caseSummary(c), reference: verdict.reference, emulator: verdict.emulator })
       }
-      if ((c.id + 1) % 500 === 0) process.stderr.write(`fuzz: ${c.id + 1}/${count} cases, ${divergences.length} divergent\n`)
+      meter.tick(c.id + 1, `${divergences.length} divergent`)
     }
+    meter.end()
     const evidence: LiveEvidence = {
       kind: "hermetic-fuzz-live",
       pin,
