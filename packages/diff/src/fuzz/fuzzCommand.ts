@@ -11,7 +11,7 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
-import { join } from "node:path"
+import { basename, join } from "node:path"
 import { type Pin, type RunningEmulator, startEmulator } from "@hermetic/emulator"
 import { startGateway } from "@hermetic/oracle-runner"
 import { Effect } from "effect"
@@ -19,6 +19,7 @@ import { intFlag, type ParsedArgs, pinOf } from "../cli/args.js"
 import { CouldNotRun, UsageError } from "../cli/CliError.js"
 import type { CommandResult } from "../cli/OracleDocument.js"
 import { progressMeter } from "../cli/progress.js"
+import { writeReportSection } from "../evidence/reportSection.js"
 import { compareAnswers, KNOWN_DIVERGENCES, type NormalizedAnswer, normalizeAnswer } from "./compareFuzz.js"
 import type { FuzzCase } from "./FuzzCase.js"
 import { generateCases } from "./generateCases.js"
@@ -386,6 +387,8 @@ export const fuzzCommand = (args: ParsedArgs) =>
             : liveRun(pin, seed, count, out),
       catch: (e) => new CouldNotRun({ message: `fuzz: ${e instanceof Error ? e.message : String(e)}` })
     })
+    // the verdict joins the REPORT.md of --out as its own section, beside a comparison's
+    yield* writeReportSection(join(out, "REPORT.md"), `fuzz-${mode}`, `## oracle fuzz (${mode})\n\n${outcome.text.trimEnd()}\n\nEvidence: [${basename(outcome.written)}](${basename(outcome.written)})`)
     return {
       exitCode: outcome.exitCode,
       text: outcome.text,
