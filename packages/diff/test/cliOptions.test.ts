@@ -72,6 +72,13 @@ describe("progress meter", () => {
     expect(text).not.toContain("[oracle] 1/4 [")
   })
 
+  it("off a terminal, prints every n-th item and the last when asked to", () => {
+    const out: Array<string> = []
+    const meter = progressMeter(5, { tty: false, write: (s) => void out.push(s), now: () => 0, lineEvery: 2 })
+    for (let done = 1; done <= 5; done++) meter.tick(done, "x")
+    expect(out).toEqual(["[oracle] 2/5 [0.0s] x\n", "[oracle] 4/5 [0.0s] x\n", "[oracle] 5/5 [0.0s] x\n"])
+  })
+
   it("draws the bar in proportion and cuts it to the width", () => {
     expect(renderBar(2, 4, 2000, "x", 200)).toContain(`${"█".repeat(10)}${"░".repeat(10)} 2/4  50% 2.0s ETA 2.0s  x`)
     expect([...renderBar(1, 4, 0, "a very long detail ".repeat(10), 40)].length).toBe(39)

@@ -84,5 +84,10 @@ describe("oracle fuzz", () => {
     expect(compareAnswers(c, answer("HTTP/1.1 201 Created", "{\"id\": \"api_1796044995_0123abcd\"}"), answer("HTTP/1.1 201 Created", "{\"id\": \"api_1796049999_ffffffff\"}"))._tag).toBe("equal")
     expect(compareAnswers(c, answer("HTTP/1.0 400 Bad Request", "Invalid header value char"), answer("HTTP/1.1 400 Bad Request", ""))).toEqual({ _tag: "explained", rule: "http-parser-rejection-text" })
     expect(compareAnswers(c, answer("HTTP/1.1 404 Not Found", "a"), answer("HTTP/1.1 405 Method Not Allowed", "a"))._tag).toBe("divergent")
+    // ids go through the scenario normalizer's id rules: which id is random, where it reappears is compared
+    const run = (hex: string) => `run_${hex.repeat(32)}`
+    const twice = (a: string, b: string) => answer("HTTP/1.1 200 OK", `{"run_id": "${a}", "echo": "${b}"}`)
+    expect(compareAnswers(c, twice(run("a"), run("a")), twice(run("b"), run("b")))._tag).toBe("equal")
+    expect(compareAnswers(c, twice(run("a"), run("a")), twice(run("b"), run("c")))._tag).toBe("divergent")
   })
 })

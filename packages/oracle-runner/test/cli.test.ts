@@ -59,8 +59,10 @@ describe("oracle-runner CLI", () => {
   it.each([
     [[], "missing command"],
     [["bogus"], "unknown command bogus"],
-    [["doctor", "--bogus"], "Unknown option '--bogus'"],
-    [["down", "--bogus"], "Unknown option '--bogus'"],
+    [["doctor", "--bogus"], "doctor: --bogus is not an option of doctor\ndoctor takes --help, --source, --fix"],
+    [["down", "--bogus"], "down: --bogus is not an option of down"],
+    [["up", "--launch", "process"], "--launch is not an option of up; did you mean --launcher?"],
+    [["doctor", "--out", "x"], "doctor: --out is not an option of doctor"],
     [["down", "now"], "Unexpected argument 'now'"],
     [["up", "--launcher", "vm"], "--launcher is process or container, not vm"],
     [["up", "--ready-timeout", "soon"], "--ready-timeout wants a positive number of seconds"],

@@ -16,6 +16,8 @@ export interface MeterOptions {
   readonly now?: () => number
   /** The bar's width in columns (default: the terminal's, at most 100). */
   readonly columns?: number
+  /** Off a terminal, a line every this many items (and for the last); default 1. */
+  readonly lineEvery?: number
 }
 
 export interface ProgressMeter {
@@ -55,7 +57,10 @@ export const progressMeter = (total: number, options: MeterOptions = {}): Progre
   const meter: ProgressMeter = {
     tick: (done, detail) => {
       const elapsed = now() - t0
-      if (!tty) return write(`[oracle] ${done}/${total} [${(elapsed / 1000).toFixed(1)}s] ${detail}\n`)
+      if (!tty) {
+        if (done % (options.lineEvery ?? 1) === 0 || done === total) write(`[oracle] ${done}/${total} [${(elapsed / 1000).toFixed(1)}s] ${detail}\n`)
+        return
+      }
       clear()
       bar = renderBar(done, total, elapsed, detail, columns)
       write(bar)

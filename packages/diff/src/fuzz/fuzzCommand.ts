@@ -11,13 +11,15 @@
  */
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
-import { join } from "node:path"
+import { basename, join } from "node:path"
 import { type Pin, type RunningEmulator, startEmulator } from "@hermetic/emulator"
 import { startGateway } from "@hermetic/oracle-runner"
 import { Effect } from "effect"
 import { intFlag, type ParsedArgs, pinOf } from "../cli/args.js"
 import { CouldNotRun, UsageError } from "../cli/CliError.js"
 import type { CommandResult } from "../cli/OracleDocument.js"
+import { progressMeter } from "../cli/progress.js"
+import { writeReportSection } from "../evidence/reportSection.js"
 import { compareAnswers, KNOWN_DIVERGENCES, type NormalizedAnswer, normalizeAnswer } from "./compareFuzz.js"
 import type { FuzzCase } from "./FuzzCase.js"
 import { generateCases } from "./generateCases.js"
@@ -93,6 +95,7 @@ const liveRun = async (pin: Pin, seed: number, count: number, out: string): Prom
     const divergences: Array<LiveEvidence["divergences"][number]> = []
     const claims: Array<LiveEvidence["claims"][number]> = []
     let equal = 0
+    const meter = progressMeter(cases.length, { lineEvery: 500 })
     for (const c of cases) {
       const reference = await sendCase(gwPort, c, gw.apiKey)
       const candidate = await sendCase(emu.port, c, gw.apiKey)
@@ -110,8 +113,9 @@ const liveRun = async (pin: Pin, seed: number, count: number, out: string): Prom
         fam.divergent++
         divergences.push({ case: caseSummary(c), reference: verdict.reference, emulator: verdict.emulator })
       }
-      if ((c.id + 1) % 500 === 0) process.stderr.write(`fuzz: ${c.id + 1}/${count} cases, ${divergences.length} divergent\n`)
+      meter.tick(c.id + 1, `${divergences.length} divergent`)
     }
+    meter.end()
     const evidence: LiveEvidence = {
       kind: "hermetic-fuzz-live",
       pin,
@@ -134,11 +138,12 @@ const liveRun = async (pin: Pin, seed: number, count: number, out: string): Prom
     const written = join(out, `fuzz-${pin}.json`)
     writeFileSync(written, `${JSON.stringify(evidence, null, 2)}\n`)
     writeFileSync(join(out, `fuzz-${pin}.md`), liveMarkdown(evidence))
-    const explainedCount = count - equal - divergences.length
+    // the named hardening cases come on top of --count
+    const explainedCount = Object.values(explained).reduce((a, b) => a + b, 0)
     return {
       exitCode: divergences.length === 0 ? 0 : 1,
-      text: `fuzz: ${count} cases, ${equal} equal, ${explainedCount} explained, ${divergences.length} divergent → ${out}\n`,
-      counts: { cases: count, equal, explained: explainedCount, divergent: divergences.length },
+      text: `fuzz: ${cases.length} cases, ${equal} equal, ${explainedCount} explained, ${divergences.length} divergent → ${out}\n`,
+      counts: { cases: cases.length, equal, explained: explainedCount, divergent: divergences.length },
       written
     }
   } finally {
@@ -153,7 +158,7 @@ const liveMarkdown = (e: LiveEvidence): string => {
   const lines = [
     `# Differential fuzzing: real Hermes ${e.pin} gateway vs the emulator`,
     "",
-    `\`oracle fuzz --count ${e.count} --seed ${e.seed}\` sent the same ${e.count} malformed requests, byte for byte, to the ${e.reference} and to the ${e.candidate}.`,
+    `\`oracle fuzz --count ${e.count} --seed ${e.seed}\` sent the same ${e.equal + Object.values(e.explained).reduce((a, b) => a + b, 0) + e.divergences.length} malformed requests (the named claims and ${e.count} drawn), byte for byte, to the ${e.reference} and to the ${e.candidate}.`,
     "",
     `- equal: ${e.equal}`,
     `- explained differences: ${Object.values(e.explained).reduce((a, b) => a + b, 0)} (${Object.entries(e.explained).map(([k, v]) => `${k}: ${v}`).join(", ") || "none"})`,
@@ -382,6 +387,8 @@ export const fuzzCommand = (args: ParsedArgs) =>
             : liveRun(pin, seed, count, out),
       catch: (e) => new CouldNotRun({ message: `fuzz: ${e instanceof Error ? e.message : String(e)}` })
     })
+    // the verdict joins the REPORT.md of --out as its own section, beside a comparison's
+    yield* writeReportSection(join(out, "REPORT.md"), `fuzz-${mode}`, `## oracle fuzz (${mode})\n\n${outcome.text.trimEnd()}\n\nEvidence: [${basename(outcome.written)}](${basename(outcome.written)})`)
     return {
       exitCode: outcome.exitCode,
       text: outcome.text,

@@ -20,6 +20,7 @@ import { loadScenarioFiles } from "../cli/loadInputs.js"
 import type { CommandResult } from "../cli/OracleDocument.js"
 import { progress } from "../cli/progress.js"
 import { repoRoot } from "../evidence/provenance.js"
+import { writeReportSection } from "../evidence/reportSection.js"
 import { runScenario } from "../runner/runScenario.js"
 import { emulatorDriver } from "../target/emulatorDriver.js"
 import { gatewayDriver } from "../target/GatewayTarget.js"
@@ -165,5 +166,7 @@ export const wireCommand = (args: ParsedArgs) =>
       ""
     ].join("\n")
     writeFileSync(join(out, `wire-${pin}.md`), md)
+    // the verdict joins the REPORT.md of --out as its own section, beside a comparison's
+    yield* writeReportSection(join(out, "REPORT.md"), "wire", `${md.replace(/^# /, "## ")}\nEvidence: [wire-${pin}.json](wire-${pin}.json)`)
     return { exitCode: differing.length === 0 && unpaired.length === 0 ? 0 : 1, text: `${md}\nevidence: ${file}\n` } satisfies CommandResult
   })
