@@ -34,6 +34,7 @@ import { Storage } from "../../services/Storage.js"
 import { tickIfDue, tickNamespace } from "../jobs/JobTicker.js"
 import { handleJournalAdmin } from "./JournalAdmin.js"
 import { handleSnapshotAdmin } from "./SnapshotAdmin.js"
+import { bodyLimitShortCircuit } from "../../http/Middleware.js"
 
 export { ADMIN_PREFIX, isAdminPath } from "@hermetic/script"
 
@@ -93,6 +94,10 @@ function* adminRequest(req: EmuRequestHead, readBody: BodyReader, ns: string) {
   const requiredKey = config.adminKey ?? (config.apiKey === "" ? undefined : config.apiKey)
   const verdict = guardControlPlane({ requiredKey }, req)
   if (verdict._tag === "refused") return adminError(verdict.status, verdict.message)
+  // a declared size over the limit is answered before any byte is awaited (as the API's body
+  // limit does): waiting for a body that never comes held the connection until Node's 408
+  const declared = bodyLimitShortCircuit(req)
+  if (declared !== undefined) return declared
   const read = yield* readBody
   if (read.exceeded) return adminError(413, "control plane request body too large")
   const body = read.bytes
