@@ -40,7 +40,7 @@ export interface SectionMeta {
   readonly loadAverageBefore: ReadonlyArray<number>
   readonly loadAverageAfter: ReadonlyArray<number>
   readonly durationSeconds: number
-  /** CPU ms of bench/calibration.ts' fixed loop as the section began and ended (absent before the seventh pass). */
+  /** CPU ms of bench/calibration.ts' fixed loop as the section began and ended (absent in sections measured before the calibration loop existed). */
   readonly calibrationMs?: { readonly before: number; readonly after: number }
 }
 

@@ -166,7 +166,7 @@ const interleavedGets = async (stores: ReadonlyArray<SeededStore>, opts: ScaleOp
       const i = (k + round) % stores.length
       const store = stores[i] as SeededStore
       // unmeasured, so that the measured second never starts on a store that sat idle while the
-      // others were measured (a precaution: evidence/perf8 runs 2 and 3 read alike without and with it)
+      // others were measured (a precaution: evidence/benchmarks/ runs 2 and 3 read alike without and with it)
       await runLoad(store.randomGet, store.target, 1, opts.connections)
       const saturated = await runLoad(store.randomGet, store.target, 1, opts.connections)
       const sequential = await runLoad(store.randomGet, store.target, 1, 1)

@@ -143,7 +143,7 @@ describe("bounded request bodies", () => {
     const c = await open({ hermesVersion: "0.19.0" })
     const head = "POST /nonexistent HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n"
     // a slow client (0.5 MB every 100 ms) is still sending after 10 s: the real gateway ended the
-    // connection at 10.0 s (evidence/hardening2/upload-linger-0.19.0.md); a fast one finishes and keeps it
+    // connection at 10.0 s (evidence/live-comparisons/upload-linger/upload-linger-0.19.0.md); a fast one finishes and keeps it
     const closing = head.replace("Transfer-Encoding", "Connection: close\r\nTransfer-Encoding")
     const [slow, fast, slowClose] = await Promise.all([
       dribble(c.emu.port, head, 500_000, 14_000),

@@ -1,7 +1,7 @@
 /**
  * The body of GET /health/detailed: the readiness checks and runtime status a real gateway reads
  * from its HERMES_HOME, its gateway_state.json and the host. Shape and key order as observed on the
- * real 0.19.0 gateway (evidence/live/discovery-0.19.0.md); 0.21.0 has the same handler per the
+ * real 0.19.0 gateway (evidence/cassette-sources/live/discovery-0.19.0.md); 0.21.0 has the same handler per the
  * reference notes (§4.1). Host-dependent values are fixed so answers are deterministic:
  *
  * - `pid`: EMULATED_PID, not the emulator's own process id;
