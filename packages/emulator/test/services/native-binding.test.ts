@@ -1,7 +1,7 @@
 /**
  * better-sqlite3's addon that cannot be loaded says what happened and what to run:
- * - in process, the storage fails with the typed NativeBindingUnavailable (the addon pointed at a
- *   file that does not exist, as better-sqlite3's own `nativeBinding` option allows);
+ * - in process, the error better-sqlite3 throws for an addon path that does not exist (its own
+ *   `nativeBinding` option) is recognised and becomes NativeBindingUnavailable, which says so;
  * - the installed CLI (bin + bundle, as the tarball ships them) beside a better-sqlite3 whose
  *   prebuilds/ lacks this platform's file exits 1 with that message, not a stack trace.
  */
@@ -11,16 +11,11 @@ import { createRequire } from "node:module"
 import { tmpdir } from "node:os"
 import { dirname, join } from "node:path"
 import { fileURLToPath } from "node:url"
-import { Effect, Exit } from "effect"
-import { afterAll, describe, expect, it, vi } from "vitest"
+import Database from "better-sqlite3"
+import { afterAll, describe, expect, it } from "vitest"
+import { bindingUnavailable, isBindingFailure } from "../../src/services/NativeBinding.js"
 
 const missing = join(tmpdir(), "hermetic-no-such-dir", "better_sqlite3.node")
-
-vi.mock("better-sqlite3", async (importOriginal) => {
-  const Real = (await importOriginal<{ default: new(f: string, o?: object) => unknown }>()).default
-  // the real constructor, told to load its addon from a file that is not there
-  return { default: function Database(filename: string) { return new Real(filename, { nativeBinding: missing }) } }
-})
 
 const emulatorDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const temps: Array<string> = []
@@ -29,15 +24,20 @@ afterAll(() => {
 })
 
 describe("a native addon that cannot be loaded", () => {
-  it("fails the storage with NativeBindingUnavailable, naming the platform, the file and the command to run", async () => {
-    const { storageContext } = await import("../../src/services/Storage.js")
-    const exit = await Effect.runPromiseExit(Effect.scoped(storageContext(":memory:", { statements: [], namespacedTables: [] })))
-    expect(Exit.isFailure(exit)).toBe(true)
-    if (Exit.isSuccess(exit) || exit.cause._tag !== "Fail") throw new Error(`expected a typed failure, got ${String(exit)}`)
-    expect(exit.cause.error._tag).toBe("NativeBindingUnavailable")
-    expect(exit.cause.error.message).toContain(`${process.platform}-${process.arch}, Node ${process.version}`)
-    expect(exit.cause.error.message).toContain(missing)
-    expect(exit.cause.error.message).toContain("npm rebuild better-sqlite3")
+  it("is recognised and explained: the platform, Node, the missing file and the command to run", () => {
+    let thrown: unknown
+    try {
+      new Database(":memory:", { nativeBinding: missing }).close()
+    } catch (e) {
+      thrown = e
+    }
+    expect(isBindingFailure(thrown)).toBe(true)
+    expect(isBindingFailure(new Error("SQLITE_CANTOPEN: unable to open database file"))).toBe(false)
+    const error = bindingUnavailable(thrown)
+    expect(error._tag).toBe("NativeBindingUnavailable")
+    expect(error.message).toContain(`${process.platform}-${process.arch}, Node ${process.version}`)
+    expect(error.message).toContain(missing)
+    expect(error.message).toContain("npm rebuild better-sqlite3")
   })
 
   it("makes the installed CLI exit 1 with that message when prebuilds/ lacks this platform's addon", async () => {
