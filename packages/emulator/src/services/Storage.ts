@@ -195,7 +195,7 @@ export const clearNamespace = (namespace: string) => Effect.flatMap(Storage, (st
 
 /** The storage's services, open for the scope's life (a failure to open is a defect, but for an addon that cannot load). */
 export const storageContext = (filename: string, schema: StorageSchema): Effect.Effect<Context.Context<Storage | SqlClient.SqlClient>, NativeBindingUnavailable, Scope.Scope> =>
-  Effect.gen(() => storageWithTables(filename, schema)).pipe(Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make), Effect.catchTag("SqlError", (e) => Effect.die(e)))
+  Effect.gen(() => storageWithTables(filename, schema)).pipe(Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make))
 
 export const StorageLive = (filename: string, schema: StorageSchema): Layer.Layer<Storage | SqlClient.SqlClient, NativeBindingUnavailable> =>
   Layer.scopedContext(storageContext(filename, schema))
