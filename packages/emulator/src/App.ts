@@ -104,7 +104,8 @@ export const makeApp = Effect.gen(function*() {
       features,
       config,
       storage,
-      now: () => clock.now(namespace)
+      now: () => clock.now(namespace),
+      loopNow: () => clock.loop(namespace)
     }
     const disconnect = fault?.disconnectAfterFrames
     // the bearer gate answers like a handler would (security and CORS headers included)

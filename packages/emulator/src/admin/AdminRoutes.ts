@@ -139,6 +139,8 @@ function* adminRequest(req: EmuRequestHead, readBody: BodyReader, ns: string) {
       if (Either.isLeft(cmd)) return adminError(400, `expected {"set": s} | {"advance": s} | {"freeze": bool}: ${cmd.left}`)
       const clock = yield* EmuClock
       const c = cmd.right
+      // the process runs before its clock moves: its timers were armed on the clock as it was
+      ;(yield* Gateways).get(ns)
       if ("set" in c) yield* clock.set(ns, c.set)
       else if ("advance" in c) yield* clock.advance(ns, c.advance)
       else yield* clock.freeze(ns, c.freeze)
