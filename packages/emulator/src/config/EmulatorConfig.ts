@@ -4,7 +4,9 @@
  * config.yaml, so the precedence is: options → Hermes env vars → Hermes defaults.
  */
 import { Context } from "effect"
-import type { ClockMode } from "../services/Clock.js"
+
+/** Which clocks a control-plane set or advance moves: both (libfaketime's default) or the wall clock alone. */
+export type ClockMode = "both" | "wall"
 import { DEFAULT_PIN, isPin, type Pin } from "../version/Pins.js"
 
 export interface EmulatorOptions {

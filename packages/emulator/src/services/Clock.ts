@@ -15,9 +15,9 @@
  * Real time comes from Effect's `Clock`, so `TestClock.adjust` moves both clocks in a test.
  */
 import { Clock, Context, Effect, Layer } from "effect"
+import type { ClockMode } from "../config/EmulatorConfig.js"
 
-/** Which clocks a set or an advance moves: both (libfaketime's default) or the wall clock alone. */
-export type ClockMode = "both" | "wall"
+export type { ClockMode }
 
 export interface ClockState {
   /** Seconds added to real time on the wall clock. */
