@@ -66,6 +66,8 @@ export interface GenModel {
   frozen: boolean
   /** The wall-clock profile: clock moves leave the loop clock alone. */
   readonly wallOnly: boolean
+  /** Restarts and crashes so far: a real gateway takes seconds to come back, so a scenario has one at most. */
+  restarts: number
   /** Idempotency keys used with /v1/runs: key → the body it was first used with and the run it made. */
   readonly keys: Map<string, { readonly body: string; readonly alias: string }>
   holdCount: number
@@ -85,6 +87,7 @@ export const initialModel = (pin: string, features: Features, wallOnly = false):
   sweepAfter: { lo: 0, hi: SWEEP_SECONDS },
   frozen: false,
   wallOnly,
+  restarts: 0,
   runs: [],
   responses: [],
   sessions: [],

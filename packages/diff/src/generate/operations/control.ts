@@ -22,6 +22,9 @@ export const forwardSafe = (m: Readonly<GenModel>) => !held(m) && !liveJobs(m)
 const FORWARD = [60, 310, RUN_STATUS_TTL - 30, RUN_STATUS_TTL + 30, 86_400 + 30] as const
 const BACKWARD = [-120, -600] as const
 
+/** A real gateway restart costs seconds (a new Python process): one per scenario keeps a 30-command scenario well under a minute. */
+const MAX_RESTARTS = 1
+
 export const controlOperation: OperationCommands = {
   id: "control",
   requiresRoutes: [],
@@ -58,8 +61,9 @@ export const controlOperation: OperationCommands = {
     ),
     fc.boolean().map((crash) =>
       // a graceful restart waits for held runs to finish; a crash does not
-      command(crash ? "crash" : "restart", (m) => crash || !held(m), (m, b) => {
+      command(crash ? "crash" : "restart", (m) => m.restarts < MAX_RESTARTS && (crash || !held(m)), (m, b) => {
         b.add({ restart: crash ? { crash: true } : {} })
+        m.restarts += 1
         m.warmth = "cold"
         // a new process: its sweeper sleeps 60 s from now
         m.sweepAfter = { lo: 0, hi: 60 }
