@@ -66,6 +66,8 @@ export interface GenModel {
   frozen: boolean
   /** The wall-clock profile: clock moves leave the loop clock alone. */
   readonly wallOnly: boolean
+  /** The furthest loop time this process has seen: below it (after a backward move) every 1 s poll of the loop, the drain marker's too, waits. */
+  loopHigh: number
   /** Restarts and crashes so far: a real gateway takes seconds to come back, so a scenario has one at most. */
   restarts: number
   /** Idempotency keys used with /v1/runs: key → the body it was first used with and the run it made. */
@@ -88,6 +90,7 @@ export const initialModel = (pin: string, features: Features, wallOnly = false):
   frozen: false,
   wallOnly,
   restarts: 0,
+  loopHigh: 0,
   runs: [],
   responses: [],
   sessions: [],
@@ -172,6 +175,7 @@ export const moveClock = (m: GenModel, wall: number): void => {
   m.clock += wall
   const loop = m.wallOnly ? 0 : wall
   m.loop += loop
+  m.loopHigh = Math.max(m.loopHigh, m.loop)
   m.sweepAfter = { lo: m.sweepAfter.lo - loop, hi: m.sweepAfter.hi - loop }
   for (const r of m.runs) r.clockMoved = true
 }

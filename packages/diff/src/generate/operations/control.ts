@@ -64,6 +64,7 @@ export const controlOperation: OperationCommands = {
       command(crash ? "crash" : "restart", (m) => m.restarts < MAX_RESTARTS && (crash || !held(m)), (m, b) => {
         b.add({ restart: crash ? { crash: true } : {} })
         m.restarts += 1
+        m.loopHigh = m.loop
         m.warmth = "cold"
         // a new process: its sweeper sleeps 60 s from now
         m.sweepAfter = { lo: 0, hi: 60 }
@@ -76,8 +77,10 @@ export const controlOperation: OperationCommands = {
         m.keyedChats.length = 0
       })
     ),
+    // Hermes polls the drain marker once a second of loop time: after a backward move it would not
+    // look again until loop time is back where it was, and the step would wait in vain
     fc.constant(
-      command("drain", () => true, (_m, b) => {
+      command("drain", (m) => m.loop >= m.loopHigh, (_m, b) => {
         b.add(
           { drain: true },
           { request: { method: "POST", path: "/v1/runs", body: { input: "while draining" } }, note: "new agent work is refused while draining" },
