@@ -19,7 +19,8 @@ const liveJobs = (m: Readonly<GenModel>) => m.jobs.some((j) => !j.deleted)
  */
 export const forwardSafe = (m: Readonly<GenModel>) => !held(m) && !liveJobs(m)
 
-const FORWARD = [60, 310, RUN_STATUS_TTL - 30, RUN_STATUS_TTL + 30, 86_400 + 30] as const
+// each lands ages clear of the 300 s and 3600 s boundaries by more than REAL_DRIFT
+const FORWARD = [60, 400, RUN_STATUS_TTL - 90, RUN_STATUS_TTL + 90, 86_400 + 90] as const
 const BACKWARD = [-120, -600] as const
 
 /** A real gateway restart costs seconds (a new Python process): one per scenario keeps a 30-command scenario well under a minute. */
