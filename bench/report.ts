@@ -192,7 +192,7 @@ export const renderScale = (s: ScaleResult): string => {
     "",
     "Retention sweep against the number of expired runs (in process, the emulator's own code; 1,000 live runs besides):",
     "",
-    "| expired runs | settled-status sweep (runs/SettledRuns.ts sweepSettled) ms | ledger prune (runs/RunLedger.ts pruneExpired) ms |",
+    "| expired runs | settled-status sweep (features/runs/SettledRuns.ts sweepSettled) ms | ledger prune (features/runs/RunLedger.ts pruneExpired) ms |",
     "| --- | --- | --- |"
   )
   const first = s.points[0]

@@ -4,7 +4,7 @@
  * side by side, round by round), the same after the 1 h status sweep (each GET then reads the
  * durable ledger row), a keyed POST (its admission prunes the ledger), and the process's RSS. Then
  * the retention sweep's cost against the number of expired runs, timed in process on the
- * emulator's own code (runs/Sweep.ts, the ledger prune of runs/RunLedger.ts). Targets: GET p50
+ * emulator's own code (features/runs/Sweep.ts, the ledger prune of features/runs/RunLedger.ts). Targets: GET p50
  * flat within 20 %, RSS ≤ 150 MiB at 1M runs.
  */
 import Database from "better-sqlite3"
@@ -13,8 +13,8 @@ import { Effect } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { pruneExpired } from "../packages/emulator/src/runs/RunLedger.js"
-import { sweepSettledBatches as sweepSettled } from "../packages/emulator/src/runs/SettledRuns.js"
+import { pruneExpired } from "../packages/emulator/src/features/runs/RunLedger.js"
+import { sweepSettledBatches as sweepSettled } from "../packages/emulator/src/features/runs/SettledRuns.js"
 import { Storage, StorageLive } from "../packages/emulator/src/services/Storage.js"
 import { STORAGE_SCHEMA } from "../packages/emulator/src/StorageSchema.js"
 import { startChild } from "./child.js"
@@ -289,7 +289,7 @@ const timedOnRows = async (
   }
 }
 
-/** The hourly sweep of settled statuses (runs/SettledRuns.ts sweepSettled): a DELETE over settled_runs. */
+/** The hourly sweep of settled statuses (features/runs/SettledRuns.ts sweepSettled): a DELETE over settled_runs. */
 const settledSweep = (expired: number): Promise<number> =>
   timedOnRows(
     "INSERT INTO settled_runs (namespace, run_id, status, updated_at, body) VALUES ('default', ?, 'completed', ?, ?)",
@@ -299,7 +299,7 @@ const settledSweep = (expired: number): Promise<number> =>
     sweepSettled("default", { seq: 1, wall: NOW })
   )
 
-/** The ledger prune (runs/RunLedger.ts pruneExpired): settled rows older than 24 h. */
+/** The ledger prune (features/runs/RunLedger.ts pruneExpired): settled rows older than 24 h. */
 const ledgerPrune = (expired: number): Promise<number> =>
   timedOnRows(
     "INSERT INTO run_ledger (namespace, scope, idempotency_key, fingerprint, run_id, status_json, status, owner, created_at, updated_at) VALUES ('default', 'scope', ?, 'fp', ?, '{}', 'completed', 'o', ?, ?)",

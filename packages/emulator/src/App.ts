@@ -4,7 +4,7 @@
  * in-process fetch handler call this.
  */
 import { Effect, Exit } from "effect"
-import { handleAdmin, isAdminPath } from "./admin/AdminRoutes.js"
+import { handleAdmin, isAdminPath } from "./features/admin/AdminRoutes.js"
 import { EmulatorConfig } from "./config/EmulatorConfig.js"
 import { aiohttpMethodNotAllowed, aiohttpNotFound, internalServerError, plainErrorResponse } from "./http/Envelopes.js"
 import { bearerGate } from "./http/Auth.js"
@@ -15,7 +15,7 @@ import { MAX_REQUEST_BYTES } from "./http/RequestBody.js"
 import { type AppServices, type Handler, HandlerCrash, type Route, type RouteContext } from "./http/Route.js"
 import { type RouteMatch, Router } from "./http/Router.js"
 import { Gateways } from "./services/GatewayProcess.js"
-import { routesFor } from "./routes/RouteTable.js"
+import { routesFor } from "./RouteTable.js"
 import { EmuClock } from "./services/Clock.js"
 import { type FaultRule, Faults } from "./services/Faults.js"
 import { Journal } from "./services/Journal.js"
@@ -23,7 +23,7 @@ import { Storage } from "./services/Storage.js"
 import { isDone, mapNow } from "./http/Immediate.js"
 import { CurrentModelCallObserver } from "./journal/ModelCalls.js"
 import { features as featuresOf } from "./version/Pins.js"
-import { sweepRunsIfDue } from "./runs/RunLookup.js"
+import { sweepRunsIfDue } from "./features/runs/RunLookup.js"
 
 export const NAMESPACE_HEADER = "x-hermetic-namespace"
 

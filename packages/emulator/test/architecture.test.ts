@@ -65,15 +65,15 @@ describe("emulator layers", () => {
 const RUN_MAP_NAMES = /\.(runStatuses|runStreams|streamSubscribers|liveRuns|keyedRuns)\b/
 
 describe("runs have one owner", () => {
-  it("no file outside runs/ names a run map", () => {
+  it("no file outside features/runs/ names a run map", () => {
     const reaching = files
-      .filter((f) => folderOf(f) !== "runs")
+      .filter((f) => !relative(src, f).startsWith(`features${sep}runs${sep}`))
       .flatMap((f) => readFileSync(f, "utf8").split("\n").flatMap((line, i) => (RUN_MAP_NAMES.test(line) ? [`${relative(src, f)}:${i + 1}: ${line.trim()}`] : [])))
     expect(reaching).toEqual([])
   })
 
   it("Runs keeps every map and set of run state in a #private field", () => {
-    const owner = readFileSync(join(src, "runs", "Runs.ts"), "utf8")
+    const owner = readFileSync(join(src, "features", "runs", "Runs.ts"), "utf8")
     const fields = [...owner.matchAll(/^ {2}(readonly )?([#\w]+)(?:: [^=\n]+)? = new (Map|Set)\b/gm)].map((m) => m[2] ?? "")
     expect(fields.length).toBeGreaterThanOrEqual(5)
     expect(fields.filter((name) => !name.startsWith("#"))).toEqual([])

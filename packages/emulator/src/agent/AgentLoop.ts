@@ -33,9 +33,9 @@ import {
   type ToolApproval,
   toolArguments
 } from "@hermetic/script"
-import { markAgentTurn } from "../discovery/AgentWarmth.js"
+import { markAgentTurn } from "../features/discovery/AgentWarmth.js"
 import { Gateways } from "../services/GatewayProcess.js"
-import { AGENT_MODEL } from "../sessions/AgentIdentity.js"
+import { AGENT_MODEL } from "../features/sessions/AgentIdentity.js"
 import { Agent } from "../services/Agent.js"
 import type { Storage } from "../services/Storage.js"
 import { type AgentMessage, repairMessageSequence, stampPersisted } from "./AgentMessages.js"

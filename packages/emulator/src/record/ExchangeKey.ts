@@ -5,7 +5,7 @@
  * carried credentials at all (a recorded 401 answers only a request without them).
  */
 import { Router } from "../http/Router.js"
-import { routesFor } from "../routes/RouteTable.js"
+import { routesFor } from "../RouteTable.js"
 import { DEFAULT_PIN, features, isPin } from "../version/Pins.js"
 import type { RecordedRequest } from "./Recording.js"
 

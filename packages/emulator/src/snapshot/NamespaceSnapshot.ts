@@ -9,12 +9,12 @@
 import { FileSystem } from "@effect/platform"
 import { SqlClient } from "@effect/sql"
 import { Data, Effect, Schema } from "effect"
-import { restartNamespace } from "../admin/AdminRoutes.js"
+import { restartNamespace } from "../features/admin/AdminRoutes.js"
 import { EmulatorConfig } from "../config/EmulatorConfig.js"
-import { JOB_TABLE_NAMES } from "../jobs/JobTables.js"
+import { JOB_TABLE_NAMES } from "../features/jobs/JobTables.js"
 import { EmuClock } from "../services/Clock.js"
 import { clearNamespace } from "../services/Storage.js"
-import { SESSION_TABLE_NAMES } from "../sessions/SessionTables.js"
+import { SESSION_TABLE_NAMES } from "../features/sessions/SessionTables.js"
 import { SNAPSHOT_FORMAT, SnapshotFile } from "./SnapshotFile.js"
 
 /** Every durable table (settled_runs is process memory upstream, see runs/SettledRuns.ts). */

@@ -3,7 +3,7 @@ import { it } from "@effect/vitest"
 import { Deferred, Effect, Fiber, Queue, Stream, TestClock } from "effect"
 import { expect } from "vitest"
 import type { AgentTurnResult } from "../../src/agent/AgentLoop.js"
-import { chatStreamFrames, DONE_FRAME, type StreamItem } from "../../src/chat/ChatStream.js"
+import { chatStreamFrames, DONE_FRAME, type StreamItem } from "../../src/features/chat/ChatStream.js"
 import { KEEPALIVE_AFTER, KEEPALIVE_FRAME } from "../../src/http/SseKeepalive.js"
 
 const env = { id: "chatcmpl-x", created: 7, model: "m" }

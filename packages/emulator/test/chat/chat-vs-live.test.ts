@@ -12,7 +12,7 @@ import { type RecordedExchange, recordedExchanges } from "../liveEvidence.js"
 import { rawRequest, semanticHeaders } from "../rawHttp.js"
 import { readFileSync } from "node:fs"
 import type { EmulatorOptions } from "../../src/index.js"
-import { HERMES_DEFAULT_ENABLED_TOOLSETS } from "../../src/discovery/ToolsetCatalog.js"
+import { HERMES_DEFAULT_ENABLED_TOOLSETS } from "../../src/features/discovery/ToolsetCatalog.js"
 
 /** Exchanges the emulator knowingly answers differently, and why. */
 const KNOWN_DIVERGENCES: Readonly<Record<string, string>> = {

@@ -5,7 +5,7 @@
  */
 import { Either } from "effect"
 import { describe, expect, it } from "vitest"
-import { nextFiring, parseCron } from "../../src/jobs/CronExpression.js"
+import { nextFiring, parseCron } from "../../src/features/jobs/CronExpression.js"
 
 const BASE = Date.UTC(2026, 10, 30, 13, 24, 51) * 1000 + 687222
 

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
-import { runFingerprint } from "../../src/runs/RunLedger.js"
+import { runFingerprint } from "../../src/features/runs/RunLedger.js"
 import { type Client, openClients, startClient } from "../support.js"
 import { pyJsonLoads } from "../../src/python/index.js"
 

@@ -1,6 +1,6 @@
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
-import { countSettled, sweepSettledBatches } from "../../src/runs/SettledRuns.js"
+import { countSettled, sweepSettledBatches } from "../../src/features/runs/SettledRuns.js"
 import { Storage, StorageLive } from "../../src/services/Storage.js"
 import { STORAGE_SCHEMA } from "../../src/StorageSchema.js"
 

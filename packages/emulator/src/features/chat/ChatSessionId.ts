@@ -1,0 +1,55 @@
+/**
+ * The session a chat completion runs under. With X-Hermes-Session-Id the caller names it (only
+ * with an API key configured; control characters, path-like ids and ids over 256 characters are
+ * refused). Without it, Hermes derives a stable id from the conversation's opening, so every turn
+ * of one client conversation lands on one session: "api-" + the first 16 hex digits of
+ * sha256(system prompt + "\n" + first user message), where a non-string first message is
+ * formatted as Python's str() would.
+ */
+import { nodeCrypto } from "../../services/NodeCrypto.js"
+import { bareErrorResponse, errorResponse } from "../../http/Envelopes.js"
+import type { EmuResponse } from "../../http/Exchange.js"
+import type { RouteContext } from "../../http/Route.js"
+import { pyStr, pyStrip } from "../../python/index.js"
+
+const MAX_SESSION_HEADER_LEN = 256
+
+export const deriveChatSessionId = (systemPrompt: string | undefined, firstUserContent: unknown): string => {
+  const seed = `${systemPrompt ?? ""}\n${pyStr(firstUserContent)}`
+  return `api-${nodeCrypto().createHash("sha256").update(seed, "utf8").digest("hex").slice(0, 16)}`
+}
+
+/** `gateway.session._is_path_unsafe`: traversal, separators, or a drive-letter prefix. */
+export const isPathUnsafe = (value: string): boolean => {
+  if (value === "") return false
+  if (value.includes("..") || value.includes("/") || value.includes("\\")) return true
+  const [first, second] = [...value]
+  return first !== undefined && /^\p{L}$/u.test(first) && second === ":"
+}
+
+/** Python len(): code points. */
+const pyLen = (s: string): number => [...s].length
+
+export type SessionIdHeader =
+  | { readonly _tag: "absent" }
+  | { readonly _tag: "given"; readonly sessionId: string }
+  | { readonly _tag: "rejected"; readonly response: EmuResponse }
+
+export const parseSessionIdHeader = (ctx: RouteContext): SessionIdHeader => {
+  const raw = pyStrip(ctx.req.headers["x-hermes-session-id"] ?? "")
+  if (raw === "") return { _tag: "absent" }
+  if (ctx.config.apiKey === "") {
+    return {
+      _tag: "rejected",
+      response: errorResponse(
+        403,
+        "Session continuation requires API key authentication. Configure API_SERVER_KEY to enable this feature."
+      )
+    }
+  }
+  if (/[\r\n\0]/.test(raw) || isPathUnsafe(raw)) {
+    return { _tag: "rejected", response: bareErrorResponse(400, "Invalid session ID") }
+  }
+  if (pyLen(raw) > MAX_SESSION_HEADER_LEN) return { _tag: "rejected", response: bareErrorResponse(400, "Session ID too long") }
+  return { _tag: "given", sessionId: raw }
+}

@@ -1,0 +1,91 @@
+import { isDict, pyStr } from "../../python/index.js"
+/**
+ * The `hermes.tool.progress` payloads of a streamed chat completion (0.19.0 source, observed live
+ * with Hermes' default toolsets): "running" with the tool's emoji and a one-line label of its
+ * arguments, then "completed". Tools whose name starts with "_" are internal and never shown.
+ */
+
+/** Each tool's registry emoji at 0.19.0 (read from the installed tool registry); "⚡" otherwise. */
+const TOOL_EMOJI: Readonly<Record<string, string>> = {
+  browser_back: "◀️", browser_cdp: "🧪", browser_click: "👆", browser_console: "🖥️", browser_dialog: "💬",
+  browser_get_images: "🖼️", browser_navigate: "🌐", browser_press: "⌨️", browser_scroll: "📜", browser_snapshot: "📸",
+  browser_type: "⌨️", browser_vision: "👁️", clarify: "❓", close_terminal: "🖥️", cronjob: "⏰", delegate_task: "🔀",
+  execute_code: "🐍", ha_call_service: "🏠", ha_get_state: "🏠", ha_list_entities: "🏠", ha_list_services: "🏠",
+  image_generate: "🎨", memory: "🧠", patch: "🔧", process: "⚙️", read_file: "📖", read_terminal: "🖥️",
+  search_files: "🔎", session_search: "🔍", skill_manage: "📝", skill_view: "📚", skills_list: "📚",
+  spotify_albums: "💿", spotify_devices: "🔈", spotify_library: "❤️", spotify_playback: "🎵", spotify_playlists: "📚",
+  spotify_queue: "📻", spotify_search: "🔎", terminal: "💻", text_to_speech: "🔊", todo: "📋", video_analyze: "🎬",
+  video_generate: "🎬", vision_analyze: "👁️", web_extract: "📄", web_search: "🔍", write_file: "✍️", x_search: "🐦",
+  xai_video_edit: "video", xai_video_extend: "video", yb_query_group_info: "👥", yb_query_group_members: "📋",
+  yb_search_sticker: "🔍", yb_send_dm: "✉️", yb_send_sticker: "🎨"
+}
+
+/** The argument each tool's label shows (`build_tool_preview`'s primary arguments). */
+const PRIMARY_ARG: Readonly<Record<string, string>> = {
+  terminal: "command", web_search: "query", web_extract: "urls", read_file: "path", write_file: "path", patch: "path",
+  search_files: "pattern", browser_navigate: "url", browser_click: "ref", browser_type: "text", image_generate: "prompt",
+  text_to_speech: "text", vision_analyze: "question", skill_view: "name", skills_list: "category", cronjob: "action",
+  execute_code: "code", delegate_task: "goal", clarify: "question", skill_manage: "name"
+}
+const FALLBACK_ARGS = ["query", "text", "command", "path", "name", "prompt", "code", "goal"]
+
+const oneLine = (s: string): string => s.split(/\s+/).filter((w) => w !== "").join(" ")
+
+/**
+ * A label for the call, or the tool name. Exact for `todo` and for tools labelled by one primary
+ * argument (uncut: the gateway's preview length is unlimited by default); tools with bespoke upstream previews (terminal commands,
+ * memory, read_file line ranges, …) get that argument as it is — an approximation.
+ */
+export const toolLabel = (name: string, argumentsJson: string): string => {
+  let args: unknown
+  try {
+    args = JSON.parse(argumentsJson)
+  } catch {
+    return name
+  }
+  if (!isDict(args) || Object.keys(args).length === 0) return name
+  if (name === "todo") {
+    const todos = args["todos"]
+    if (todos === undefined || todos === null) return "reading task list"
+    const n = Array.isArray(todos) ? todos.length : 0
+    return args["merge"] === true ? `updating ${n} task(s)` : `planning ${n} task(s)`
+  }
+  const key = PRIMARY_ARG[name] ?? FALLBACK_ARGS.find((k) => k in args)
+  if (key === undefined || !(key in args)) return name
+  let value: unknown = args[key]
+  if (Array.isArray(value)) value = value.length > 0 ? value[0] : ""
+  const preview = oneLine(pyStr(value))
+  return preview === "" ? name : preview
+}
+
+export const isInternalTool = (name: string): boolean => name.startsWith("_")
+
+export const runningPayload = (call: { readonly id: string; readonly name: string; readonly arguments: string }) => ({
+  tool: call.name,
+  emoji: TOOL_EMOJI[call.name] ?? "⚡",
+  label: toolLabel(call.name, call.arguments),
+  toolCallId: call.id,
+  status: "running"
+})
+
+export const completedPayload = (call: { readonly id: string; readonly name: string }) => ({
+  tool: call.name,
+  toolCallId: call.id,
+  status: "completed"
+})
+
+/** The arguments a tool was called with, as the progress callback gets them (a dict; {} when unparsable). */
+export const parsedToolArguments = (argumentsJson: string): Record<string, unknown> => {
+  try {
+    const v: unknown = JSON.parse(argumentsJson)
+    return isDict(v) ? v : {}
+  } catch {
+    return {}
+  }
+}
+
+/** `build_tool_preview` for run and session events: the label, or null when the tool has nothing to show. */
+export const toolPreview = (call: { readonly name: string; readonly arguments: string }): string | null => {
+  const label = toolLabel(call.name, call.arguments)
+  return label === call.name ? null : label
+}

@@ -1,0 +1,60 @@
+/**
+ * The body of GET /health/detailed: the readiness checks and runtime status a real gateway reads
+ * from its HERMES_HOME, its gateway_state.json and the host. Shape and key order as observed on the
+ * real 0.19.0 gateway (evidence/live/discovery-0.19.0.md); 0.21.0 has the same handler per the
+ * reference notes (§4.1). Host-dependent values are fixed so answers are deterministic:
+ *
+ * - `pid`: EMULATED_PID, not the emulator's own process id;
+ * - disk: EMULATED_DISK (a healthy disk: 5.0 % used, 100 GB free), never "degraded";
+ * - `updated_at` and the api_server platform's `updated_at`: the moment the emulated gateway
+ *   process started (its namespace clock), in Python's isoformat with +00:00;
+ * - `active_agents`: 0 — it counts messaging-platform turns, which the emulator has none of; API
+ *   turns are not in it (observed live: a held run and a held chat leave it 0).
+ */
+import { runsOf } from "../runs/Runs.js"
+import type { GatewayState } from "../../services/GatewayProcess.js"
+import { PyFloat } from "../../python/index.js"
+
+export const EMULATED_PID = 4242
+export const EMULATED_DISK = { usedPercent: 5.0, freeBytes: 100_000_000_000 } as const
+
+/** The run statuses readiness counts as active API work (`_readiness_work_counts`). */
+const ACTIVE_RUN_STATUSES = new Set(["queued", "running", "waiting_for_approval"])
+
+/** Python's `datetime.fromtimestamp(t, timezone.utc).isoformat()` (microsecond precision). */
+export const pyIsoFormat = (epochSeconds: number): string => {
+  const whole = Math.floor(epochSeconds)
+  const micros = Math.round((epochSeconds - whole) * 1_000_000)
+  const base = new Date(whole * 1000).toISOString().slice(0, 19)
+  return micros === 0 ? `${base}+00:00` : `${base}.${String(micros).padStart(6, "0")}+00:00`
+}
+
+export const activeApiRuns = (gw: GatewayState): number => runsOf(gw).countStatuses(ACTIVE_RUN_STATUSES)
+
+export const detailedHealth = (gw: GatewayState, version: string) => {
+  const gatewayState = gw.draining ? "draining" : "running"
+  const startedAt = pyIsoFormat(gw.startedAt)
+  const checks = {
+    state_db: { status: "ok" },
+    config: { status: "ok" },
+    model: { status: "ok" },
+    disk: { status: "ok", used_percent: new PyFloat(EMULATED_DISK.usedPercent), free_bytes: EMULATED_DISK.freeBytes },
+    gateway: { status: "ok", state: gatewayState, connected_platforms: 1, platforms: 1 },
+    background_queues: { status: "ok", active_api_runs: activeApiRuns(gw), process_completions: 0, active_delegations: 0 }
+  }
+  return {
+    status: "ok",
+    readiness: { status: "ok", checks },
+    platform: "hermes-agent",
+    version,
+    gateway_state: gatewayState,
+    platforms: { api_server: { state: "connected", error_code: null, error_message: null, updated_at: startedAt } },
+    active_agents: 0,
+    gateway_busy: false,
+    // derive_gateway_drainable: only a running gateway can begin a drain
+    gateway_drainable: gatewayState === "running",
+    exit_reason: null,
+    updated_at: startedAt,
+    pid: EMULATED_PID
+  }
+}

@@ -1,0 +1,56 @@
+/**
+ * What the /api/jobs handlers share: their plain `{"error": ...}` envelope (a 500 carries the text
+ * of the exception the handler's broad `except` caught), the 12-hex job id check, and the origin
+ * a job created over HTTP remembers.
+ */
+import { Effect, Either } from "effect"
+import { plainErrorResponse } from "../../http/Envelopes.js"
+import type { EmuResponse } from "../../http/Exchange.js"
+import type { RouteContext } from "../../http/Route.js"
+import { type Job, loadJobs, saveJobs } from "./JobStore.js"
+import type { Updated } from "./JobRecord.js"
+import { jsonResponse } from "../../http/Exchange.js"
+import { pyStrip } from "../../python/index.js"
+
+export const jobCrash = (message: string): EmuResponse => plainErrorResponse(500, message)
+export const jobNotFound = (): EmuResponse => plainErrorResponse(404, "Job not found")
+
+const JOB_ID = /^[a-f0-9]{12}$/
+
+export type JobIdCheck = { readonly _tag: "ok"; readonly id: string } | { readonly _tag: "rejected"; readonly response: EmuResponse }
+
+export const checkJobId = (ctx: RouteContext): JobIdCheck => {
+  const id = ctx.params["job_id"] ?? ""
+  return JOB_ID.test(id) ? { _tag: "ok", id } : { _tag: "rejected", response: plainErrorResponse(400, "Invalid job ID format") }
+}
+
+/** `_clean_log_value`: line breaks to spaces, stripped, truncated. */
+const clean = (v: string | undefined, max: number): string => [...pyStrip((v ?? "").replace(/[\r\n]/g, " "))].slice(0, max).join("")
+
+/**
+ * `_cron_origin_from_request`. The emulator serves loopback only, so the peer is 127.0.0.1 (the
+ * in-process fetch handler has no socket and reports the same).
+ */
+export const originOf = (ctx: RouteContext): Record<string, string> => {
+  const origin: Record<string, string> = { platform: "api_server", chat_id: "api", source_ip: "127.0.0.1", peer_ip: "127.0.0.1" }
+  const forwarded = clean(ctx.req.headers["x-forwarded-for"], 200)
+  if (forwarded !== "") origin["forwarded_for"] = forwarded
+  const realIp = clean(ctx.req.headers["x-real-ip"], 200)
+  if (realIp !== "") origin["real_ip"] = realIp
+  const agent = clean(ctx.req.headers["user-agent"], 300)
+  if (agent !== "") origin["user_agent"] = agent
+  return origin
+}
+
+/** Runs a list operation: saves when it changed a job, answers `{"job": ...}`, 404 or the 500 text. */
+export const applyJobOperation = (ctx: RouteContext, op: (jobs: ReadonlyArray<Job>) => Either.Either<Updated, string>) =>
+  Effect.gen(() => applyToJobs(ctx, op))
+
+function* applyToJobs(ctx: RouteContext, op: (jobs: ReadonlyArray<Job>) => Either.Either<Updated, string>) {
+  const jobs = yield* loadJobs(ctx.namespace)
+  const result = op(jobs)
+  if (Either.isLeft(result)) return jobCrash(result.left)
+  if (result.right.job === undefined) return jobNotFound()
+  yield* saveJobs(ctx.namespace, result.right.jobs)
+  return jsonResponse({ job: result.right.job })
+}

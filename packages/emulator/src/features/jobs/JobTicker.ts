@@ -1,0 +1,194 @@
+/**
+ * The cron scheduler's tick, as the emulated gateway runs it: every job that is enabled, not
+ * paused and due (next_run_at ≤ the namespace clock) fires once. A recurring job later than its
+ * grace (half its period, 2 min to 2 h) is fast-forwarded to its next time without running, as
+ * upstream's stale-run guard does. A firing plays one Script turn as the agent, which writes a
+ * session `cron_<job id>_<YYYYmmdd_HHMMSS>` (source "cron", titled "<name> · <Mon DD HH:MM>",
+ * ended "cron_complete"); then the job is marked run (last_run_at/status/error, repeat count,
+ * next_run_at, fire_claim) — removed when its repeat count is reached — and an execution record
+ * is kept for `latest_execution`.
+ *
+ * The agent's prompt is Hermes' cron preamble followed by the job prompt; the emulator sends a
+ * stand-in preamble rather than Hermes' text, so the recorded user message differs from upstream's.
+ */
+import { Duration, Effect, Either } from "effect"
+import { playAgentTurn } from "../../agent/AgentLoop.js"
+import { Gateways } from "../../services/GatewayProcess.js"
+import { EmuClock } from "../../services/Clock.js"
+import { Ids } from "../../services/Ids.js"
+import { nodeCrypto } from "../../services/NodeCrypto.js"
+import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
+import { endSession, writeTitle } from "../sessions/SessionStore.js"
+import { fromEpochSeconds, fromIsoformat, assumeConfiguredZone, strftime } from "./IsoTime.js"
+import { nowIso } from "./JobRecord.js"
+import { type Job, jobNamespaces, loadJobs, saveExecution, saveJobs } from "./JobStore.js"
+import { computeNextRun, graceSeconds } from "./NextRun.js"
+import { isDict, pyStr, pyTruthy } from "../../python/index.js"
+
+export const CRON_PREAMBLE_STANDIN = "[hermetic: Hermes' cron job preamble]"
+
+/** The scheduler's cadence on the real gateway (TICKER_INTERVAL_SECONDS). */
+export const TICK_SECONDS = 60
+
+const dueAt = (job: Job): number | undefined => {
+  const next = job["next_run_at"]
+  if (typeof next !== "string") return undefined
+  const t = fromIsoformat(next)
+  return Either.isLeft(t) ? undefined : assumeConfiguredZone(t.right).micros / 1e6
+}
+
+/** `mark_job_run`: Right(list) after recording the outcome. */
+const markRun = (jobs: Array<Job>, id: string, ok: boolean, error: string | null, now: number): Array<Job> => {
+  const i = jobs.findIndex((j) => j["id"] === id)
+  if (i < 0) return jobs
+  const job: Job = { ...(jobs[i] as Job) }
+  const at = nowIso(now)
+  job["last_run_at"] = at
+  job["last_status"] = ok ? "ok" : "error"
+  job["last_error"] = ok ? null : error
+  job["last_delivery_error"] = null
+  job["fire_claim"] = null
+  const repeat = job["repeat"]
+  const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
+  if (isDict(repeat) && pyTruthy(repeat)) {
+    const times = typeof repeat["times"] === "number" ? repeat["times"] : null
+    let completed = typeof repeat["completed"] === "number" ? repeat["completed"] : 0
+    const preclaimed = schedule["kind"] === "once" && times !== null && times > 0 && completed > 0
+    if (!preclaimed) completed += 1
+    job["repeat"] = { ...repeat, completed }
+    if (times !== null && times > 0 && completed >= times) return jobs.filter((_, k) => k !== i)
+  }
+  const next = computeNextRun(schedule, now, at)
+  job["next_run_at"] = Either.isRight(next) ? next.right : null
+  if (job["next_run_at"] === null) {
+    if (schedule["kind"] === "cron" || schedule["kind"] === "interval") job["state"] = "error"
+    else {
+      job["enabled"] = false
+      job["state"] = "completed"
+    }
+  } else if (job["state"] !== "paused") job["state"] = "scheduled"
+  const out = [...jobs]
+  out[i] = job
+  return out
+}
+
+/** One-shot jobs with a repeat limit claim their firing before it runs (at most `times` firings). */
+const claim = (jobs: Array<Job>, id: string): { readonly jobs: Array<Job>; readonly proceed: boolean } => {
+  const i = jobs.findIndex((j) => j["id"] === id)
+  const job = jobs[i]
+  if (job === undefined) return { jobs, proceed: true }
+  const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
+  const repeat = isDict(job["repeat"]) ? job["repeat"] : undefined
+  const times = typeof repeat?.["times"] === "number" ? repeat["times"] : null
+  if (schedule["kind"] !== "once" || repeat === undefined || times === null || times <= 0) return { jobs, proceed: true }
+  const completed = typeof repeat["completed"] === "number" ? repeat["completed"] : 0
+  if (completed >= times) return { jobs: jobs.filter((_, k) => k !== i), proceed: false }
+  const out = [...jobs]
+  out[i] = { ...job, repeat: { ...repeat, completed: completed + 1 } }
+  return { jobs: out, proceed: true }
+}
+
+const fire = (ns: string, job: Job) =>
+  Effect.gen(() => fireJob(ns, job))
+
+function* fireJob(ns: string, job: Job) {
+  const clock = yield* EmuClock
+  const ids = yield* Ids
+  const id = pyStr(job["id"])
+  const started = clock.now(ns)
+  const startedIso = nowIso(started)
+  let jobs = yield* loadJobs(ns)
+  const claimed = claim(jobs, id)
+  yield* saveJobs(ns, claimed.jobs)
+  if (!claimed.proceed) return
+  const stamp = fromEpochSeconds(started)
+  const sessionId = `cron_${id}_${strftime(stamp, "%Y%m%d_%H%M%S")}`
+  const prompt = typeof job["prompt"] === "string" ? job["prompt"] : pyStr(job["prompt"] ?? "")
+  const result = yield* playAgentTurn({ namespace: ns, operation: "cron", sessionId, userMessage: `${CRON_PREAMBLE_STANDIN}\n\n${prompt}`, history: [] })
+  const finished = clock.now(ns)
+  yield* recordPlayedTurn(ns, sessionId, { messages: result.messages, usage: result.usage }, finished, "cron")
+  yield* writeTitle(ns, sessionId, `${pyStr(job["name"])} \u00b7 ${strftime(stamp, "%b %d %H:%M")}`)
+  yield* endSession(ns, sessionId, "cron_complete", finished)
+  jobs = yield* loadJobs(ns)
+  yield* saveJobs(ns, markRun(jobs, id, !result.failed, result.error ?? null, finished))
+  yield* saveExecution(ns, id, {
+    id: ids.hex(32),
+    job_id: id,
+    source: "builtin",
+    process_id: processId(),
+    pid: process.pid,
+    process_started_at: EMULATED_PROCESS_START,
+    status: result.failed ? "failed" : "completed",
+    claimed_at: startedIso,
+    started_at: startedIso,
+    finished_at: nowIso(finished),
+    error: result.failed ? (result.error ?? null) : null
+  })
+}
+
+/** Identity of the emulated gateway process in execution records (fixed per emulator process). */
+// made at the first execution record, not at load (services/NodeCrypto.ts says why)
+let emulatedProcessId: string | undefined
+const processId = () => (emulatedProcessId ??= nodeCrypto().randomBytes(16).toString("hex"))
+const EMULATED_PROCESS_START = Math.floor(performance.timeOrigin / 1000) % 1_000_000
+
+/** One tick of one namespace: fire what is due, fast-forward what is stale. */
+export const tickNamespace = (ns: string) =>
+  Effect.gen(() => tickOnce(ns))
+
+function* tickOnce(ns: string) {
+  const clock = yield* EmuClock
+  const now = clock.now(ns)
+  ;(yield* Gateways).get(ns).lastCronTickLoop = clock.loop(ns)
+  const jobs = yield* loadJobs(ns)
+  const due: Array<Job> = []
+  let changed = false
+  const kept = jobs.map((job) => {
+    const at = dueAt(job)
+    const enabled = "enabled" in job ? pyTruthy(job["enabled"]) : true
+    if (!enabled || job["state"] === "paused" || at === undefined || at > now) return job
+    const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
+    const recurring = schedule["kind"] === "cron" || schedule["kind"] === "interval"
+    if (recurring && now - at > graceSeconds(schedule, now)) {
+      const next = computeNextRun(schedule, now)
+      changed = true
+      return { ...job, next_run_at: Either.isRight(next) ? next.right : null }
+    }
+    due.push(job)
+    return job
+  })
+  if (changed) yield* saveJobs(ns, kept)
+  for (const job of due) yield* fire(ns, job)
+  return due.length
+}
+
+/**
+ * The ticker's wait is 60 s of the gateway's loop (monotonic) clock: once loop time passed it — by
+ * running, or by a jump — it ticks, then waits 60 s again. A set to the past moves the loop clock
+ * back too, so no tick comes until loop time is back past the wait's end; on the wall-only clock a
+ * jump ends no wait. (On the real gateway under libfaketime since the sem_clockwait shim; a move
+ * shorter than the time left in the current wait lands wherever the real ticker is in its cycle.)
+ */
+export const tickIfDue = (ns: string) =>
+  Effect.gen(() => tickWhenDue(ns))
+
+function* tickWhenDue(ns: string) {
+  const loop = (yield* EmuClock).loop(ns)
+  const gw = (yield* Gateways).get(ns)
+  return loop - gw.lastCronTickLoop >= TICK_SECONDS ? yield* tickNamespace(ns) : 0
+}
+
+/** Every namespace with jobs whose ticker's wait is over ticks. */
+export const tickAllDue = Effect.flatMap(jobNamespaces, (namespaces) =>
+  Effect.forEach(namespaces, tickIfDue, { discard: true }))
+
+/** How often the emulator looks whether a namespace's ticker wait is over (real time). */
+const TICKER_POLL = Duration.seconds(1)
+
+/**
+ * The emulator's scheduler: every namespace's ticker wait ends 60 s of its loop clock after its
+ * last tick; the emulator looks every second of real time. `POST /__admin/cron/tick` ticks at once.
+ */
+export const jobTicker = Effect.forever(
+  Effect.sleep(TICKER_POLL).pipe(Effect.zipRight(tickAllDue.pipe(Effect.catchAllCause(() => Effect.void))))
+)

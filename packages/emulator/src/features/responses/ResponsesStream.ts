@@ -1,0 +1,357 @@
+/**
+ * POST /v1/responses with `stream: true`: upstream's `_write_sse_responses`. Named SSE events, each
+ * `data` carrying its `type` and a `sequence_number` counted from 0: response.created (and an
+ * in_progress snapshot stored), the message item opened by the first text, text deltas,
+ * output_text.done and output_item.done for the message, then response.completed — or
+ * response.failed when the agent ends with an error and no text. No `[DONE]`. A client that goes
+ * away before the terminal event leaves an `incomplete` snapshot behind and interrupts the agent.
+ *
+ * Text batching: upstream buffers text deltas for 50 ms and sends each batch as one delta, so how
+ * text splits into deltas depends on timing. The emulator flushes deterministically at each point
+ * where upstream's model stream pauses — the end of each model reply and before a held reply — so
+ * the chunks of one reply become one delta. (Observed live: the chunks of one scripted reply
+ * arrive as one delta; replies separated by a tool round arrive as separate deltas.) Differ
+ * normalization: concatenate adjacent response.output_text.delta events of the same item and
+ * renumber sequence_number before comparing; the joined text, the other events and their order
+ * are compared exactly.
+ *
+ * Tools (observed live with the tools profile): each started tool opens a function_call item
+ * (arguments re-serialized by json.dumps); its completion closes it and adds and closes a
+ * function_call_output item with the result as one input_text part. Items take output indexes in
+ * the order they open (the message item at its first text), and response.completed lists the
+ * tool items before the message.
+ */
+import { KEEPALIVE_AFTER, KEEPALIVE_FRAME } from "../../http/SseKeepalive.js"
+import { agentToolNames } from "../discovery/ToolsetCatalog.js"
+import { Data, Effect, Either, Fiber, Option, Queue, Stream } from "effect"
+import { Interrupt } from "../../agent/Interrupt.js"
+import { type AgentTurnResult, type AgentUsage, type ExecutedToolCall, playAgentTurn } from "../../agent/AgentLoop.js"
+import type { AgentMessage } from "../../agent/AgentMessages.js"
+import type { EmuResponse } from "../../http/Exchange.js"
+import { sseResponse } from "../../http/Exchange.js"
+import type { AppServices, RouteContext } from "../../http/Route.js"
+import { Ids, type IdsShape, messageItemId } from "../../services/Ids.js"
+import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
+import { type StoredResponse, putStoredResponse, setConversation, sqlKey } from "./ResponseStore.js"
+import { messageItem, storedHistory } from "./ResponseTranscript.js"
+import { pyDumps, pyTruthy } from "../../python/index.js"
+
+export interface StreamSpec {
+  readonly responseId: string
+  readonly model: unknown
+  readonly createdAt: number
+  readonly history: Array<AgentMessage>
+  readonly userMessage: unknown
+  readonly instructions: unknown
+  readonly conversation: unknown
+  readonly store: boolean
+  readonly sessionId: string
+  readonly headers: ReadonlyArray<readonly [string, string]>
+}
+
+type AgentSignal =
+  | { readonly _tag: "delta"; readonly text: string }
+  | { readonly _tag: "pause" }
+  | { readonly _tag: "toolStart"; readonly call: ExecutedToolCall }
+  | { readonly _tag: "toolDone"; readonly call: ExecutedToolCall }
+  | { readonly _tag: "done"; readonly result: AgentTurnResult }
+
+const ZERO_USAGE: AgentUsage = { input_tokens: 0, output_tokens: 0, total_tokens: 0 }
+
+/** `json.dumps` of the parsed arguments when they are an object, else the text as it came. */
+const reserializedArguments = (json: string): string => {
+  try {
+    const parsed: unknown = JSON.parse(json)
+    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? pyDumps(parsed) : json
+  } catch {
+    return json
+  }
+}
+
+/** A write to a client that has gone away (upstream: ConnectionResetError from response.write). */
+class ClientGone extends Data.TaggedError("ClientGone") {}
+
+/**
+ * Upstream learns that the client left only by writing to it, and the first write after the
+ * peer closed still goes out (TCP reports the reset on the next one): observed live, the second
+ * write after a disconnect fails. Until then the turn carries on and its text is kept.
+ */
+const FAILING_WRITE_AFTER_DISCONNECT = 2
+
+export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effect<EmuResponse, never, AppServices> =>
+  Effect.gen(() => startStream(ctx, spec))
+
+/** One stream's writing side: what its events are built from, and what changes as they go out. */
+interface StreamState {
+  readonly ctx: RouteContext
+  readonly spec: StreamSpec
+  readonly ids: IdsShape
+  readonly frames: Queue.Queue<string | null>
+  readonly messageId: string
+  readonly conversationKey: string | null
+  sequence: number
+  terminalPersisted: boolean
+  readonly textParts: Array<string>
+  messageOpened: boolean
+  messageIndex: number
+  outputIndex: number
+  /** Tool items as response.completed lists them (before the message). */
+  readonly toolItems: Array<Record<string, unknown>>
+  readonly openTools: Map<string, { readonly item: Record<string, unknown>; readonly index: number }>
+  usage: AgentUsage
+  clientGone: boolean
+  writesSinceGone: number
+}
+
+function* startStream(ctx: RouteContext, spec: StreamSpec) {
+  const ids = yield* Ids
+  const gw = ctx.gateway
+  const signals = yield* Queue.unbounded<AgentSignal>()
+  const interrupt = new Interrupt()
+
+  // The agent starts in the handler, before the first event is written (upstream's ensure_future),
+  // and counts as in flight from its first step until it ends, however it ends (as upstream's
+  // `_run_agent` counts itself once its task runs)
+  const agentFiber = yield* gw.agentTurnInFlight(playAgentTurn({
+    namespace: ctx.namespace,
+    operation: "responses.create",
+    sessionId: spec.sessionId,
+    userMessage: spec.userMessage,
+    history: spec.history,
+    enabledTools: agentToolNames(ctx.config.enabledToolsets),
+    interrupt,
+    callbacks: {
+      onDelta: (text) => Queue.offer(signals, { _tag: "delta", text }),
+      onPause: () => Queue.offer(signals, { _tag: "pause" }),
+      onToolStart: (call) => Queue.offer(signals, { _tag: "toolStart", call }),
+      onToolComplete: (call) => Queue.offer(signals, { _tag: "toolDone", call })
+    }
+  }).pipe(
+    Effect.tap((result) => recordPlayedTurn(ctx.namespace, spec.sessionId, result, ctx.now())),
+    Effect.tap((result) => Queue.offer(signals, { _tag: "done", result }))
+  )).pipe(Effect.forkDaemon)
+
+  const messageId = messageItemId(ids)
+  const frames = yield* Queue.unbounded<string | null>()
+  const state: StreamState = {
+    ctx,
+    spec,
+    ids,
+    frames,
+    messageId,
+    conversationKey: Either.getOrNull(sqlKey(spec.conversation)),
+    sequence: 0,
+    terminalPersisted: false,
+    textParts: [],
+    messageOpened: false,
+    messageIndex: 0,
+    outputIndex: 0,
+    toolItems: [],
+    openTools: new Map(),
+    usage: ZERO_USAGE,
+    clientGone: false,
+    writesSinceGone: 0
+  }
+
+  // client gone (or the server cancelling the stream): keep an incomplete snapshot, stop the agent
+  const abandon = persistIncomplete(state).pipe(
+    Effect.zipRight(interrupt.set),
+    Effect.zipRight(Fiber.interrupt(agentFiber))
+  )
+  yield* Effect.gen(() => writeEvents(state, signals)).pipe(
+    Effect.catchTag("ClientGone", () => abandon),
+    Effect.onInterrupt(() => abandon),
+    Effect.ensuring(Queue.offer(frames, null)),
+    Effect.forkDaemon
+  )
+
+  const body = Stream.fromQueue(frames).pipe(
+    Stream.takeWhile((f): f is string => f !== null),
+    // the client went away (the adapter interrupts the stream: EmuBody in http/Exchange.ts) or a fault
+    // cut the stream; after a normal end this changes nothing
+    Stream.ensuring(Effect.sync(() => void (state.clientGone = true)))
+  )
+  return sseResponse(body, spec.headers)
+}
+
+const send = (state: StreamState, frame: () => string) =>
+  Effect.suspend(() => {
+    if (state.clientGone && ++state.writesSinceGone >= FAILING_WRITE_AFTER_DISCONNECT) return Effect.fail(new ClientGone())
+    return Queue.offer(state.frames, frame())
+  })
+
+// numbered when written, not when the effect is built
+const write = (state: StreamState, type: string, data: Record<string, unknown>) =>
+  send(state, () => `event: ${type}\ndata: ${pyDumps({ type, ...data, sequence_number: state.sequence++ })}\n\n`)
+
+const envelope = (spec: StreamSpec, status: string) => ({
+  id: spec.responseId,
+  object: "response",
+  status,
+  created_at: spec.createdAt,
+  model: spec.model
+})
+
+const persist = (state: StreamState, response: Record<string, unknown>, history: Array<AgentMessage>) =>
+  Effect.gen(() => persistSnapshot(state, response, history))
+
+function* persistSnapshot(state: StreamState, response: Record<string, unknown>, history: Array<AgentMessage>) {
+  const { ctx, spec } = state
+  if (!spec.store) return
+  const data: StoredResponse = {
+    response,
+    conversation_history: history,
+    instructions: spec.instructions,
+    session_id: spec.sessionId
+  }
+  yield* putStoredResponse(ctx.namespace, spec.responseId, data, ctx.now(), ctx.features.storedResponsesCap)
+  if (state.conversationKey !== null && pyTruthy(spec.conversation)) {
+    yield* setConversation(ctx.namespace, state.conversationKey, spec.responseId)
+  }
+}
+
+const withUser = (spec: StreamSpec) => [...spec.history, { role: "user", content: spec.userMessage }]
+
+const openMessage = (state: StreamState) =>
+  Effect.suspend(() => {
+    if (state.messageOpened) return Effect.void
+    state.messageOpened = true
+    state.messageIndex = state.outputIndex++
+    return write(state, "response.output_item.added", {
+      output_index: state.messageIndex,
+      item: { id: state.messageId, type: "message", status: "in_progress", role: "assistant", content: [] }
+    })
+  })
+
+/** `_emit_tool_started`: a function_call item opens. */
+const toolStarted = (state: StreamState, call: ExecutedToolCall) =>
+  Effect.suspend(() => {
+    const item = {
+      id: `fc_${state.ids.hex(24)}`,
+      type: "function_call",
+      status: "in_progress",
+      name: call.name,
+      call_id: call.id,
+      arguments: reserializedArguments(call.arguments)
+    }
+    const index = state.outputIndex++
+    state.openTools.set(call.id, { item, index })
+    state.toolItems.push({ type: "function_call", name: item.name, arguments: item.arguments, call_id: item.call_id })
+    return write(state, "response.output_item.added", { output_index: index, item })
+  })
+
+/** `_emit_tool_completed`: the function_call closes, its output item opens and closes. */
+const toolCompleted = (state: StreamState, call: ExecutedToolCall) => Effect.gen(() => completeTool(state, call))
+
+function* completeTool(state: StreamState, call: ExecutedToolCall) {
+  const open = state.openTools.get(call.id)
+  if (open === undefined) return
+  state.openTools.delete(call.id)
+  yield* write(state, "response.output_item.done", { output_index: open.index, item: { ...open.item, status: "completed" } })
+  const output = [{ type: "input_text", text: call.result ?? "" }]
+  const item = { id: `fco_${state.ids.hex(24)}`, type: "function_call_output", call_id: call.id, output, status: "completed" }
+  const index = state.outputIndex++
+  state.toolItems.push({ type: "function_call_output", call_id: call.id, output })
+  yield* write(state, "response.output_item.added", { output_index: index, item })
+  yield* write(state, "response.output_item.done", { output_index: index, item })
+}
+
+const emitDelta = (state: StreamState, text: string) =>
+  openMessage(state).pipe(
+    Effect.zipRight(Effect.sync(() => state.textParts.push(text))),
+    Effect.zipRight(Effect.suspend(() =>
+      write(state, "response.output_text.delta", {
+        item_id: state.messageId,
+        output_index: state.messageIndex,
+        content_index: 0,
+        delta: text,
+        logprobs: []
+      })
+    ))
+  )
+
+/** `_persist_incomplete_if_needed`: what a vanished client leaves in the store. */
+const persistIncomplete = (state: StreamState) =>
+  Effect.suspend(() => {
+    if (!state.spec.store || state.terminalPersisted) return Effect.void
+    const text = state.textParts.join("")
+    const env = { ...envelope(state.spec, "incomplete"), output: text === "" ? [] : [messageItem(text)], usage: state.usage }
+    const history: Array<AgentMessage> = withUser(state.spec)
+    if (text !== "") history.push({ role: "assistant", content: text })
+    return persist(state, env, history)
+  })
+
+/** The events, from response.created to the terminal one, as the agent's signals arrive. */
+function* writeEvents(state: StreamState, signals: Queue.Queue<AgentSignal>) {
+  const { ctx, spec } = state
+  const created = { ...envelope(spec, "in_progress"), output: [] }
+  yield* write(state, "response.created", { response: created })
+  yield* persist(state, created, withUser(spec))
+
+  let buffer: Array<string> = []
+  const flush = Effect.suspend(() => {
+    if (buffer.length === 0) return Effect.void
+    const text = buffer.join("")
+    buffer = []
+    return emitDelta(state, text)
+  })
+  let result: AgentTurnResult | undefined
+  while (result === undefined) {
+    const next = yield* Queue.take(signals).pipe(Effect.timeoutOption(KEEPALIVE_AFTER))
+    if (Option.isNone(next)) {
+      yield* send(state, () => KEEPALIVE_FRAME)
+      continue
+    }
+    const signal = next.value
+    if (signal._tag === "delta") buffer.push(signal.text)
+    else if (signal._tag === "pause") yield* flush
+    else if (signal._tag === "toolStart") yield* flush.pipe(Effect.zipRight(toolStarted(state, signal.call)))
+    else if (signal._tag === "toolDone") yield* flush.pipe(Effect.zipRight(toolCompleted(state, signal.call)))
+    else result = signal.result
+  }
+  yield* flush
+  state.usage = result.usage
+
+  const agentFinal = result.finalResponse
+  if (agentFinal !== "" && state.textParts.length === 0) yield* emitDelta(state, agentFinal)
+  const finalText = state.textParts.join("") || agentFinal
+  const agentError = result.error !== undefined && finalText === "" ? result.error : undefined
+  if (state.messageOpened) {
+    yield* write(state, "response.output_text.done", {
+      item_id: state.messageId,
+      output_index: state.messageIndex,
+      content_index: 0,
+      text: finalText,
+      logprobs: []
+    })
+    yield* write(state, "response.output_item.done", {
+      output_index: state.messageIndex,
+      item: {
+        id: state.messageId,
+        type: "message",
+        status: "completed",
+        role: "assistant",
+        content: [{ type: "output_text", text: finalText }]
+      }
+    })
+  }
+  const output = [...state.toolItems, messageItem(finalText !== "" ? finalText : agentError ?? "")]
+  if (agentError !== undefined) {
+    const failed = {
+      ...envelope(spec, "failed"),
+      output,
+      error: { message: agentError, type: "server_error" },
+      usage: result.usage
+    }
+    const history: Array<AgentMessage> = withUser(spec)
+    history.push({ role: "assistant", content: finalText !== "" ? finalText : agentError })
+    yield* persist(state, failed, history)
+    state.terminalPersisted = true
+    yield* write(state, "response.failed", { response: failed })
+  } else {
+    const completed = { ...envelope(spec, "completed"), output, usage: result.usage }
+    yield* persist(state, completed, storedHistory(ctx.features, spec.history, spec.userMessage, result, finalText))
+    state.terminalPersisted = true
+    yield* write(state, "response.completed", { response: completed })
+  }
+}

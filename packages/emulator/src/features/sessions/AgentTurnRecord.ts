@@ -1,0 +1,134 @@
+/**
+ * What Hermes' agent writes to state.db for one turn, whichever route ran it (chat completions,
+ * responses, runs, session chat, cron): the session row (created on first use with source
+ * "api_server", or enriched where still empty), its system prompt snapshot, the user's message,
+ * then per answered model call the token counters (the first accounted call also pins
+ * sessions.model to the agent's model), and the turn's assistant and tool messages. A turn whose
+ * model call failed leaves only the user's message. History a client sent along is not written:
+ * the agent treats it as already persisted. Observed on the real 0.19.0 gateway: see
+ * evidence/live/sessions-jobs-0.19.0.md.
+ *
+ * Routes call `recordAgentTurn` once the turn has settled.
+ */
+import { Effect } from "effect"
+import { AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN } from "./AgentIdentity.js"
+import { encodeContent } from "./MessageContent.js"
+import { replaceLoneSurrogates } from "./SessionTitle.js"
+import { Storage } from "../../services/Storage.js"
+import { toolCallCountOf } from "./SessionStore.js"
+import { pyDumps, pyStr, pyTruthy } from "../../python/index.js"
+
+/** One message of the turn as the agent holds it (OpenAI chat shape plus Hermes' extras). */
+export type TurnMessage = Readonly<Record<string, unknown>>
+
+export interface AgentTurnRecord {
+  /** The session the agent ran under (a derived, named, or run id). */
+  readonly sessionId: string
+  /** The turn's messages in order, starting with the user's own; later ones are assistant/tool. */
+  readonly messages: ReadonlyArray<TurnMessage>
+  /** Tokens per answered model call, in order; their count is the turn's accounted API calls. */
+  readonly calls: ReadonlyArray<{ readonly input_tokens: number; readonly output_tokens: number }>
+  /** Session source; "api_server" for every API route, "cron" for scheduled jobs. */
+  readonly source?: string
+  readonly now: number
+}
+
+const text = (v: unknown): string | null => (v === null || v === undefined ? null : replaceLoneSurrogates(pyStr(v)))
+
+/** One message as its hermes_messages row (without id) and the tool calls it counts for. */
+const messageRow = (sessionId: string, m: TurnMessage, now: number) => {
+  const calls = m["tool_calls"]
+  const content = m["content"]
+  return {
+    row: {
+      session_id: sessionId,
+      role: typeof m["role"] === "string" ? m["role"] : "unknown",
+      content: typeof content === "string" ? replaceLoneSurrogates(content) : encodeContent(content),
+      tool_call_id: text(m["tool_call_id"]),
+      tool_calls: pyTruthy(calls) ? pyDumps(calls) : null,
+      tool_name: text(m["tool_name"]),
+      timestamp: now,
+      token_count: null,
+      finish_reason: text(m["finish_reason"]),
+      reasoning: text(m["reasoning"]),
+      reasoning_content: text(m["reasoning_content"])
+    },
+    toolCalls: calls === null || calls === undefined ? 0 : toolCallCountOf(calls)
+  }
+}
+
+const UPSERT_SESSION = `INSERT INTO hermes_sessions (namespace, id, source, model, model_config, system_prompt, parent_session_id, started_at)
+  VALUES (?, ?, ?, ?, ?, ?, NULL, ?)
+  ON CONFLICT (namespace, id) DO UPDATE SET
+    model = COALESCE(hermes_sessions.model, excluded.model),
+    model_config = COALESCE(hermes_sessions.model_config, excluded.model_config),
+    system_prompt = excluded.system_prompt`
+const RESERVE_IDS = `INSERT INTO hermes_message_seq (namespace, last_id) VALUES (?, ?)
+  ON CONFLICT (namespace) DO UPDATE SET last_id = last_id + excluded.last_id`
+const LAST_ID = `SELECT last_id FROM hermes_message_seq WHERE namespace = ?`
+const MESSAGE_COLUMNS = [
+  "namespace", "id", "session_id", "role", "content", "tool_call_id", "tool_calls", "tool_name",
+  "timestamp", "token_count", "finish_reason", "reasoning", "reasoning_content"
+] as const
+// the multi-row insert for each row count, built once (the statement cache is keyed by its text)
+const insertSql = new Map<number, string>()
+const insertMessages = (count: number): string => {
+  let sql = insertSql.get(count)
+  if (sql === undefined) {
+    sql = `INSERT INTO hermes_messages (${MESSAGE_COLUMNS.join(", ")}) VALUES ${
+      Array.from({ length: count }, () => `(${MESSAGE_COLUMNS.map(() => "?").join(", ")})`).join(", ")
+    }`
+    if (insertSql.size < 64) insertSql.set(count, sql)
+  }
+  return sql
+}
+// the first accounted call of a session records the agent's model (api_call_count is read before the update)
+const COUNT_TURN = `UPDATE hermes_sessions SET
+    message_count = message_count + @messages,
+    tool_call_count = tool_call_count + @toolCalls,
+    input_tokens = input_tokens + @input,
+    output_tokens = output_tokens + @output,
+    estimated_cost_usd = CASE WHEN @calls > 0 THEN COALESCE(estimated_cost_usd, 0) + 0.0 ELSE estimated_cost_usd END,
+    model = CASE WHEN @calls = 0 THEN model WHEN api_call_count = 0 THEN @model ELSE COALESCE(model, @model) END,
+    api_call_count = api_call_count + @calls
+  WHERE namespace = @namespace AND id = @sessionId`
+
+export const recordAgentTurn = (ns: string, turn: AgentTurnRecord) =>
+  Effect.flatMap(Storage, (storage) => {
+    // the same end state as writing message by message, in a handful of statements: the session row,
+    // one block of message ids, one multi-row insert, one update of the counters
+    const rows = turn.messages.map((m) => messageRow(turn.sessionId, m, turn.now))
+    const toolCalls = rows.reduce((n, r) => n + r.toolCalls, 0)
+    const input = turn.calls.reduce((n, c) => n + c.input_tokens, 0)
+    const output = turn.calls.reduce((n, c) => n + c.output_tokens, 0)
+    return storage.transaction(() => {
+      storage.statement(UPSERT_SESSION).run(
+        ns, turn.sessionId, turn.source ?? "api_server", AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN, turn.now
+      )
+      if (rows.length > 0) {
+        storage.statement(RESERVE_IDS).run(ns, rows.length)
+        const last = (storage.statement(LAST_ID).get(ns) as { readonly last_id: number }).last_id
+        const first = last - rows.length + 1
+        // a plain loop: Array.prototype.flatMap cost ~3 µs for two rows
+        const params: Array<unknown> = []
+        for (let i = 0; i < rows.length; i++) {
+          const { row } = rows[i]!
+          params.push(
+            ns, first + i, row.session_id, row.role, row.content, row.tool_call_id, row.tool_calls, row.tool_name,
+            row.timestamp, row.token_count, row.finish_reason, row.reasoning, row.reasoning_content
+          )
+        }
+        storage.statement(insertMessages(rows.length)).run(params)
+      }
+      storage.statement(COUNT_TURN).run({
+        messages: rows.length,
+        toolCalls,
+        input,
+        output,
+        calls: turn.calls.length,
+        model: AGENT_MODEL,
+        namespace: ns,
+        sessionId: turn.sessionId
+      })
+    })
+  })

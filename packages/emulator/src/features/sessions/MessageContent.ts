@@ -1,0 +1,33 @@
+import { isDict, pyDumps, PyFloat, PyInt, pyJsonLoads, toHandlerValue } from "../../python/index.js"
+/**
+ * How state.db stores a message's content: text as is; a list or dict (multimodal parts) as a
+ * sentinel-prefixed json.dumps; numbers and bools as SQLite's TEXT affinity turns them into text.
+ * Reading reverses the sentinel form, so a transcript gives back the parts the agent received.
+ */
+
+/** The marker upstream puts in front of JSON-encoded structured content. */
+export const STRUCTURED_CONTENT_PREFIX = "\u0000json:"
+
+export const encodeContent = (content: unknown): string | null => {
+  if (content === null || content === undefined) return null
+  if (typeof content === "string") return content
+  if (typeof content === "boolean") return content ? "1" : "0"
+  if (typeof content === "number") return Number.isInteger(content) ? String(content) : pyDumps(content)
+  if (content instanceof PyInt) return content.value.toString()
+  if (content instanceof PyFloat) return pyDumps(content)
+  if (Array.isArray(content) || isDict(content)) return STRUCTURED_CONTENT_PREFIX + pyDumps(content)
+  return String(content)
+}
+
+export const decodeContent = (stored: string | null): unknown => {
+  if (stored === null || !stored.startsWith(STRUCTURED_CONTENT_PREFIX)) return stored
+  const parsed = pyJsonLoads(stored.slice(STRUCTURED_CONTENT_PREFIX.length))
+  return parsed._tag === "Right" ? toHandlerValue(parsed.right) : stored
+}
+
+/** Stored JSON text (tool_calls) back to a value; upstream falls back to [] when it cannot parse. */
+export const decodeJsonColumn = (stored: string | null): unknown => {
+  if (stored === null || stored === "") return null
+  const parsed = pyJsonLoads(stored)
+  return parsed._tag === "Right" ? toHandlerValue(parsed.right) : []
+}
