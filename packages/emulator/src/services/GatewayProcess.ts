@@ -18,6 +18,11 @@ export class GatewayState {
   pendingAgentRequests = 0
   inflightAgentRuns = 0
   draining = false
+  /**
+   * `active_agents` as the process last wrote it to its runtime status: on lifecycle transitions
+   * (start: 0; entering and leaving a drain: the active work then), and every second while draining.
+   */
+  persistedActiveAgents = 0
   /** Approval-guard decisions "session" (per approval session) and "always" (kept across restarts, as config.yaml keeps them). */
   readonly sessionApprovals = new Map<string, Set<string>>()
   readonly permanentApprovals = new Set<string>()

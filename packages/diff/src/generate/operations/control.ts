@@ -85,7 +85,7 @@ export const controlOperation: OperationCommands = {
         b.add(
           { drain: true },
           { request: { method: "POST", path: "/v1/runs", body: { input: "while draining" } }, note: "new agent work is refused while draining" },
-          { request: { method: "GET", path: "/health/detailed" } },
+          { request: { method: "GET", path: "/health" } },
           { drain: false }
         )
       })

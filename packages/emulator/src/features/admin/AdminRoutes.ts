@@ -27,6 +27,7 @@ import {
 } from "@hermetic/script"
 import { Agent } from "../../services/Agent.js"
 import { EmuClock } from "../../services/Clock.js"
+import { activeApiRuns } from "../discovery/HealthReadiness.js"
 import { FaultRule, Faults } from "../../services/Faults.js"
 import { Journal } from "../../services/Journal.js"
 import { clearNamespace, Storage } from "../../services/Storage.js"
@@ -182,6 +183,8 @@ function* adminRequest(req: EmuRequestHead, readBody: BodyReader, ns: string) {
       if (Either.isLeft(cmd)) return adminError(400, `expected {"draining": bool}: ${cmd.left}`)
       const gw = (yield* Gateways).get(ns)
       gw.draining = cmd.right.draining
+      // entering or leaving a drain writes the runtime status with the active work of that moment
+      gw.persistedActiveAgents = activeApiRuns(gw)
       return jsonResponse({ draining: gw.draining })
     }
     case "GET /state": {
