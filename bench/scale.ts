@@ -292,7 +292,7 @@ const settledSweep = (expired: number): Promise<number> =>
     (_key, runId, at) => [runId, at, `{"run_id": "${runId}", "status": "completed"}`],
     expired,
     NOW - 7200,
-    sweepSettled("default", NOW)
+    sweepSettled("default", { seq: 1, wall: NOW })
   )
 
 /** The ledger prune (features/runs/RunLedger.ts pruneExpired): settled rows older than 24 h. */

@@ -63,9 +63,9 @@ export const servicesLayer = (options: EmulatorOptions = {}, overrides: LayerOve
 }
 
 function* buildServices(config: EmulatorConfigShape, options: EmulatorOptions, overrides: LayerOverrides) {
-  const clock = overrides.clock === undefined ? Context.make(EmuClock, makeEmuClock()) : yield* Layer.build(overrides.clock)
+  const clock = overrides.clock === undefined ? Context.make(EmuClock, makeEmuClock(yield* Effect.clock, options.clockMode)) : yield* Layer.build(overrides.clock)
   const storage = yield* storageContext(config.sqliteFilename, STORAGE_SCHEMA)
-  const gateways = yield* acquireGateways(Context.get(clock, EmuClock).now)
+  const gateways = yield* acquireGateways(Context.get(clock, EmuClock))
   const services = Context.merge(clock, storage).pipe(
     Context.add(EmulatorConfig, config),
     Context.add(Ids, overrides.seed === undefined ? randomIds : makeSeededIds(overrides.seed)),

@@ -28,6 +28,7 @@ import {
 } from "@hermetic/script"
 import { Agent } from "../../services/Agent.js"
 import { EmuClock } from "../../services/Clock.js"
+import { activeApiRuns } from "../discovery/HealthReadiness.js"
 import { FaultRule, Faults } from "../../services/Faults.js"
 import { Journal } from "../../services/Journal.js"
 import { Storage } from "../../services/Storage.js"
@@ -127,6 +128,8 @@ function* adminRequest(req: EmuRequestHead, readBody: BodyReader, ns: string) {
       if (Either.isLeft(cmd)) return adminError(400, `expected {"set": s} | {"advance": s} | {"freeze": bool}: ${cmd.left}`)
       const clock = yield* EmuClock
       const c = cmd.right
+      // the process runs before its clock moves: its timers were armed on the clock as it was
+      ;(yield* Gateways).get(ns)
       if ("set" in c) yield* clock.set(ns, c.set)
       else if ("advance" in c) yield* clock.advance(ns, c.advance)
       else yield* clock.freeze(ns, c.freeze)
@@ -168,6 +171,8 @@ function* adminRequest(req: EmuRequestHead, readBody: BodyReader, ns: string) {
       if (Either.isLeft(cmd)) return adminError(400, `expected {"draining": bool}: ${cmd.left}`)
       const gw = (yield* Gateways).get(ns)
       gw.draining = cmd.right.draining
+      // entering or leaving a drain writes the runtime status with the active work of that moment
+      gw.persistedActiveAgents = activeApiRuns(gw)
       return jsonResponse({ draining: gw.draining })
     }
     case "GET /state": {
