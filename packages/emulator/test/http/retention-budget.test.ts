@@ -60,8 +60,12 @@ describe("what a request leaves in the old generation", () => {
   }
 
   /** Median old-space growth per request, over 15 rounds of 4 requests each (after 200 to warm up). */
-  const leftPerRequest = async (make: () => ReturnType<typeof request>) => {
-    for (let i = 0; i < 200; i++) await answer(make())
+  const leftPerRequest = (make: () => ReturnType<typeof request>) => leftPerCall(() => answer(make()))
+
+  /** Median old-space growth per call of `call`, over 15 rounds of 4 calls each (after 200 to warm up). */
+  const leftPerCall = async (call: () => Promise<unknown>) => {
+    const answer = call
+    for (let i = 0; i < 200; i++) await answer()
     await settle()
     gc({ type: "major" })
     const growth: Array<number> = []
@@ -70,7 +74,7 @@ describe("what a request leaves in the old generation", () => {
       gc({ type: "minor" })
       gc({ type: "minor" })
       const before = oldSpace()
-      for (let i = 0; i < 4; i++) await answer(make())
+      for (let i = 0; i < 4; i++) await answer()
       await settle()
       gc({ type: "minor" })
       gc({ type: "minor" })
@@ -94,8 +98,14 @@ describe("what a request leaves in the old generation", () => {
     expect(await leftPerRequest(() => request("POST", "/v1/chat/completions", chat))).toBeLessThan(1_500)
   })
 
-  it("a streamed chat completion, read to its end, leaves under 60 KB (Effect's Stream machinery keeps ~40 KB of it)", async () => {
+  // Node 24.22 (V8 13): bare stream 50.8 KB, streamed chat 78.1 KB, so 27.3 KB on top; the regression
+  // this guards against (the route waiting on the client through Effect.promise) added ~80 KB
+  it("a streamed chat completion, read to its end, leaves under 35 KB more than a bare Stream.runForEach does", async () => {
     const chat = '{"model":"hermes-agent","messages":[{"role":"user","content":"hi"}],"stream":true}'
-    expect(await leftPerRequest(() => request("POST", "/v1/chat/completions", chat))).toBeLessThan(60_000)
+    const bareStream = await leftPerCall(() => Effect.runPromise(Stream.runForEach(Stream.make(1, 2, 3), () => Effect.void)))
+    const streamed = await leftPerRequest(() => request("POST", "/v1/chat/completions", chat))
+    // the bare stream’s own retention is what this Node's V8 and Effect keep: tens of KB, never zero
+    expect(bareStream).toBeGreaterThan(10_000)
+    expect(streamed - bareStream).toBeLessThan(35_000)
   })
 })
