@@ -2,6 +2,7 @@
 export { Emulator, type EmulatorShape, layer, servicesLayer, startEmulator, StartupRefused, type RunningEmulator } from "./Emulator.js"
 export { type EmulatorOptions, resolveConfig } from "./config/EmulatorConfig.js"
 export { DEFAULT_PIN, PINS, type Pin, features, type Features } from "./version/Pins.js"
+export { NativeBindingUnavailable } from "./services/NativeBinding.js"
 export { EmuClock, EmuClockFixed, EmuClockLive, makeEmuClock } from "./services/Clock.js"
 export { Agent, AgentLive } from "./services/Agent.js"
 export { Faults, FaultRule } from "./services/Faults.js"
