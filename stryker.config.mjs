@@ -4,18 +4,21 @@
  * changes one piece of the emulator at a time (a condition, an operator, a literal, a removed
  * block) and runs the suite of vitest.mutation.config.ts — the replays of what the real gateway
  * answered. A mutant that suite does not notice is a wrong emulator the evidence would let through.
- * `npm run mutation` is incremental (reports/mutation/incremental.json keeps the results of code and
- * tests that did not change); HERMETIC_MUTATE narrows the files (a comma-separated list of globs).
+ * `npm run mutation` (tools/mutation/run.ts) runs it and writes evidence/mutation/; it is
+ * incremental (reports/mutation/incremental.json keeps the results of code and tests that did not
+ * change); HERMETIC_MUTATE narrows the files (a comma-separated list of globs or file:line ranges).
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 const BEHAVIOUR = [
   "packages/emulator/src/**/*.ts",
-  // not behaviour a gateway has: the CLI, the test helpers, record/replay tooling, the admin plane
+  // not behaviour a gateway has: the CLI, the test helpers, record/replay tooling, the admin plane,
+  // snapshots and namespaces (tools/mutation/scope.ts holds the same list)
   "!packages/emulator/src/**/cli/**",
   "!packages/emulator/src/**/testing/**",
   "!packages/emulator/src/**/record/**",
   "!packages/emulator/src/**/admin/**",
   "!packages/emulator/src/**/snapshot/**",
+  "!packages/emulator/src/**/namespace/**",
   "!packages/emulator/src/index.ts"
 ]
 export default {

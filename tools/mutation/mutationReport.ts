@@ -1,0 +1,132 @@
+/**
+ * Turns StrykerJS's JSON report (reports/mutation/mutation.json, the mutation-testing-report-schema)
+ * into the evidence a reviewer reads: the score, the counts by status and by file, every surviving
+ * mutant with its place and replacement, and which survivors are listed as equivalent (and why) in
+ * evidence/mutation/equivalent-mutants.json. Writes evidence/mutation/summary.json and the
+ * `mutation` section of evidence/REPORT.md. For a run on a sample (what sampleLines.ts drew) the
+ * score is labelled an estimate, with a 95 % Wilson interval (mutants of one line are not
+ * independent draws, so the interval is a little optimistic).
+ * run.ts calls it after StrykerJS.
+ */
+import { execFileSync } from "node:child_process"
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { loadavg } from "node:os"
+import { replaceReportSection } from "../../packages/diff/src/evidence/reportSection.js"
+
+interface StrykerMutant {
+  readonly id: string
+  readonly mutatorName: string
+  readonly replacement?: string
+  readonly status: string
+  readonly location: { readonly start: { readonly line: number; readonly column: number } }
+}
+interface StrykerReport {
+  readonly files: Readonly<Record<string, { readonly mutants: ReadonlyArray<StrykerMutant> }>>
+}
+
+/** A survivor's key in the equivalents list: where it is and what it changes. */
+const keyOf = (file: string, m: StrykerMutant) => `${file}:${m.location.start.line}:${m.mutatorName}:${m.replacement ?? ""}`
+
+const DETECTED = new Set(["Killed", "Timeout"])
+const UNDETECTED = new Set(["Survived", "NoCoverage"])
+
+/** The 95 % Wilson score interval of k successes in n. */
+export const wilson = (k: number, n: number): readonly [number, number] => {
+  if (n === 0) return [0, 1]
+  const z = 1.96
+  const p = k / n
+  const centre = (p + (z * z) / (2 * n)) / (1 + (z * z) / n)
+  const half = (z / (1 + (z * z) / n)) * Math.sqrt((p * (1 - p)) / n + (z * z) / (4 * n * n))
+  return [Math.max(0, centre - half), Math.min(1, centre + half)]
+}
+
+export interface MutationSummary {
+  readonly measuredAt: string
+  readonly commit: string
+  readonly loadAverage: number
+  readonly sample: { readonly lines: number; readonly seed: number; readonly codeLines: number } | undefined
+  readonly counts: Readonly<Record<string, number>>
+  readonly score: number
+  readonly scoreWithoutEquivalents: number
+  readonly interval95: readonly [number, number] | undefined
+  readonly byFile: ReadonlyArray<{ readonly file: string; readonly detected: number; readonly undetected: number }>
+  readonly survivors: ReadonlyArray<{ readonly key: string; readonly status: string; readonly equivalent: string | undefined }>
+}
+
+export const summarize = (report: StrykerReport, equivalents: Readonly<Record<string, string>>, meta: Pick<MutationSummary, "measuredAt" | "commit" | "loadAverage" | "sample">): MutationSummary => {
+  const counts: Record<string, number> = {}
+  const byFile: Array<{ file: string; detected: number; undetected: number }> = []
+  const survivors: Array<{ key: string; status: string; equivalent: string | undefined }> = []
+  for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
+    let detected = 0
+    let undetected = 0
+    for (const m of mutants) {
+      counts[m.status] = (counts[m.status] ?? 0) + 1
+      if (DETECTED.has(m.status)) detected++
+      if (UNDETECTED.has(m.status)) {
+        undetected++
+        const key = keyOf(file, m)
+        survivors.push({ key, status: m.status, equivalent: equivalents[key] })
+      }
+    }
+    if (detected + undetected > 0) byFile.push({ file, detected, undetected })
+  }
+  const detected = byFile.reduce((n, f) => n + f.detected, 0)
+  const total = byFile.reduce((n, f) => n + f.detected + f.undetected, 0)
+  const equivalent = survivors.filter((s) => s.equivalent !== undefined).length
+  return {
+    ...meta,
+    counts,
+    score: total === 0 ? 0 : detected / total,
+    scoreWithoutEquivalents: total - equivalent === 0 ? 0 : detected / (total - equivalent),
+    interval95: meta.sample === undefined ? undefined : wilson(detected, total - equivalent),
+    byFile,
+    survivors
+  }
+}
+
+const pct = (x: number) => `${(100 * x).toFixed(1)} %`
+
+export const renderSection = (s: MutationSummary): string => {
+  const detected = s.byFile.reduce((n, f) => n + f.detected, 0)
+  const total = s.byFile.reduce((n, f) => n + f.detected + f.undetected, 0)
+  const lines = [
+    "## Mutation score: how many wrong emulators the recorded evidence catches",
+    "",
+    `Measured ${s.measuredAt} on ${s.commit.slice(0, 12)} (load average ${s.loadAverage.toFixed(1)}). StrykerJS mutated the emulator's behaviour code; the judge is only the suite that replays what the real gateway answered (vitest.mutation.config.ts: cassettes and recorded exchanges), never the emulator's own unit tests.`,
+    "",
+    s.sample === undefined
+      ? `**Score: ${pct(s.score)}** — ${detected} of ${total} mutants detected; ${pct(s.scoreWithoutEquivalents)} without the listed equivalent mutants.`
+      : `**Estimated score: ${pct(s.scoreWithoutEquivalents)}** (95 % interval ${pct(s.interval95?.[0] ?? 0)}–${pct(s.interval95?.[1] ?? 1)}) from the mutants of ${s.sample.lines} lines drawn at random (seed ${s.sample.seed}) from ${s.sample.codeLines} code lines: ${detected} of ${total} detected, ${s.survivors.filter((v) => v.equivalent !== undefined).length} listed as equivalent. Target 85 %.`,
+    "",
+    `Statuses: ${Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(" · ")}`,
+    "",
+    "| file | detected | not detected |",
+    "| --- | ---: | ---: |",
+    ...s.byFile.map((f) => `| ${f.file.replace("packages/emulator/src/", "")} | ${f.detected} | ${f.undetected} |`),
+    "",
+    `Surviving mutants (${s.survivors.length}; file:line:mutator:replacement):`,
+    "",
+    ...s.survivors.map((v) => `- \`${v.key.replace("packages/emulator/src/", "")}\` ${v.status}${v.equivalent !== undefined ? ` — equivalent: ${v.equivalent}` : ""}`)
+  ]
+  return lines.join("\n")
+}
+
+/** Writes evidence/mutation/summary.json and the REPORT.md section; returns the section's headline. */
+export const writeMutationEvidence = (options: { readonly report: string; readonly out: string; readonly sample: MutationSummary["sample"] }): string => {
+  const report = JSON.parse(readFileSync(options.report, "utf8")) as StrykerReport
+  const equivalentsFile = `${options.out}/equivalent-mutants.json`
+  const equivalents = existsSync(equivalentsFile) ? (JSON.parse(readFileSync(equivalentsFile, "utf8")) as Record<string, string>) : {}
+  const summary = summarize(report, equivalents, {
+    measuredAt: new Date().toISOString(),
+    commit: execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim(),
+    loadAverage: loadavg()[0] ?? 0,
+    sample: options.sample
+  })
+  mkdirSync(options.out, { recursive: true })
+  writeFileSync(`${options.out}/summary.json`, `${JSON.stringify(summary, null, 2)}\n`)
+  const reportMd = "evidence/REPORT.md"
+  const text = existsSync(reportMd) ? readFileSync(reportMd, "utf8") : ""
+  writeFileSync(reportMd, replaceReportSection(text, "mutation", renderSection(summary)))
+  return renderSection(summary).split("\n").slice(0, 5).join("\n")
+}

@@ -1,0 +1,33 @@
+/**
+ * `npm run mutation`: StrykerJS over the emulator's behaviour code (stryker.config.mjs; incremental,
+ * so a second run re-tests only mutants whose code or covering tests changed), then the evidence
+ * (mutationReport.ts). `--sample N [--seed S]` mutates only the lines of a seeded random sample
+ * (sampleLines.ts) and reports the score as an estimate — the whole scope is ~12,000 mutants, hours
+ * on two cores, which is what the nightly workflow runs. `--concurrency C` sets Stryker's runners.
+ *
+ *   npm run mutation                         the whole scope (nightly)
+ *   npm run mutation -- --sample 200 --seed 26
+ */
+import { spawnSync } from "node:child_process"
+import { parseArgs } from "node:util"
+import { writeMutationEvidence } from "./mutationReport.js"
+import { sampleLines } from "./sampleLines.js"
+
+const { values } = parseArgs({
+  options: { sample: { type: "string" }, seed: { type: "string", default: "26" }, concurrency: { type: "string" }, out: { type: "string", default: "evidence/mutation" } }
+})
+const env: NodeJS.ProcessEnv = { ...process.env }
+let sample: { lines: number; seed: number; codeLines: number } | undefined
+if (values.sample !== undefined) {
+  const drawn = sampleLines(process.cwd(), Number(values.sample), Number(values.seed))
+  sample = { lines: drawn.ranges.length, seed: drawn.seed, codeLines: drawn.codeLines }
+  env["HERMETIC_MUTATE"] = drawn.ranges.join(",")
+  process.stderr.write(`mutation: ${drawn.ranges.length} lines drawn from ${drawn.codeLines} code lines (seed ${drawn.seed})\n`)
+}
+if (values.concurrency !== undefined) env["HERMETIC_MUTATION_CONCURRENCY"] = values.concurrency
+const stryker = spawnSync("npx", ["stryker", "run", "stryker.config.mjs"], { stdio: "inherit", env })
+if (stryker.status !== 0) {
+  process.stderr.write(`mutation: StrykerJS exited ${stryker.status ?? stryker.signal}: no score written\n`)
+  process.exit(2)
+}
+process.stdout.write(`${writeMutationEvidence({ report: "reports/mutation/mutation.json", out: values.out, sample })}\n`)
