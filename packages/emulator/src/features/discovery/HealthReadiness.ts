@@ -13,15 +13,12 @@
  *   drain begins or ends, and every second while draining (a held run then counts 1, observed
  *   live through a generated scenario).
  */
-import { runsOf } from "../runs/Runs.js"
+import { activeApiRuns } from "../runs/Runs.js"
 import type { GatewayState } from "../../services/GatewayProcess.js"
 import { PyFloat } from "../../python/index.js"
 
 export const EMULATED_PID = 4242
 export const EMULATED_DISK = { usedPercent: 5.0, freeBytes: 100_000_000_000 } as const
-
-/** The run statuses readiness counts as active API work (`_readiness_work_counts`). */
-const ACTIVE_RUN_STATUSES = new Set(["queued", "running", "waiting_for_approval"])
 
 /** Python's `datetime.fromtimestamp(t, timezone.utc).isoformat()` (microsecond precision). */
 export const pyIsoFormat = (epochSeconds: number): string => {
@@ -31,7 +28,6 @@ export const pyIsoFormat = (epochSeconds: number): string => {
   return micros === 0 ? `${base}+00:00` : `${base}.${String(micros).padStart(6, "0")}+00:00`
 }
 
-export const activeApiRuns = (gw: GatewayState): number => runsOf(gw).countStatuses(ACTIVE_RUN_STATUSES)
 
 export const detailedHealth = (gw: GatewayState, version: string) => {
   const gatewayState = gw.draining ? "draining" : "running"

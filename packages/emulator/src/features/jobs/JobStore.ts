@@ -54,12 +54,12 @@ export const deleteJob = (ns: string, id: string) =>
 /** Replaces the whole list (a list operation that found its job by name rather than id). */
 export const saveJobs = (ns: string, jobs: ReadonlyArray<Job>) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    // no generator made per call (scripts/retention-lint.mjs says why)
     sql.withTransaction(
-      Effect.gen(function*() {
-        yield* sql`DELETE FROM cron_jobs WHERE namespace = ${ns}`
-        let seq = 0
-        for (const job of jobs) yield* sql`INSERT INTO cron_jobs (namespace, seq, id, job_json) VALUES (${ns}, ${++seq}, ${pyStr(job["id"])}, ${pyDumps(job)})`
-      })
+      Effect.zipRight(
+        sql`DELETE FROM cron_jobs WHERE namespace = ${ns}`,
+        Effect.forEach(jobs, (job, i) => sql`INSERT INTO cron_jobs (namespace, seq, id, job_json) VALUES (${ns}, ${i + 1}, ${pyStr(job["id"])}, ${pyDumps(job)})`, { discard: true })
+      )
     )
   ).pipe(Effect.asVoid, Effect.orDie)
 

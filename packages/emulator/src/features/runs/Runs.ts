@@ -300,3 +300,9 @@ export const runsOf = (process: GatewayState): Runs => {
   }
   return runs
 }
+
+/** The run statuses readiness counts as active API work (`_readiness_work_counts`). */
+const ACTIVE_RUN_STATUSES = new Set(["queued", "running", "waiting_for_approval"])
+
+/** Runs in flight, as /health/detailed and a drain's active_agents count them. */
+export const activeApiRuns = (gw: GatewayState): number => runsOf(gw).countStatuses(ACTIVE_RUN_STATUSES)
