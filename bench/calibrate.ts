@@ -37,7 +37,7 @@ if (burns.some((b) => !Number.isFinite(b) || b < 0)) {
   process.exit(2)
 }
 const seconds = Number(values.seconds ?? 3)
-const out = values.out ?? "evidence/perf4/calibration.json"
+const out = values.out ?? "evidence/benchmarks/calibration/calibration.json"
 
 interface Point {
   readonly burnMicros: number

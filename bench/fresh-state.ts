@@ -60,8 +60,10 @@ for (const mode of modes) {
   const summary = (r.stdout ?? "").split("\n").find((l) => /^\d+ scenarios: /.test(l)) ?? "(no summary)"
   let scenarios = 0
   try {
-    const evidence = JSON.parse(readFileSync(join(out, "0.19.0-gateway-process-vs-emulator-inprocess.json"), "utf8")) as { scenarios?: ReadonlyArray<unknown> }
+    const evidence = JSON.parse(readFileSync(join(out, "0.19.0-gateway-process-vs-emulator-inprocess.json"), "utf8")) as { scenarios?: ReadonlyArray<{ name?: string; error?: string }> }
     scenarios = evidence.scenarios?.length ?? 0
+    // an error is worth its text here: the run's evidence goes with its temp dir
+    for (const s of evidence.scenarios ?? []) if (s.error !== undefined) process.stderr.write(`[fresh-state] ${mode}: error in ${String(s.name)}: ${s.error}\n`)
   } catch {
     scenarios = Number(/^(\d+) scenarios/.exec(summary)?.[1] ?? "0")
   }

@@ -30,7 +30,7 @@ if (!(op in OPS)) {
 }
 const spec = SPECS[OPS[op]]!
 const seconds = Number(values.seconds ?? 5)
-const out = values.out ?? join("evidence", "perf3", "profile")
+const out = values.out ?? join("evidence", "benchmarks", "cpu-profiles")
 mkdirSync(out, { recursive: true })
 
 interface CpuProfile {

@@ -9,12 +9,13 @@ import type { DifferResult } from "./differ.js"
 import { renderEmulatorVsBare, type SideBySide } from "./emulator-vs-bare.js"
 import type { EmulatorVsGateway, OpSide } from "./emulator-vs-gateway.js"
 import type { ScaleResult } from "./scale.js"
+import { renderStores, type StoresResult } from "./stores.js"
 import type { SuitesResult } from "./suites.js"
 import { fmt, fmtAuto, type Spread } from "./stats.js"
 
 export const SCHEMA_VERSION = 2
 
-export type SectionName = "gateway" | "bare" | "scale" | "differ" | "suites"
+export type SectionName = "gateway" | "bare" | "scale" | "stores" | "differ" | "suites"
 
 export interface Machine {
   readonly cpus: number
@@ -39,7 +40,7 @@ export interface SectionMeta {
   readonly loadAverageBefore: ReadonlyArray<number>
   readonly loadAverageAfter: ReadonlyArray<number>
   readonly durationSeconds: number
-  /** CPU ms of bench/calibration.ts' fixed loop as the section began and ended (absent before the seventh pass). */
+  /** CPU ms of bench/calibration.ts' fixed loop as the section began and ended (absent in sections measured before the calibration loop existed). */
   readonly calibrationMs?: { readonly before: number; readonly after: number }
 }
 
@@ -52,16 +53,18 @@ export interface BenchFile {
   readonly emulatorVsGateway?: EmulatorVsGateway
   readonly emulatorVsBare?: ReadonlyArray<SideBySide>
   readonly scale?: ScaleResult
+  readonly stores?: StoresResult
   readonly differ?: DifferResult
   readonly suites?: SuitesResult
 }
 
-export type SectionKey = "emulatorVsGateway" | "emulatorVsBare" | "scale" | "differ" | "suites"
+export type SectionKey = "emulatorVsGateway" | "emulatorVsBare" | "scale" | "stores" | "differ" | "suites"
 
 export const SECTION_KEYS: Record<SectionName, SectionKey> = {
   gateway: "emulatorVsGateway",
   bare: "emulatorVsBare",
   scale: "scale",
+  stores: "stores",
   differ: "differ",
   suites: "suites"
 }
@@ -315,6 +318,7 @@ export const renderMarkdown = (f: BenchFile): string => {
     )
   }
   if (f.scale !== undefined) out.push("### Scale", "", metaLine(f.sectionMeta.scale) + renderScale(f.scale), "")
+  if (f.stores !== undefined) out.push("### Store growth (every route, small store vs large)", "", metaLine(f.sectionMeta.stores) + renderStores(f.stores), "")
   if (f.suites !== undefined) out.push("### What test suites feel", "", metaLine(f.sectionMeta.suites) + renderSuites(f.suites), "")
   if (f.differ !== undefined) out.push("### The differ", "", metaLine(f.sectionMeta.differ) + renderDiffer(f.differ), "")
   else out.push("### The differ", "", "**TODO — not measured** in this file (run `npm run bench -- --only differ`).", "")

@@ -28,6 +28,7 @@ import {
   writeReportSection
 } from "./report.js"
 import { latencyFlatness, scale } from "./scale.js"
+import { renderStores, stores } from "./stores.js"
 import { suites } from "./suites.js"
 
 const HELP = `npm run bench -- [options]
@@ -44,6 +45,9 @@ Measures, on this machine, side by side, and prints ratios:
   scale    GET /v1/runs/{id} latency and RSS with 1k, 100k, 1M stored runs (file storage), keyed POST,
            and the retention sweep's cost against the number of expired runs
            on the bundled CLI (targets: latency flat within 20 %, RSS ≤ 150 MiB at 1M)
+  stores   every route with each store (sessions with fork chains and messages, jobs, stored responses,
+           runs) grown over HTTP to 1k and to 10k, on the bundled CLI: each route's p50 and CPU at 10k ÷ at 1k
+           (target ≤ 1.5×); --quick: 200 and 2,000. Runs at 1M are the scale section's
   differ   scenarios/s of the differ against the emulator in process; time to replay all committed cassettes
   suites   what test suites feel: the Layer's start, a namespace reset, 1,000 isolated tests (a Script reply + one
            chat completion each) in process and over HTTP, and vitest files sharing one emulator through namespaces
@@ -65,7 +69,7 @@ Progress goes to stderr, the tables to stdout. Nothing binds beyond 127.0.0.1. T
 not tests: nothing in npm test asserts a duration.
 `
 
-const SECTIONS: ReadonlyArray<SectionName> = ["gateway", "bare", "scale", "differ", "suites"]
+const SECTIONS: ReadonlyArray<SectionName> = ["gateway", "bare", "scale", "stores", "differ", "suites"]
 
 const { values } = parseArgs({
   options: {
@@ -214,6 +218,17 @@ if (selected.includes("scale")) {
         }),
       renderScale,
       "Scale (stored runs)"
+    )
+  )
+}
+if (selected.includes("stores")) {
+  await guarded("stores", () =>
+    measure(
+      "stores",
+      0,
+      () => stores({ small: quick ? 200 : 1_000, large: quick ? 2_000 : 10_000, rounds, callsPerRound: quick ? 20 : 60, log }),
+      renderStores,
+      "Store growth"
     )
   )
 }

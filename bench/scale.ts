@@ -166,7 +166,7 @@ const interleavedGets = async (stores: ReadonlyArray<SeededStore>, opts: ScaleOp
       const i = (k + round) % stores.length
       const store = stores[i] as SeededStore
       // unmeasured, so that the measured second never starts on a store that sat idle while the
-      // others were measured (a precaution: evidence/perf8 runs 2 and 3 read alike without and with it)
+      // others were measured (a precaution: evidence/benchmarks/ runs 2 and 3 read alike without and with it)
       await runLoad(store.randomGet, store.target, 1, opts.connections)
       const saturated = await runLoad(store.randomGet, store.target, 1, opts.connections)
       const sequential = await runLoad(store.randomGet, store.target, 1, 1)
@@ -292,7 +292,7 @@ const settledSweep = (expired: number): Promise<number> =>
     (_key, runId, at) => [runId, at, `{"run_id": "${runId}", "status": "completed"}`],
     expired,
     NOW - 7200,
-    sweepSettled("default", NOW)
+    sweepSettled("default", { seq: 1, wall: NOW })
   )
 
 /** The ledger prune (features/runs/RunLedger.ts pruneExpired): settled rows older than 24 h. */

@@ -40,7 +40,7 @@ if [ "${1:-}" = "--container" ]; then
     echo "[live-smoke] the image started without a key:" >&2; cat /tmp/hermetic-image-refusal.txt >&2; exit 1
   fi
   echo "[live-smoke] image $IMAGE: a keyless start is refused ($(tail -1 /tmp/hermetic-image-refusal.txt | cut -c1-80)…)" >&2
-  FILES+=(packages/testcontainers/test/container.test.ts)
+  FILES+=(packages/testcontainers/test/container.test.ts docs/examples/in-a-container.test.ts)
   export HERMETIC_REQUIRE_CONTAINER=1 HERMETIC_EMULATOR_IMAGE="$IMAGE" TESTCONTAINERS_RYUK_DISABLED=true TESTCONTAINERS_HOST_OVERRIDE=localhost
 fi
 # one file at a time: on a fresh machine the first one builds the venv (and the images), which two

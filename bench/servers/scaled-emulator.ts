@@ -14,7 +14,7 @@
  * and leave the same state; bulk copying takes seconds and puts exactly those rows there.
  *
  * Args: --runs N, and --cpu-prof-dir DIR to run the CLI under V8's CPU profiler (a .cpuprofile in
- * DIR as it exits; evidence/perf8/tools/prof.sh). Prints `LISTENING <port> <controlPort> <firstRunId> <seedMs> <rssBeforeAnyRun>`;
+ * DIR as it exits; bench/tools/prof.sh). Prints `LISTENING <port> <controlPort> <firstRunId> <seedMs> <rssBeforeAnyRun>`;
  * run ids are `run_` + the index in 32 hex digits (scaleRunId), so the parent can address any of
  * them. The control port answers the CLI's CPU time and RSS.
  */

@@ -6,8 +6,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 const API_KEY = "test-key-0123456789"
 const IMAGE = process.env["HERMETIC_EMULATOR_IMAGE"] ?? "hermetic/emulator:latest"
 // no engine or no image here: skip, and say why (the container smoke requires them)
-const engine = await getContainerRuntimeClient().catch(() => undefined)
-const missing = engine === undefined ? "no container engine" : (await engine.image.exists(ImageName.fromString(IMAGE))) ? undefined : `no image ${IMAGE}`
+const engine = await getContainerRuntimeClient().catch((e: Error) => `no container engine (${e.message})`)
+const missing = typeof engine === "string" ? engine : (await engine.image.exists(ImageName.fromString(IMAGE))) ? undefined : `no image ${IMAGE}`
 if (missing !== undefined) console.log(`[skip] the container example: ${missing}`)
 
 describe.skipIf(missing !== undefined)("the emulator in a container", () => {

@@ -2,9 +2,9 @@ import { startReplayer } from "@hermetic/emulator"
 import { expect, it } from "vitest"
 
 // Recorded once against a real Hermes 0.19.0 gateway with
-//   hermes-emulator record --upstream http://127.0.0.1:8642 --out evidence/record-replay/0.19.0
+//   hermes-emulator record --upstream http://127.0.0.1:8642 --out evidence/cassette-sources/record-replay/0.19.0
 // and committed; CI replays it with no gateway and no model.
-const RECORDING = new URL("../../evidence/record-replay/0.19.0", import.meta.url).pathname
+const RECORDING = new URL("../../evidence/cassette-sources/record-replay/0.19.0", import.meta.url).pathname
 
 it("answers the recorded requests, and names an unrecorded one", async () => {
   const replay = await startReplayer({ dir: RECORDING, speed: 0 })

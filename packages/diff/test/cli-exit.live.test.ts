@@ -133,6 +133,7 @@ const refused = async (baseUrl: string): Promise<boolean> => {
 
 const expectNothingLeft = async (r: Ended, codes: ReadonlyArray<number>) => {
   const tail = r.stderr.slice(-2500)
+  console.log(`exit ${String(r.code)} ${String(r.tailMs)} ms after the verdict or signal; ${r.pids.size} processes seen`)
   expect(codes, tail).toContain(r.code)
   expect(r.tailMs, `${tail}\n(no verdict or signal was seen)`).not.toBeNull()
   expect(r.tailMs as number, tail).toBeLessThan(EXIT_WITHIN_MS)

@@ -48,7 +48,7 @@ describe("oracle fuzz", () => {
   })
 
   it("every case of the committed live run gets an answer from the emulator, and a 5xx only where the real gateway gave one", async () => {
-    const live = JSON.parse(readFileSync(new URL("../../../evidence/fuzz/fuzz-0.19.0.json", import.meta.url), "utf8")) as {
+    const live = JSON.parse(readFileSync(new URL("../../../evidence/live-comparisons/fuzz/fuzz-0.19.0.json", import.meta.url), "utf8")) as {
       readonly seed: number
       readonly count: number
       readonly referenceServerErrorLabels: ReadonlyArray<string>

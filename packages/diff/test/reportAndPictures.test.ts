@@ -83,6 +83,10 @@ describe("oracle report --base --head", () => {
       expect(worse.code).toBe(1)
       expect(worse.stdout).toContain("1 new divergence(s), 0 fixed")
       expect(same.code).toBe(0)
+      // and the HTML report of the head, next to it, with the delta inside its gzipped payload
+      const html = await readFile(join(dir, "head", "report", "index.html"), "utf8")
+      expect(html).toContain("<title>hermetic 0.19.0: divergences found")
+      expect(html).not.toMatch(/<(script|link)[^>]+(src|href)=/)
     } finally {
       await rm(dir, { recursive: true, force: true })
     }

@@ -58,9 +58,9 @@ const compare = (inputs: ReadonlyArray<ScenarioInput>, workers: number, shard?: 
     })).evidence
   })
 
-/** What must not depend on how the set was split (times and the command line may). */
+/** What must not depend on how the set was split (times, the wire form with its frame times, and the command line may). */
 const verdicts = (e: Evidence) => ({
-  scenarios: e.scenarios.map((s) => ({ name: s.name, position: s.position, verdict: s.verdict, steps: s.steps, differences: s.differences })),
+  scenarios: e.scenarios.map((s) => ({ name: s.name, position: s.position, verdict: s.verdict, steps: s.steps.map(({ raw: _, ...step }) => step), differences: s.differences })),
   summary: { ...e.summary, scenariosPerSecond: undefined, wallSeconds: undefined, throughput: undefined },
   coverage: e.coverage,
   rules: e.normalization.rules,

@@ -5,9 +5,18 @@
 // a dev dependency of the repository), so an edited checkout never runs stale code. An installed
 // package never does. CommonJS, like the launcher: a start never sets up Node's ESM loader.
 "use strict"
-const { existsSync, readdirSync, statSync } = require("node:fs")
+const { existsSync, readdirSync, readFileSync, statSync } = require("node:fs")
 const { join } = require("node:path")
 const { pathToFileURL } = require("node:url")
+
+// Node older than the package's `engines` (22.12) fails in ways that say nothing (on Node 20 the
+// prebuilt SQLite addon crashed with a segmentation fault): say which Node is needed, and stop.
+const minimum = /(\d+)\.(\d+)/.exec(JSON.parse(readFileSync(join(__dirname, "..", "package.json"), "utf8")).engines.node)
+const [major, minor] = process.versions.node.split(".").map(Number)
+if (major < Number(minimum[1]) || (major === Number(minimum[1]) && minor < Number(minimum[2]))) {
+  process.stderr.write(`hermetic needs Node ≥ ${minimum[1]}.${minimum[2]} (you have ${process.version})\n`)
+  process.exit(1)
+}
 
 const root = join(__dirname, "..")
 const launcher = join(root, "dist", "hermes-emulator-launcher.cjs")
@@ -40,5 +49,7 @@ if (checkout && (!existsSync(built) || statSync(built).mtimeMs < Math.max(...sou
 } else if (bundled) {
   require(launcher)
 } else {
+  // Node's own V8 code cache for tsc's output (the bundle's launcher sets it up the same way)
+  require("node:module").enableCompileCache?.(join(require("node:os").tmpdir(), "hermetic-compile-cache"))
   import(pathToFileURL(built).href)
 }

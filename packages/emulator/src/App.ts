@@ -23,6 +23,7 @@ import { Storage } from "./services/Storage.js"
 import { isDone, mapNow } from "./http/Immediate.js"
 import { CurrentModelCallObserver } from "./journal/ModelCalls.js"
 import { features as featuresOf } from "./version/Pins.js"
+import { sweepRunsIfDue } from "./features/runs/RunLookup.js"
 
 export const NAMESPACE_HEADER = "x-hermetic-namespace"
 
@@ -104,17 +105,21 @@ export const makeApp = Effect.gen(function*() {
       features,
       config,
       storage,
-      now: () => clock.now(namespace)
+      now: () => clock.now(namespace),
+      loopNow: () => clock.loop(namespace)
     }
     const disconnect = fault?.disconnectAfterFrames
     // the bearer gate answers like a handler would (security and CORS headers included)
     const gate = match.route.auth === "bearer" ? bearerGate(config, features, req) : undefined
-    const handled: Effect.Effect<EmuResponse, HandlerCrash, AppServices> =
+    const answered: Effect.Effect<EmuResponse, HandlerCrash, AppServices> =
       gate === undefined || gate._tag === "allowed"
         ? match.route.handler(ctx)
         : gate._tag === "denied"
         ? Effect.succeed(gate.response)
         : Effect.fail(new HandlerCrash({ reason: gate.reason }))
+    // any request wakes upstream's event loop: a sweep due on the loop clock runs before its handler
+    const swept = sweepRunsIfDue(ctx)
+    const handled = swept === undefined ? answered : Effect.zipRight(swept, answered)
     const finish = (res: EmuResponse): Answer => {
       // security_headers_middleware, then cors_middleware adds its headers
       const out = addCorsHeaders(config, req, addSecurityHeaders(res))

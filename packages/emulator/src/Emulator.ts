@@ -58,9 +58,9 @@ export interface LayerOverrides {
  * and the app made took 2,600 of the 3,832 ops a start ran (docs/performance.md, "Cold start").
  */
 function* buildServices(config: EmulatorConfigShape, options: EmulatorOptions, overrides: LayerOverrides) {
-  const clock = overrides.clock === undefined ? Context.make(EmuClock, makeEmuClock()) : yield* Layer.build(overrides.clock)
+  const clock = overrides.clock === undefined ? Context.make(EmuClock, makeEmuClock(yield* Effect.clock, options.clockMode)) : yield* Layer.build(overrides.clock)
   const storage = yield* providedStorage(config.sqliteFilename)
-  const gateways = yield* acquireGateways(Context.get(clock, EmuClock).now)
+  const gateways = yield* acquireGateways(Context.get(clock, EmuClock))
   const services = Context.merge(clock, storage).pipe(
     Context.add(EmulatorConfig, config),
     Context.add(Ids, yield* providedOr(Ids, () => (overrides.seed === undefined ? randomIds : makeSeededIds(overrides.seed)))),

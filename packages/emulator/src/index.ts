@@ -2,6 +2,7 @@
 export { Emulator, type EmulatorShape, layer, startEmulator, StartupRefused, type RunningEmulator } from "./Emulator.js"
 export { type EmulatorOptions, resolveConfig } from "./config/EmulatorConfig.js"
 export { DEFAULT_PIN, PINS, type Pin, features, type Features } from "./version/Pins.js"
+export { NativeBindingUnavailable } from "./services/NativeBinding.js"
 export { EmuClock, EmuClockFixed, EmuClockLive, makeEmuClock } from "./services/Clock.js"
 export { Agent, AgentLive, type AgentShape } from "./services/Agent.js"
 export { Faults, FaultRule, FaultsLive, type FaultsShape } from "./services/Faults.js"

@@ -1,6 +1,6 @@
 /**
- * Reads the raw exchanges recorded from the real gateway (evidence/live/*.md, written by the probes
- * in evidence/live/probes/) so tests can hold the emulator to them byte for byte.
+ * Reads the raw exchanges recorded from the real gateway (evidence/cassette-sources/live/*.md, written by the probes
+ * in bench/tools/probes/) so tests can hold the emulator to them byte for byte.
  */
 import { readFileSync } from "node:fs"
 
@@ -12,7 +12,7 @@ export interface RecordedExchange {
   readonly requestBody: string | undefined
 }
 
-const EVIDENCE_DIR = new URL("../../../evidence/live/", import.meta.url)
+const EVIDENCE_DIR = new URL("../../../evidence/cassette-sources/live/", import.meta.url)
 
 const fenced = (section: string, label: string): string | undefined => {
   const start = section.indexOf(`${label}:\n\n`)
@@ -46,6 +46,6 @@ export const recordedExchanges = (file: string): ReadonlyArray<RecordedExchange>
 
 export const recorded = (file: string, title: string): RecordedExchange => {
   const found = recordedExchanges(file).find((e) => e.title === title)
-  if (found === undefined) throw new Error(`no exchange "${title}" in evidence/live/${file}`)
+  if (found === undefined) throw new Error(`no exchange "${title}" in evidence/cassette-sources/live/${file}`)
   return found
 }

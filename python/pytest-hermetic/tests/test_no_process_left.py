@@ -22,6 +22,10 @@ def test_holds(hermes_server):
     with open(os.environ["PROBE_FILE"], "w") as f:
         json.dump({"pid": hermes_server.pid, "container": hermes_server.container_id, "url": hermes_server.base_url}, f)
     if os.environ.get("PROBE_MODE") == "fail":
+        # fail only once the outer test has seen the emulator running
+        deadline = time.monotonic() + 60
+        while not os.path.exists(os.environ["PROBE_FILE"] + ".go") and time.monotonic() < deadline:
+            time.sleep(0.05)
         raise AssertionError("failing on purpose")
     time.sleep(120)
 '''
@@ -116,7 +120,7 @@ def _gone(seen):
 
 
 def test_a_failing_test_leaves_no_process(request, tmp_path):
-    seen, code, out = _run(tmp_path, _server_args(request.config), "fail", lambda child: None)
+    seen, code, out = _run(tmp_path, _server_args(request.config), "fail", lambda child: (tmp_path / "probe.json.go").touch())
     assert code == 1, out
     assert "1 failed" in out
     _gone(seen)

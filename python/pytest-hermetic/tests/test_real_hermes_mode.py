@@ -25,3 +25,21 @@ def test_hermes_url_runs_plain_tests_and_skips_control_plane_ones(pytester, herm
     result = pytester.runpytest_subprocess("--hermes-url", hermes_server.base_url, "--hermes-api-key", hermes_server.api_key, "-rs")
     result.assert_outcomes(passed=1, skipped=2)
     result.stdout.fnmatch_lines(["*needs the emulator's control plane*"])
+
+
+URL_INNER = '''
+def test_uses_the_running_emulator(hermes, hermes_server):
+    assert hermes_server.kind == "emulator-url" and hermes_server.pid is None
+    hermes.script("from a running emulator")
+    reply = hermes.client.chat.completions.create(model="hermes-agent", messages=[{"role": "user", "content": "hi"}])
+    assert reply.choices[0].message.content == "from a running emulator"
+'''
+
+
+@pytest.mark.hermes_control
+def test_hermes_emulator_url_uses_a_running_emulator_and_leaves_it_running(pytester, hermes, hermes_server):
+    pytester.makepyfile(test_inner=URL_INNER)
+    result = pytester.runpytest_subprocess("--hermes-emulator-url", hermes_server.base_url, "--hermes-api-key", hermes_server.api_key)
+    result.assert_outcomes(passed=1)
+    # not the inner session's to stop: it still answers
+    assert hermes_server.health()["status"] == "ok"

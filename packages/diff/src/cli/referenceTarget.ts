@@ -14,6 +14,8 @@ export interface ReferenceOptions {
   readonly profile?: GatewayProfile
   /** A fresh gateway per scenario play (FreshGatewayPool.ts). */
   readonly fresh?: boolean
+  /** On a shared gateway, a play must leave it as it found it (compare --shared). */
+  readonly checkLeftState?: boolean
 }
 
 export const realReference = (pin: string, launcher: GatewayLauncher, options: ReferenceOptions = {}) => {
@@ -28,5 +30,5 @@ export const realReference = (pin: string, launcher: GatewayLauncher, options: R
   const starter = process.env["HERMETIC_FRESH_STARTER"] === "process" ? "process" : "fork"
   return options.fresh === true
     ? freshGatewayTarget({ ...gatewayOptions, starter }).pipe(Effect.map((g) => g.target))
-    : gatewayTarget(gatewayOptions).pipe(Effect.map((g) => g.target))
+    : gatewayTarget({ ...gatewayOptions, checkLeftState: options.checkLeftState === true }).pipe(Effect.map((g) => g.target))
 }

@@ -22,7 +22,8 @@ export const startWorkers = (
   source?: string,
   profile: GatewayProfile = "strict",
   fresh = false,
-  candidateKind: CandidateKind = "inprocess"
+  candidateKind: CandidateKind = "inprocess",
+  checkLeftState = false
 ) =>
   Effect.gen(function*() {
     const candidate = () =>
@@ -34,10 +35,10 @@ export const startWorkers = (
     }
     progress(`starting ${count} real ${pin} gateway(s) (${reference} launcher, ${profile} profile${fresh ? ", a fresh gateway per scenario play" : ""})…`)
     const label = (n: number) => (count > 1 ? `gateway ${n}` : "gateway")
-    const first = yield* realReference(pin, reference, { source, label: label(1), profile, fresh })
+    const first = yield* realReference(pin, reference, { source, label: label(1), profile, fresh, checkLeftState })
     const rest = yield* Effect.forEach(
       Array.from({ length: count - 1 }, (_, k) => k + 2),
-      (n) => realReference(pin, reference, { source, label: label(n), profile, fresh }),
+      (n) => realReference(pin, reference, { source, label: label(n), profile, fresh, checkLeftState }),
       { concurrency: "unbounded" }
     )
     return (yield* Effect.forEach([first, ...rest], (r) => Effect.map(candidate(), (c): Worker => ({ reference: r, candidate: c })))) as [Worker, ...Array<Worker>]

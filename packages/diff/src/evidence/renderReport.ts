@@ -3,6 +3,7 @@
  * then every divergence, then what was tolerated and why, then coverage, rules and provenance.
  */
 import type { ClassifiedDifference, Evidence } from "./Evidence.js"
+import { countTimeMechanisms, renderTimeMechanisms } from "./timeMechanisms.js"
 
 const VERDICT_MARK: Record<string, string> = { equal: "✅ equal", tolerated: "🟡 tolerated", divergent: "❌ divergent", error: "⛔ error" }
 
@@ -46,6 +47,7 @@ export const renderReport = (e: Evidence, pictures?: string): string => {
     lines.push("", "## Could not run", "")
     for (const sc of errors) lines.push(`- **${sc.name}**: ${sc.error ?? ""}`)
   }
+  lines.push("", ...renderTimeMechanisms(countTimeMechanisms(e.scenarios, Date.parse(p.startedAt) / 1000)))
   const header = ["| scenario | step | operation | kind | path | real gateway (expected) | emulator (actual) |", "| --- | ---: | --- | --- | --- | --- | --- |"]
   lines.push("", "## Divergences", "")
   const divergences = e.scenarios.flatMap((sc) => [...sc.steps.flatMap((st) => st.differences), ...sc.differences].filter((d) => d.classification === "divergence").map((d) => differenceRow(sc.name, d)))

@@ -1,10 +1,10 @@
 /**
  * `oracle fuzz`: differential fuzzing of bad input.
  *
- *   oracle fuzz --count 5000 --seed 1 --out evidence/fuzz
+ *   oracle fuzz --count 5000 --seed 1 --out evidence/live-comparisons/fuzz
  *     the same malformed requests to the real gateway and to the emulator (both on sockets), compared
  *     like any scenario; exit 0 with no unexplained divergence, 1 otherwise, 2 when it could not run.
- *   oracle fuzz --in-process --count 100000 --seed 2 --reference evidence/fuzz/fuzz-0.19.0.json --live-check --out DIR
+ *   oracle fuzz --in-process --count 100000 --seed 2 --reference evidence/live-comparisons/fuzz/fuzz-0.19.0.json --live-check --out DIR
  *     the emulator alone, in this process: no crash, no state change from a rejected request, and no
  *     5xx the real gateway would not give: each 5xx's request (by its exact label) is in the live
  *     reference as a 5xx, or, with --live-check, is sent to the real gateway afterwards and gets one.

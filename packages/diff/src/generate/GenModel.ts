@@ -18,6 +18,8 @@ export type RunPhase =
   | "terminal"
   /** forgotten: the gateway restarted, or its status expired an hour after settling */
   | "gone"
+  /** a sweep may or may not have dropped it by now (the loop clock's deadline was unknown): never referred to again */
+  | "unknown"
 
 export interface ModelRun {
   readonly alias: string
@@ -39,6 +41,8 @@ export interface ModelEntity {
 export interface KeyedChat {
   readonly key: string
   readonly body: JsonValue
+  /** Model wall time its answer was stamped with (the 300 s window is wall time, purged lazily). */
+  at: number
 }
 
 export interface GenModel {
@@ -49,8 +53,23 @@ export interface GenModel {
   readonly sessions: Array<ModelEntity>
   readonly jobs: Array<ModelEntity>
   readonly keyedChats: Array<KeyedChat>
-  /** Seconds the scenario has moved the clock so far. */
+  /** Wall seconds the scenario has moved the clock so far (a set to a past or future instant counts as ±PAST/FUTURE_OFFSET). */
   clock: number
+  /** Loop (monotonic) seconds moved so far: with the wall clock on the default profile, never on the wall-clock profile. */
+  loop: number
+  /**
+   * Bounds on the run sweep's deadline, as loop time minus `loop`: the sweeper sleeps 60 s of loop
+   * time, started when the process did (unknown phase: (0, 60]), and again after each sweep.
+   */
+  sweepAfter: { lo: number; hi: number }
+  /** The wall-clock profile's wall clock is frozen. */
+  frozen: boolean
+  /** The wall-clock profile: clock moves leave the loop clock alone. */
+  readonly wallOnly: boolean
+  /** The furthest loop time this process has seen: below it (after a backward move) every 1 s poll of the loop, the drain marker's too, waits. */
+  loopHigh: number
+  /** Restarts and crashes so far: a real gateway takes seconds to come back, so a scenario has one at most. */
+  restarts: number
   /** Idempotency keys used with /v1/runs: key → the body it was first used with and the run it made. */
   readonly keys: Map<string, { readonly body: string; readonly alias: string }>
   holdCount: number
@@ -63,9 +82,15 @@ export interface GenModel {
   warmth: "unknown" | "cold" | "warm"
 }
 
-export const initialModel = (pin: string, features: Features): GenModel => ({
+export const initialModel = (pin: string, features: Features, wallOnly = false): GenModel => ({
   pin,
   features,
+  loop: 0,
+  sweepAfter: { lo: 0, hi: SWEEP_SECONDS },
+  frozen: false,
+  wallOnly,
+  restarts: 0,
+  loopHigh: 0,
   runs: [],
   responses: [],
   sessions: [],
@@ -112,3 +137,45 @@ export const newHold = (m: GenModel): string => `h${++m.holdCount}`
 
 /** Statuses of run records expire this long after their last update (upstream `_RUN_STATUS_TTL`). */
 export const RUN_STATUS_TTL = 3600
+/** The sweeper's sleep, of loop time. */
+export const SWEEP_SECONDS = 60
+/** Real seconds that may pass between two steps of a play on a loaded machine (a run took over 10 s to settle on a busy 2-core one): the margin every time comparison keeps. */
+export const REAL_DRIFT = 60
+/** The fixed instants a scenario sets the clock to, and about how far they are from real time (only their size matters: years). */
+export const PAST_INSTANT = 1_700_000_000
+export const FUTURE_INSTANT = 1_900_000_000
+export const PAST_OFFSET = -1e8
+export const FUTURE_OFFSET = 1e8
+
+/**
+ * Before a request: whether the sweep ran, may have run, or did not. Runs a sweep may have
+ * dropped or kept, depending on when, become "unknown" (never referred to again); a sweep that
+ * surely ran drops the statuses over an hour old by wall time.
+ */
+export const applySweep = (m: GenModel): void => {
+  const { lo, hi } = m.sweepAfter
+  const due = hi <= 0
+  const maybe = !due && lo < REAL_DRIFT
+  if (!due && !maybe) return
+  for (const r of m.runs) {
+    if (r.phase !== "terminal") continue
+    const age = m.clock - r.settledAt
+    // a wall age within the drift of the hour is a race with real seconds, swept or not
+    const old = age > RUN_STATUS_TTL + REAL_DRIFT
+    const young = age < RUN_STATUS_TTL - REAL_DRIFT
+    if (due && old) r.phase = "gone"
+    else if (!young) r.phase = "unknown"
+  }
+  // a sweep armed its next 60 s now, or (maybe) the old deadline still stands
+  m.sweepAfter = due ? { lo: SWEEP_SECONDS, hi: SWEEP_SECONDS } : { lo: Math.min(lo, 0), hi: Math.max(hi, SWEEP_SECONDS) }
+}
+
+/** The clocks moved by `wall` seconds (a set is a move by its distance from the model's wall time). */
+export const moveClock = (m: GenModel, wall: number): void => {
+  m.clock += wall
+  const loop = m.wallOnly ? 0 : wall
+  m.loop += loop
+  m.loopHigh = Math.max(m.loopHigh, m.loop)
+  m.sweepAfter = { lo: m.sweepAfter.lo - loop, hi: m.sweepAfter.hi - loop }
+  for (const r of m.runs) r.clockMoved = true
+}

@@ -7,7 +7,7 @@ import * as fc from "fast-check"
 import { features, isPinName, routesFor } from "../coverage/emulatorRoutes.js"
 import type { GatewayProfile } from "../profile/GatewayProfile.js"
 import type { Scenario } from "../scenario/Scenario.js"
-import { type GenModel, initialModel, ScenarioBuilder } from "./GenModel.js"
+import { applySweep, type GenModel, initialModel, ScenarioBuilder } from "./GenModel.js"
 import { type GenCommand } from "./operations/Operation.js"
 import { OPERATION_COMMANDS } from "./operations/index.js"
 
@@ -29,17 +29,32 @@ export const activeOperations = (pin: string, profile: GatewayProfile = "strict"
   return OPERATION_COMMANDS.filter((op) => op.requiresRoutes.every((id) => routes.has(id)) && (op.profiles ?? [profile]).includes(profile))
 }
 
+/** Sequences of up to 30 commands: long enough to chain clock moves, restarts and the runs they act on. */
+export const MAX_COMMANDS = 30
+
 export const commandsArbitrary = (options: GeneratorOptions): fc.Arbitrary<Iterable<GenCommand>> =>
   fc.commands(
     activeOperations(options.pin, options.profile).flatMap((op) => [...op.commands(options.pin)]),
-    { maxCommands: options.maxCommands ?? 8 }
+    { maxCommands: options.maxCommands ?? MAX_COMMANDS, size: "max" }
   )
+
+/** Runs read once more at the end: where every clock move left them (a sweep due by then runs first). */
+const FINAL_LOOK_RUNS = 4
+
+const finalLook = (model: GenModel, builder: ScenarioBuilder) => {
+  applySweep(model)
+  for (const r of model.runs.filter((x) => x.phase !== "unknown").slice(-FINAL_LOOK_RUNS)) {
+    const path = `/v1/runs/{${r.alias}.run_id}`
+    builder.add(r.phase === "gone" ? { request: { method: "GET", path }, until: { httpStatus: [404], deadlineMs: 3000 }, note: "final look" } : { request: { method: "GET", path }, note: "final look" })
+  }
+}
 
 /**
  * What a scenario must not leave behind on a gateway that outlives it: a cron job would fire
  * during later scenarios (its agent turn takes their Script turns), so live jobs are deleted last.
  */
 const cleanUp = (model: GenModel, builder: ScenarioBuilder) => {
+  finalLook(model, builder)
   for (const job of model.jobs.filter((j) => !j.deleted)) {
     builder.add({ request: { method: "DELETE", path: `/api/jobs/{${job.alias}.job.id}` }, note: "cleanup: a job must not fire in later scenarios" })
     job.deleted = true
@@ -57,7 +72,7 @@ const finish = (builder: ScenarioBuilder, suffix: string, origin: Scenario["orig
 
 export const buildScenario = (commands: Iterable<GenCommand>, pin: string, suffix: string, origin: Scenario["origin"], profile: GatewayProfile = "strict"): Scenario => {
   const builder = new ScenarioBuilder()
-  const model = initialModel(pin, pinFeatures(pin)) as GenModel
+  const model = initialModel(pin, pinFeatures(pin), profile === "wall-clock") as GenModel
   fc.modelRun(() => ({ model, real: builder }), commands)
   cleanUp(model, builder)
   return finish(builder, suffix, origin, profile)
@@ -69,7 +84,7 @@ export const buildScenario = (commands: Iterable<GenCommand>, pin: string, suffi
  */
 export const buildFromList = (commands: ReadonlyArray<GenCommand>, pin: string, suffix: string, origin: Scenario["origin"], profile: GatewayProfile = "strict") => {
   const builder = new ScenarioBuilder()
-  const model = initialModel(pin, pinFeatures(pin))
+  const model = initialModel(pin, pinFeatures(pin), profile === "wall-clock")
   const executed: Array<GenCommand> = []
   for (const c of commands) {
     if (!c.check(model)) continue

@@ -20,7 +20,7 @@ export const profileOf = (scenario: Scenario): GatewayProfile => scenario.profil
 
 /** The emulator options that mirror the real gateway's HERMES_HOME for a profile. */
 export const emulatorOptionsFor = (profile: GatewayProfile): Omit<EmulatorOptions, "hermesVersion" | "apiKey"> =>
-  profile === "tools" ? { enabledToolsets: TOOLS_PROFILE_TOOLSETS } : {}
+  profile === "tools" ? { enabledToolsets: TOOLS_PROFILE_TOOLSETS } : profile === "wall-clock" ? { clockMode: "wall" } : {}
 
 /** The oracle runner's option for a profile. */
 export const gatewayOptionsFor = (profile: GatewayProfile): { readonly tools?: boolean; readonly wallClock?: boolean } =>

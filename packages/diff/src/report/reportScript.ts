@@ -292,7 +292,9 @@ export const REPORT_SCRIPT = String.raw`
     P = payload; E = payload.evidence;
     if (window.performance && performance.mark) performance.mark("report-parsed");
     E.scenarios.forEach(function (s) { s.steps.forEach(function (st) { if (st.same) st.candidate = st.reference; }); });
-    loadHash(); renderHeader(); renderTabs(); renderFilters(); wire(); renderRows(); showTab(state.tab);
+    loadHash(); renderHeader(); renderTabs(); renderFilters(); wire();
+    // the tab is shown first: an opened scenario's panes need layout to scroll to their first highlight
+    showTab(state.tab); renderRows();
     document.body.setAttribute("data-ready", "1");
     if (window.performance && performance.mark) performance.mark("report-rendered");
   }

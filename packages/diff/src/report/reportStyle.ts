@@ -24,7 +24,7 @@ main{padding:14px 22px}
 select,input[type=search]{font:inherit;font-size:13px;padding:3px 6px;border:1px solid var(--line);border-radius:4px;background:#fff}
 input[type=search]{min-width:240px}
 table{border-collapse:collapse;width:100%;background:#fff}
-th,td{border-bottom:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top;font-size:13px}
+th,td{border-bottom:1px solid var(--line);padding:5px 8px;text-align:left;vertical-align:top;font-size:13px;overflow-wrap:anywhere}
 th{background:#eef0f3;font-weight:600}
 #scenarios>thead th{position:sticky;top:0;z-index:1}
 td.n,th.n{text-align:right;font-variant-numeric:tabular-nums}

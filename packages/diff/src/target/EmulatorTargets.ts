@@ -32,9 +32,10 @@ const clockOf = (o: EmulatorTargetOptions) => (o.pinnedClock !== undefined ? "pi
 export const emulatorInProcessTarget = (options: EmulatorTargetOptions): Effect.Effect<Target, never, Scope.Scope> =>
   Effect.gen(function*() {
     // the emulator's Layer built in this scope (released with it); its fetch is the in-process HTTP edge
+    // an emulator whose SQLite addon cannot load cannot be a target: a defect, its message says what to run
     const built = yield* Layer.build(
       layer({ ...options.emulatorOptions, hermesVersion: options.pin, apiKey: EMULATOR_API_KEY }, options.seed !== undefined ? { seed: options.seed } : {})
-    )
+    ).pipe(Effect.orDie)
     const emu = Context.get(built, Emulator)
     const base = (url: string, init: RequestInit) => emu.fetch(url, init)
     const driver = emulatorDriver({

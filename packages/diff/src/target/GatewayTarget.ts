@@ -7,8 +7,8 @@
  * Differences from the emulator a reader must know: the faked clock keeps running (`freeze` only
  * on the wall-only clock of the wall-clock profile, refused otherwise), and `reset` restarts the
  * gateway with a fresh fake model but the same HERMES_HOME (the sessions database stays; runs kept
- * in memory are gone). A play on this shared gateway must leave it as it found it (StateFingerprint.ts):
- * its `end` fails with the difference otherwise. `drain` writes Hermes' external-drain marker (externalDrain.ts).
+ * in memory are gone). With `checkLeftState` (compare --shared) a play must leave it as it found it
+ * (StateFingerprint.ts): its `end` fails with the difference otherwise. `drain` writes Hermes' external-drain marker (externalDrain.ts).
  */
 import { FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
@@ -34,6 +34,8 @@ export interface GatewayTargetOptions {
   /** The wall-only faked clock, which can be frozen (the wall-clock profile). */
   readonly wallClock?: boolean
   readonly progress?: (line: string) => void
+  /** A play must leave the gateway as it found it (`compare --shared`; StateFingerprint.ts). */
+  readonly checkLeftState?: boolean
 }
 
 /**
@@ -148,7 +150,7 @@ export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ ta
         clock: "running",
         description: `real Hermes ${gateway.pin} gateway (${options.launcher} launcher, fake model, libfaketime)`
       },
-      gatewayDriver(gateway, fs, configFile, pristineConfig, { checkLeftState: true })
+      gatewayDriver(gateway, fs, configFile, pristineConfig, { checkLeftState: options.checkLeftState === true })
     )
     return { target, gateway }
   }).pipe(Effect.provide(NodeContext.layer))

@@ -3,7 +3,7 @@
  * the example app runs through `hermes-emulator record` in front of the gateway, then against
  * `hermes-emulator replay` of what was recorded, and must see the same answers byte for byte.
  * HERMETIC_LIVE=1 only. With HERMETIC_WRITE_EVIDENCE=1 it also refreshes the committed example
- * under evidence/record-replay/0.19.0/ (replayed offline by recorded-example.test.ts).
+ * under evidence/cassette-sources/record-replay/0.19.0/ (replayed offline by recorded-example.test.ts).
  */
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
@@ -16,7 +16,7 @@ import { EXAMPLE_SCRIPT, runExampleApp } from "./exampleApp.js"
 const live = process.env["HERMETIC_LIVE"] === "1"
 if (!live) console.log("[skip] record/replay against the real gateway: set HERMETIC_LIVE=1 to start the real Hermes 0.19.0 gateway")
 
-export const EVIDENCE_DIR = new URL("../../../../evidence/record-replay/0.19.0", import.meta.url).pathname
+export const EVIDENCE_DIR = new URL("../../../../evidence/cassette-sources/record-replay/0.19.0", import.meta.url).pathname
 
 describe.skipIf(!live)("record and replay the real Hermes 0.19.0 gateway", () => {
   let gw: GatewayHandle

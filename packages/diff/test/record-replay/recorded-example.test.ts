@@ -1,6 +1,6 @@
 /**
  * The committed recording of the example app against the real Hermes 0.19.0 gateway
- * (evidence/record-replay/0.19.0, made by record-replay.live.test.ts) replays offline: the app sees
+ * (evidence/cassette-sources/record-replay/0.19.0, made by record-replay.live.test.ts) replays offline: the app sees
  * exactly the recorded answers, at the recorded pace of its streams when asked.
  */
 import { existsSync } from "node:fs"
@@ -8,7 +8,7 @@ import { loadRecording, startReplayer } from "@hermetic/emulator"
 import { describe, expect, it } from "vitest"
 import { runExampleApp } from "./exampleApp.js"
 
-const DIR = new URL("../../../../evidence/record-replay/0.19.0", import.meta.url).pathname
+const DIR = new URL("../../../../evidence/cassette-sources/record-replay/0.19.0", import.meta.url).pathname
 
 describe("the committed 0.19.0 recording", () => {
   it("replays the example app without a gateway", async () => {

@@ -1,6 +1,6 @@
 /**
  * The emulator (0.19.0) replays every exchange recorded from the real 0.19.0 gateway in
- * evidence/live/responses-0.19.0.md — same Scripts, same requests, in the same order — and must
+ * evidence/cassette-sources/live/responses-0.19.0.md — same Scripts, same requests, in the same order — and must
  * answer alike: status, headers (beyond transport ones), and body, with server-made ids compared
  * as an identity graph (the n-th distinct id on one side must be the n-th on the other) and
  * `created_at` as "some integer". Streams are compared event by event after the differ's own

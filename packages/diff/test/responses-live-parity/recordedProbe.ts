@@ -1,5 +1,5 @@
 /**
- * Reads evidence/live/responses-0.19.0.md (written by evidence/live/probes/responses-0.19.0.mts
+ * Reads evidence/cassette-sources/live/responses-0.19.0.md (written by bench/tools/probes/responses-0.19.0.mts
  * against the real gateway) back into steps a test can replay against the emulator: the Script
  * appended, the exact request, and the raw response.
  */
@@ -39,7 +39,7 @@ const splitHead = (text: string) => {
 }
 
 export const recordedSteps = (file: string): ReadonlyArray<RecordedStep> => {
-  const text = readFileSync(new URL(`../../../../evidence/live/${file}`, import.meta.url), "utf8")
+  const text = readFileSync(new URL(`../../../../evidence/cassette-sources/live/${file}`, import.meta.url), "utf8")
   return text.split("\n### ").slice(1).map((section) => {
     const title = section.slice(0, section.indexOf("\n"))
     // the Script line belongs to the step after it: it precedes that step's heading

@@ -8,7 +8,7 @@
  * the same engine the oracle runner's fake model answers the real gateway with. Retries of a
  * failed call are made as calls too, so the engine's sticky error sees them as on the real stack.
  *
- * Hermes' side (observed on the real 0.19.0 gateway, see evidence/live/responses-0.19.0.md): a
+ * Hermes' side (observed on the real 0.19.0 gateway, see evidence/cassette-sources/live/responses-0.19.0.md): a
  * scripted call to a tool the gateway does not have is an unknown tool — Hermes answers it with an
  * error tool result and calls the model again, and gives up after three such rounds; a call to an
  * enabled tool runs it (tools/ToolCalls.ts: the tools profile's todo and terminal, behind the

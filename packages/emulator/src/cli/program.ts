@@ -36,7 +36,9 @@ Options:
   --max-concurrent-runs N   gateway.api_server.max_concurrent_runs (default: 10; 0 disables)
   --admin-key KEY           require this key on /__admin (default: $HERMETIC_ADMIN_KEY, else the
                             API key; none: loopback JSON requests only)
-  --snapshot FILE           start from a snapshot (POST /__admin/snapshot {"action":"save"} writes one)
+  --snapshot FILE           start from a snapshot: the answer of POST /__admin/snapshot {"action":"save"}
+                            saved as it is (curl -H 'content-type: application/json' -d '{"action":"save"}'
+                            http://127.0.0.1:PORT/__admin/snapshot > FILE); the load call takes the same
   --journal-bodies          the journal keeps request bodies and model calls (redacted, bounded)
   -h, --help                this help
   -v, --version             the version

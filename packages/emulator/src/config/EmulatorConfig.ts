@@ -4,6 +4,9 @@
  * config.yaml, so the precedence is: options → Hermes env vars → Hermes defaults.
  */
 import { Context } from "effect"
+
+/** Which clocks a control-plane set or advance moves: both (libfaketime's default) or the wall clock alone. */
+export type ClockMode = "both" | "wall"
 import { DEFAULT_PIN, isPin, type Pin } from "../version/Pins.js"
 
 export interface EmulatorOptions {
@@ -33,6 +36,12 @@ export interface EmulatorOptions {
   readonly skills?: ReadonlyArray<Readonly<Record<string, unknown>>>
   /** The verification journal: keep request bodies and model calls (redacted, bounded); see services/Journal.ts. */
   readonly journal?: { readonly bodies?: boolean; readonly maxBodyBytes?: number; readonly capacity?: number }
+  /**
+   * Which clocks a control-plane set or advance moves (services/Clock.ts): "both" (default) moves
+   * wall and loop time together, as the oracle runner's libfaketime does; "wall" moves the wall
+   * clock alone, as the runner's wall-only clock (the wall-clock profile) does.
+   */
+  readonly clockMode?: ClockMode
   /** Start from this snapshot file (`hermes-emulator serve --snapshot FILE`): loaded into the namespace it was saved from. */
   readonly snapshot?: string
 }

@@ -2,7 +2,7 @@
  * A web Response whose body is bytes the emulator already holds, for the in-process fetch. Node's
  * Response always wraps its body in a ReadableStream, and making one (a transferable object)
  * costs more than a namespace reset: a Response made and read with `arrayBuffer()` took ~17.5 µs,
- * this one ~3 µs (evidence/perf7/README.md). So the stream is made only if someone asks for
+ * this one ~3 µs (evidence/benchmarks/README.md). So the stream is made only if someone asks for
  * `body`; from then on a real Response made for it answers everything. Read without it, it
  * behaves as the real one does: once only, then the same TypeError; `text()` without a leading
  * BOM. `blob()` and `formData()` (rare) go through the real Response.

@@ -107,7 +107,7 @@ const CLOSE_GRACE_MS = 2_000
 
 /**
  * After an answer given before the body was read in full, as aiohttp does (measured on the real
- * 0.19.0 gateway, evidence/hardening2/): the rest is read and thrown away, nothing buffered, for
+ * 0.19.0 gateway, evidence/live-comparisons/upload-linger/): the rest is read and thrown away, nothing buffered, for
  * up to 10 s; a body that ends by then keeps the connection, one still coming then ends it (a FIN,
  * the socket closed a little later, as closing outright while the client still sends resets it).
  */
@@ -145,7 +145,7 @@ const discardRest = (req: http.IncomingMessage) => {
 /**
  * With Connection: close node:http ends the socket once the answer is out, while the client is
  * still sending; aiohttp lingers first (discardRest) and closes after the body, or at the linger's
- * end (measured live: evidence/hardening2/upload-linger-0.19.0.md). Its close waits for the body.
+ * end (measured live: evidence/live-comparisons/upload-linger/upload-linger-0.19.0.md). Its close waits for the body.
  */
 const closeAfterBody = (req: http.IncomingMessage) => {
   const socket = req.socket

@@ -35,8 +35,10 @@ export interface RouteContext {
   readonly config: EmulatorConfigShape
   /** The durable state's connection (its lean, synchronous door). */
   readonly storage: StorageShape
-  /** time.time() of this namespace's clock. */
+  /** time.time() of this namespace's wall clock. */
   readonly now: () => number
+  /** The namespace's loop (monotonic) clock: what asyncio timers and timed thread waits read (services/Clock.ts). */
+  readonly loopNow: () => number
 }
 
 export type Handler = (ctx: RouteContext) => Effect.Effect<EmuResponse, HandlerCrash, AppServices>

@@ -2,6 +2,7 @@
 import type * as http from "node:http"
 import type { Redactor } from "../journal/Redaction.js"
 import type { RecordedRequest } from "./Recording.js"
+import { MAX_REQUEST_BYTES } from "../http/RequestBody.js"
 
 /** Headers that describe one connection, not the exchange: never recorded nor replayed. */
 export const HOP_BY_HOP = new Set([
@@ -24,13 +25,37 @@ export const headerMap = (req: http.IncomingMessage): Record<string, string> => 
   return out
 }
 
-export const readBody = (req: http.IncomingMessage): Promise<Buffer> =>
-  new Promise((resolve, reject) => {
+/** A body over the limit `serve` applies: what the recorder and the replayer answer 413 to. */
+export const TOO_LARGE = Symbol("tooLarge")
+
+/**
+ * The request body, up to `serve`'s limit (MAX_REQUEST_BYTES): a declared Content-Length over it
+ * is refused before any byte is read, and a body that grows past it stops being kept.
+ */
+export const readBody = (req: http.IncomingMessage): Promise<Buffer | typeof TOO_LARGE> => {
+  const declared = Number(req.headers["content-length"] ?? "0")
+  if (declared > MAX_REQUEST_BYTES) return Promise.resolve(TOO_LARGE)
+  return new Promise((resolve, reject) => {
     const chunks: Array<Buffer> = []
-    req.on("data", (c: Buffer) => chunks.push(c))
-    req.on("end", () => resolve(Buffer.concat(chunks)))
+    let size = 0
+    req.on("data", (c: Buffer) => {
+      size += c.byteLength
+      if (size > MAX_REQUEST_BYTES) {
+        chunks.length = 0
+        // the rest is discarded as it arrives; the answer goes out at once
+        resolve(TOO_LARGE)
+      } else chunks.push(c)
+    })
+    req.on("end", () => resolve(size > MAX_REQUEST_BYTES ? TOO_LARGE : Buffer.concat(chunks)))
     req.on("error", reject)
   })
+}
+
+/** The 413 `serve` answers (http/Middleware.ts), with the connection closed after it. */
+export const answerTooLarge = (res: http.ServerResponse): void => {
+  res.writeHead(413, { "content-type": "application/json; charset=utf-8", connection: "close" })
+  res.end(JSON.stringify({ error: { message: "Request body too large.", type: "invalid_request_error", param: null, code: "body_too_large" } }))
+}
 
 export const splitUrl = (url: string): { path: string; query: string } => {
   const q = url.indexOf("?")

@@ -12,7 +12,7 @@ import { join } from "node:path"
 import { StringDecoder } from "node:string_decoder"
 import { makeCredentialRedactor } from "./Credentials.js"
 import { operationNamer } from "./ExchangeKey.js"
-import { HOP_BY_HOP, headerMap, isEventStream, readBody, recordedRequest } from "./RecordedTraffic.js"
+import { answerTooLarge, HOP_BY_HOP, headerMap, isEventStream, readBody, recordedRequest, TOO_LARGE } from "./RecordedTraffic.js"
 import { exchangeFileName, RECORDING_FORMAT, type RecordedExchange, type RecordingManifest } from "./Recording.js"
 
 export interface RecorderOptions {
@@ -90,6 +90,7 @@ export const startRecorder = async (options: RecorderOptions): Promise<RunningRe
     const mySeq = ++seq
     const headers = headerMap(req)
     const body = await readBody(req)
+    if (body === TOO_LARGE) return answerTooLarge(res)
     const redact = credentials.observe(headers)
     const request = recordedRequest(req.method ?? "GET", req.url ?? "/", headers, body, redact)
     const forwarded: Record<string, string> = {}

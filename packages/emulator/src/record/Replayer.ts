@@ -13,7 +13,7 @@ import type { AddressInfo } from "node:net"
 import { join } from "node:path"
 import { makeCredentialRedactor } from "./Credentials.js"
 import { exchangeKey, firstDifference, operationNamer } from "./ExchangeKey.js"
-import { headerMap, readBody, recordedRequest } from "./RecordedTraffic.js"
+import { answerTooLarge, headerMap, readBody, recordedRequest, TOO_LARGE } from "./RecordedTraffic.js"
 import { RecordedExchange, type RecordedRequest, RecordingManifest } from "./Recording.js"
 
 export interface Recording {
@@ -130,7 +130,9 @@ export const startReplayer = async (options: ReplayOptions): Promise<RunningRepl
 
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
     const headers = headerMap(req)
-    const request = recordedRequest(req.method ?? "GET", req.url ?? "/", headers, await readBody(req), credentials.observe(headers))
+    const body = await readBody(req)
+    if (body === TOO_LARGE) return answerTooLarge(res)
+    const request = recordedRequest(req.method ?? "GET", req.url ?? "/", headers, body, credentials.observe(headers))
     const answer = index.answer(request)
     if (answer._tag === "miss") {
       misses.push(answer.miss)

@@ -1,18 +1,37 @@
 /**
- * Wall time in seconds, as Hermes reads it from time.time(). Each namespace has its own clock so
- * that tests sharing one emulator cannot move each other's time. Live: real time plus an offset;
- * controllable over the admin plane (set, advance, freeze).
+ * The two clocks of the emulated gateway, per namespace, as the oracle runner's libfaketime moves
+ * upstream's (packages/oracle-runner/src/gateway/FakeClock.ts, docs/pins/time.md):
+ * - **wall**: `time.time()` — timestamps and every TTL comparison;
+ * - **loop**: the monotonic clock asyncio's timers and timed thread waits read — the run sweep's
+ *   60 s, the cron ticker's 60 s, the approval wait.
+ *
+ * In the default mode ("both", the runner's default) `set` and `advance` move both clocks by the
+ * same amount, backwards too: a set to a past instant puts every loop deadline armed before it
+ * that much further away. In "wall" mode (the runner's wall-only clock, the wall-clock profile)
+ * they move the wall clock alone and loop time runs on real time. `freeze` stops the wall clock
+ * in either mode while loop time runs on (the real default profile refuses it; the emulator keeps
+ * it for pinned timestamps).
+ *
+ * Real time comes from Effect's `Clock`, so `TestClock.adjust` moves both clocks in a test.
  */
-import { Context, Effect, Layer } from "effect"
+import { Clock, Context, Effect, Layer } from "effect"
+import type { ClockMode } from "../config/EmulatorConfig.js"
+
+export type { ClockMode }
 
 export interface ClockState {
-  readonly offsetSeconds: number
+  /** Seconds added to real time on the wall clock. */
+  readonly wallOffset: number
+  /** Seconds added to real monotonic time on the loop clock. */
+  readonly loopOffset: number
   readonly frozenAt: number | undefined
 }
 
 export interface EmuClockShape {
-  /** Seconds since the epoch, a float as time.time() gives it. */
+  /** Wall seconds since the epoch, a float as time.time() gives it. */
   readonly now: (namespace: string) => number
+  /** Loop (monotonic) seconds: only differences mean anything. */
+  readonly loop: (namespace: string) => number
   readonly set: (namespace: string, epochSeconds: number) => Effect.Effect<void>
   readonly advance: (namespace: string, seconds: number) => Effect.Effect<void>
   readonly freeze: (namespace: string, frozen: boolean) => Effect.Effect<void>
@@ -21,61 +40,69 @@ export interface EmuClockShape {
 
 export class EmuClock extends Context.Tag("hermetic/EmuClock")<EmuClock, EmuClockShape>() {}
 
-/** A clock over a real-time source; `source` is injectable so tests can start from a fixed instant. */
-export const makeEmuClock = (source: () => number = () => Date.now() / 1000): EmuClockShape => {
+const START: ClockState = { wallOffset: 0, loopOffset: 0, frozenAt: undefined }
+
+/** A namespace clock pair over Effect's `Clock` (real time, or a TestClock in tests). */
+export const makeEmuClock = (source: Clock.Clock, mode: ClockMode = "both"): EmuClockShape => {
   const states = new Map<string, ClockState>()
-  const state = (ns: string): ClockState => states.get(ns) ?? { offsetSeconds: 0, frozenAt: undefined }
+  const state = (ns: string): ClockState => states.get(ns) ?? START
+  const realWall = () => source.unsafeCurrentTimeMillis() / 1000
+  const realLoop = () => Number(source.unsafeCurrentTimeNanos()) / 1e9
   const now = (ns: string): number => {
     const s = state(ns)
-    return s.frozenAt ?? source() + s.offsetSeconds
+    return s.frozenAt ?? realWall() + s.wallOffset
+  }
+  /** Both clocks forward (or back) by `delta` seconds; the loop clock only in "both" mode. */
+  const move = (ns: string, delta: number) => {
+    const s = state(ns)
+    states.set(ns, {
+      wallOffset: s.frozenAt === undefined ? s.wallOffset + delta : s.wallOffset,
+      loopOffset: mode === "both" ? s.loopOffset + delta : s.loopOffset,
+      frozenAt: s.frozenAt === undefined ? undefined : s.frozenAt + delta
+    })
   }
   return {
     now,
-    set: (ns, epoch) =>
-      Effect.sync(() => {
-        const s = state(ns)
-        states.set(ns, s.frozenAt !== undefined ? { ...s, frozenAt: epoch } : { ...s, offsetSeconds: epoch - source() })
-      }),
-    advance: (ns, seconds) =>
-      Effect.sync(() => {
-        const s = state(ns)
-        states.set(
-          ns,
-          s.frozenAt !== undefined
-            ? { ...s, frozenAt: s.frozenAt + seconds }
-            : { ...s, offsetSeconds: s.offsetSeconds + seconds }
-        )
-      }),
+    loop: (ns) => realLoop() + state(ns).loopOffset,
+    set: (ns, epoch) => Effect.sync(() => move(ns, epoch - now(ns))),
+    advance: (ns, seconds) => Effect.sync(() => move(ns, seconds)),
     freeze: (ns, frozen) =>
       Effect.sync(() => {
         const s = state(ns)
         if (frozen && s.frozenAt === undefined) states.set(ns, { ...s, frozenAt: now(ns) })
-        if (!frozen && s.frozenAt !== undefined) {
-          states.set(ns, { offsetSeconds: s.frozenAt - source(), frozenAt: undefined })
-        }
+        if (!frozen && s.frozenAt !== undefined) states.set(ns, { ...s, wallOffset: s.frozenAt - realWall(), frozenAt: undefined })
       }),
     reset: (ns) => Effect.sync(() => void states.delete(ns))
   }
 }
 
-export const EmuClockLive = Layer.sync(EmuClock, () => makeEmuClock())
+/** The clock over whatever `Clock` the context holds (a TestClock under `it.effect`). */
+export const EmuClockLive = (mode: ClockMode = "both") => Layer.effect(EmuClock, Effect.map(Effect.clock, (c) => makeEmuClock(c, mode)))
 
 /** Every namespace starts frozen at `epochSeconds`: fully deterministic timestamps. */
 export const EmuClockFixed = (epochSeconds: number) =>
-  Layer.sync(EmuClock, () => {
-    const clock = makeEmuClock()
-    const frozen = new Set<string>()
-    return {
-      ...clock,
-      now: (ns) => {
-        if (!frozen.has(ns)) {
-          frozen.add(ns)
-          Effect.runSync(clock.set(ns, epochSeconds))
-          Effect.runSync(clock.freeze(ns, true))
-          Effect.runSync(clock.set(ns, epochSeconds))
-        }
-        return clock.now(ns)
-      },
-      reset: (ns) => Effect.sync(() => void frozen.delete(ns)).pipe(Effect.zipRight(clock.reset(ns)))
-    }
-  })
+  Layer.effect(
+    EmuClock,
+    Effect.map(Effect.clock, (source) => {
+      const clock = makeEmuClock(source)
+      const frozen = new Set<string>()
+      const pin = (ns: string) => {
+        if (frozen.has(ns)) return
+        frozen.add(ns)
+        Effect.runSync(clock.freeze(ns, true))
+        Effect.runSync(clock.set(ns, epochSeconds))
+      }
+      return {
+        ...clock,
+        now: (ns) => {
+          pin(ns)
+          return clock.now(ns)
+        },
+        loop: (ns) => {
+          pin(ns)
+          return clock.loop(ns)
+        },
+        reset: (ns) => Effect.sync(() => void frozen.delete(ns)).pipe(Effect.zipRight(clock.reset(ns)))
+      } satisfies EmuClockShape
+    })
+  )

@@ -18,18 +18,22 @@ export class GatewayState {
   pendingAgentRequests = 0
   inflightAgentRuns = 0
   draining = false
+  /**
+   * `active_agents` as the process last wrote it to its runtime status: on lifecycle transitions
+   * (start: 0; entering and leaving a drain: the active work then), and every second while draining.
+   */
+  persistedActiveAgents = 0
   /** Approval-guard decisions "session" (per approval session) and "always" (kept across restarts, as config.yaml keeps them). */
   readonly sessionApprovals = new Map<string, Set<string>>()
   readonly permanentApprovals = new Set<string>()
-  /** Emulated time of the last sweep of run statuses and buffers (the process start before the first). */
-  lastSweepAt: number
-  /** Emulated time of the cron ticker's last tick (it ticks once as the process starts). */
-  lastCronTickAt: number
-  /** `owner` identifies this emulated process in the ledger (a boot id plus the restart count). */
-  constructor(readonly startedAt: number, readonly generation: number, readonly owner: string) {
-    // upstream's sweeper first wakes 60 s after the process started
-    this.lastSweepAt = startedAt
-    this.lastCronTickAt = startedAt
+  /** Loop time of the cron ticker's last tick (it ticks once as the process starts). */
+  lastCronTickLoop: number
+  /**
+   * `startedAt` is wall time, `startedLoop` loop time (services/Clock.ts); `owner` identifies
+   * this emulated process in the ledger (a boot id plus the restart count).
+   */
+  constructor(readonly startedAt: number, readonly startedLoop: number, readonly generation: number, readonly owner: string) {
+    this.lastCronTickLoop = startedLoop
   }
 
   activeAgentWorkCount(): number {
@@ -84,7 +88,13 @@ export interface GatewaysShape {
 
 export class Gateways extends Context.Tag("hermetic/Gateways")<Gateways, GatewaysShape>() {}
 
-export const makeGateways = (now: (namespace: string) => number): GatewaysShape => {
+/** The two clocks a process is started on (services/Clock.ts). */
+export interface ProcessClocks {
+  readonly now: (namespace: string) => number
+  readonly loop: (namespace: string) => number
+}
+
+export const makeGateways = (clocks: ProcessClocks): GatewaysShape => {
   const states = new Map<string, GatewayState>()
   // A new id per OS process: a process restart on the same data dir sees the old owners as dead.
   // (made with the first namespace's state, not at start: services/NodeCrypto.ts says why)
@@ -93,7 +103,7 @@ export const makeGateways = (now: (namespace: string) => number): GatewaysShape 
   const get = (ns: string): GatewayState => {
     let s = states.get(ns)
     if (s === undefined) {
-      s = new GatewayState(now(ns), 0, `${boot()}:0`)
+      s = new GatewayState(clocks.now(ns), clocks.loop(ns), 0, `${boot()}:0`)
       states.set(ns, s)
     }
     return s
@@ -109,7 +119,7 @@ export const makeGateways = (now: (namespace: string) => number): GatewaysShape 
     restart: (ns) =>
       Effect.suspend(() => {
         const old = get(ns)
-        const next = new GatewayState(now(ns), old.generation + 1, `${boot()}:${old.generation + 1}`)
+        const next = new GatewayState(clocks.now(ns), clocks.loop(ns), old.generation + 1, `${boot()}:${old.generation + 1}`)
         for (const key of old.permanentApprovals) next.permanentApprovals.add(key)
         states.set(ns, next)
         return Effect.as(stop(old), next)
@@ -120,6 +130,6 @@ export const makeGateways = (now: (namespace: string) => number): GatewaysShape 
 }
 
 /** The gateways of every namespace, shut down with the scope. */
-export const acquireGateways = (now: (namespace: string) => number) =>
-  Effect.acquireRelease(Effect.sync(() => makeGateways(now)), (g) => g.shutdown)
+export const acquireGateways = (clocks: ProcessClocks) =>
+  Effect.acquireRelease(Effect.sync(() => makeGateways(clocks)), (g) => g.shutdown)
 

@@ -77,6 +77,9 @@ export const makeJournal = (options: JournalOptions = {}): JournalShape => {
   const defaults: JournalSettings = { bodies: options.bodies ?? false, maxBodyBytes: options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES }
   const perNamespace = new Map<string, JournalSettings>()
   const redact = makeRedactor(options.secrets)
+  // every field taken from the request is redacted like its headers: a session id or a path may
+  // carry a key (X-Hermes-Session-Id: sk-…)
+  const redactText = (s: string | null): string | null => (s === null ? null : redact.text(s))
   let buffer: Array<MutableEntry> = []
   const byId = new Map<number, MutableEntry>()
   let nextId = 1
@@ -109,12 +112,12 @@ export const makeJournal = (options: JournalOptions = {}): JournalShape => {
         at: o.now(),
         namespace: o.namespace,
         method: o.method,
-        path: o.path,
+        path: redact.text(o.path),
         operation: o.admin ? "admin" : null,
         status: null,
         durationMs: null,
         fault: null,
-        session: requestSession(o.path, o.headers, request?.body ?? null),
+        session: redactText(requestSession(o.path, o.headers, request?.body ?? null)),
         ...(request === undefined ? {} : { request }),
         modelCalls: []
       }
@@ -138,7 +141,7 @@ export const makeJournal = (options: JournalOptions = {}): JournalShape => {
       if (waiting === undefined || entry === undefined) return
       const request = captureRequest(waiting.headers, body, waiting.maxBodyBytes, redact)
       entry.request = request
-      if (entry.session === null) entry.session = requestSession(entry.path, waiting.headers, request.body)
+      if (entry.session === null) entry.session = redactText(requestSession(entry.path, waiting.headers, request.body))
     },
     close: (id, c) => {
       awaitingBody.delete(id)
@@ -148,7 +151,7 @@ export const makeJournal = (options: JournalOptions = {}): JournalShape => {
       entry.status = c.status
       entry.durationMs = c.durationMs
       entry.fault = c.fault
-      if (entry.session === null) entry.session = c.responseSession
+      if (entry.session === null) entry.session = redactText(c.responseSession)
     },
     settings,
     configure: (ns, s) =>

@@ -17,6 +17,7 @@ import Database from "better-sqlite3"
 import { Context, Effect, Exit, Layer, Option, Scope, Stream } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
+import { bindingUnavailable, isBindingFailure, type NativeBindingUnavailable } from "./NativeBinding.js"
 
 /** The tables the emulator keeps (storage/Schema.ts assembles them from the parts that own them). */
 export interface StorageSchema {
@@ -69,7 +70,15 @@ const open = (filename: string, schema: StorageSchema) => Effect.gen(() => openD
 function* openDatabase(filename: string, schema: StorageSchema) {
   if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true })
   const db = yield* Effect.acquireRelease(
-    Effect.sync(() => new Database(filename)),
+    // an addon that cannot be loaded is the user's install to fix: a typed error that says how;
+    // any other failure to open is a defect, as a failed statement is
+    Effect.suspend(() => {
+      try {
+        return Effect.succeed(new Database(filename))
+      } catch (e) {
+        return isBindingFailure(e) ? Effect.fail(bindingUnavailable(e)) : Effect.die(e)
+      }
+    }),
     (d) => Effect.sync(() => d.close())
   )
   db.pragma("journal_mode = WAL")
@@ -184,11 +193,11 @@ function* openDatabase(filename: string, schema: StorageSchema) {
 /** Deletes one namespace's durable state (admin reset). */
 export const clearNamespace = (namespace: string) => Effect.flatMap(Storage, (storage) => storage.clearNamespace(namespace))
 
-/** The storage's services, open for the scope's life (a failure to open is a defect). */
-export const storageContext = (filename: string, schema: StorageSchema): Effect.Effect<Context.Context<Storage | SqlClient.SqlClient>, never, Scope.Scope> =>
-  Effect.gen(() => storageWithTables(filename, schema)).pipe(Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make), Effect.orDie)
+/** The storage's services, open for the scope's life (a failure to open is a defect, but for an addon that cannot load). */
+export const storageContext = (filename: string, schema: StorageSchema): Effect.Effect<Context.Context<Storage | SqlClient.SqlClient>, NativeBindingUnavailable, Scope.Scope> =>
+  Effect.gen(() => storageWithTables(filename, schema)).pipe(Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make))
 
-export const StorageLive = (filename: string, schema: StorageSchema): Layer.Layer<Storage | SqlClient.SqlClient> =>
+export const StorageLive = (filename: string, schema: StorageSchema): Layer.Layer<Storage | SqlClient.SqlClient, NativeBindingUnavailable> =>
   Layer.scopedContext(storageContext(filename, schema))
 
 /** Creates the schema's tables on a storage (each statement is idempotent). */

@@ -101,8 +101,17 @@ function* replaceRows(sql: SqlClient.SqlClient, namespace: string, plan: Readonl
   }
 }
 
+/**
+ * The save call's answer, `{"snapshot": {...}}`, is a snapshot as it stands: saved to a file as it
+ * is, it loads; so does the inner document alone.
+ */
+const unwrapSaveAnswer = (json: unknown): unknown =>
+  json !== null && typeof json === "object" && !Array.isArray(json) && Object.keys(json).length === 1 && "snapshot" in json
+    ? (json as { readonly snapshot: unknown }).snapshot
+    : json
+
 const decodeSnapshot = (json: unknown) =>
-  Schema.decodeUnknown(SnapshotFile)(json).pipe(Effect.mapError((e) => new SnapshotError({ message: `not a hermetic snapshot: ${e.message}` })))
+  Schema.decodeUnknown(SnapshotFile)(unwrapSaveAnswer(json)).pipe(Effect.mapError((e) => new SnapshotError({ message: `not a hermetic snapshot: ${e.message}` })))
 
 export const parseSnapshot = (text: string) =>
   Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => new SnapshotError({ message: "snapshot is not JSON" }) }).pipe(

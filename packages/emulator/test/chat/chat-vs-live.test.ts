@@ -1,6 +1,6 @@
 /**
  * Differential replay: every exchange recorded from the real 0.19.0 gateway in
- * evidence/live/chat-completions-0.19.0.md (the oracle runner's strict home: no tools) and
+ * evidence/cassette-sources/live/chat-completions-0.19.0.md (the oracle runner's strict home: no tools) and
  * chat-tool-progress-0.19.0.md (Hermes' default toolsets) is replayed, in the recorded order and
  * with the same Script, against one emulator configured alike; status, headers and body must match once server-made ids and
  * timestamps are normalized. The few exchanges the emulator does not reproduce are listed with
@@ -28,7 +28,7 @@ interface Recorded extends RecordedExchange {
 
 /** The script, request line and headers of each section (the shared reader gives the rest). */
 const load = (file: string): ReadonlyArray<Recorded> => {
-  const text = readFileSync(new URL(`../../../../evidence/live/${file}`, import.meta.url), "utf8")
+  const text = readFileSync(new URL(`../../../../evidence/cassette-sources/live/${file}`, import.meta.url), "utf8")
   const sections = text.split("\n### ").slice(1)
   return recordedExchanges(file).map((ex, i) => {
     const section = sections[i] ?? ""

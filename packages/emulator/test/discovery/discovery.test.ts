@@ -1,6 +1,6 @@
 /**
  * Discovery routes, black-box over HTTP, held to what the real 0.19.0 gateway answered
- * (evidence/live/discovery-0.19.0.md) and to the 0.21.0 reference notes.
+ * (evidence/cassette-sources/live/discovery-0.19.0.md) and to the 0.21.0 reference notes.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { API_KEY, type Client, startClient } from "../support.js"

@@ -216,4 +216,19 @@ describe("limits", () => {
     await c.admin("/drain", { draining: false })
     expect((await c.request("POST", "/v1/runs", { body: { input: "x" } })).status).toBe(202)
   })
+
+  it("/health/detailed counts a held run in active_agents only once a drain refreshed the runtime status", async () => {
+    const c = await open()
+    await c.script({ turns: [{ replies: [{ hold: "h", text: "held" }] }] })
+    const run = await c.json("POST", "/v1/runs", { input: "held" })
+    await c.waitForStatus(String(run.body["run_id"]), ["running"])
+    const activeAgents = async () => (await c.json("GET", "/health/detailed")).body["active_agents"]
+    expect(await activeAgents()).toBe(0)
+    await c.admin("/drain", { draining: true })
+    expect(await activeAgents()).toBe(1)
+    // leaving the drain writes the count of that moment, and it stays
+    await c.admin("/drain", { draining: false })
+    expect(await activeAgents()).toBe(1)
+    await c.release("h")
+  })
 })

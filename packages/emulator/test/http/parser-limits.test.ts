@@ -1,4 +1,4 @@
-/** What aiohttp's parser refuses before any route, emulated on the socket (seen on the real 0.19.0; evidence/fuzz/). */
+/** What aiohttp's parser refuses before any route, emulated on the socket (seen on the real 0.19.0; evidence/live-comparisons/fuzz/). */
 import * as net from "node:net"
 import { describe, expect, it } from "vitest"
 import { parserRejection } from "../../src/http/ParserLimits.js"

@@ -6,17 +6,18 @@
  * docs/performance.md, "What a request leaves behind") costs every request after it scavenge time
  * and, later, a major collection. Budgets from what was measured when they were set (Node 20):
  * a run keeps ~800 B for 300 s as upstream keeps its status and events, and left 10.4 KB in old
- * space before the sixth pass, 3.4 KB after; a poll of a settled run and a refused body ~0.5 KB;
+ * space before the retention fixes, 3.4 KB after; a poll of a settled run and a refused body ~0.5 KB;
  * a chat completion 3.2 KB while its turn was counted in flight through Effect.ensuring, 0.6 KB after;
  * a streamed chat completion ~120 KB while the route waited on the client's going away through
- * `Effect.promise`, ~45 KB after (the seventh pass), of which ~40 KB is any `Stream.runForEach` of
- * Effect 3.22 (evidence/perf7/tools/stream-retention.mjs).
+ * `Effect.promise`, ~45 KB after, of which ~40 KB is any `Stream.runForEach` of
+ * Effect 3.22 (bench/tools/stream-retention.mjs).
  */
 import { Effect, ManagedRuntime, Stream } from "effect"
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Emulator, type EmulatorShape, layer } from "../../src/Emulator.js"
+import type { NativeBindingUnavailable } from "../../src/services/NativeBinding.js"
 import { API_KEY } from "../support.js"
 
 setFlagsFromString("--expose-gc")
@@ -41,7 +42,7 @@ const settle = async () => {
 }
 
 describe("what a request leaves in the old generation", () => {
-  let runtime: ManagedRuntime.ManagedRuntime<Emulator, never>
+  let runtime: ManagedRuntime.ManagedRuntime<Emulator, NativeBindingUnavailable>
   let emu: EmulatorShape
   let runId = ""
   beforeAll(async () => {

@@ -28,7 +28,7 @@ const setup = async (pin: "0.19.0" | "0.21.0" = "0.19.0") => {
 
 const job = (r: { body: Record<string, unknown> }) => r.body["job"] as Record<string, unknown>
 
-describe("jobs API on 0.19.0 (observed live: evidence/live/sessions-jobs-0.19.0.md)", () => {
+describe("jobs API on 0.19.0 (observed live: evidence/cassette-sources/live/sessions-jobs-0.19.0.md)", () => {
   it("creates a cron job with upstream's exact stored shape, next run from the namespace clock", async () => {
     const { post } = await setup()
     const r = await post("/api/jobs", { name: "daily", schedule: "0 9 * * *", prompt: "say hi" })
@@ -93,7 +93,7 @@ describe("jobs API on 0.19.0 (observed live: evidence/live/sessions-jobs-0.19.0.
     const whenever = await call("POST", "/api/jobs", { name: "bad", schedule: "whenever" })
     expect(String(whenever.body["error"])).toMatch(/^Invalid schedule 'whenever'\. Use:\n {2}- Duration:/)
     expect(await post("/api/jobs", "nope")).toEqual({ status: 500, text: '{"error": "Expecting value: line 1 column 1 (char 0)"}' })
-    // a utf-16 body as Python decodes it (real 0.19.0 gateway, evidence/fuzz/fuzz-0.19.0.md): "[]" is
+    // a utf-16 body as Python decodes it (real 0.19.0 gateway, evidence/live-comparisons/fuzz/fuzz-0.19.0.md): "[]" is
     // one CJK character, so json.loads fails at char 0; an odd byte count is the codec's truncated data
     const utf16 = async (body: string) => {
       const res = await c.request("POST", "/api/jobs", { headers: { ...CURL, "content-type": "application/json; charset=utf-16" }, body })

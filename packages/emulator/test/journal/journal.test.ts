@@ -17,6 +17,18 @@ describe("verification journal over the control plane", () => {
     expect(JSON.stringify(await journalOf(c.emu).find())).not.toContain("not kept")
   })
 
+  it("redacts a key carried by the session header and by the path, as the header map does", async () => {
+    const c = await open({ journal: { bodies: true } })
+    const token = "sk-live0123456789abcdef"
+    await c.script({ turns: [{ replies: [{ text: "ok" }] }] })
+    await c.request("POST", "/v1/chat/completions", { body: chat("hi"), headers: { "x-hermes-session-id": token } })
+    await c.request("GET", `/api/sessions/${token}/messages?key=${token}`)
+    const entries = await journalOf(c.emu).find()
+    expect(entries.map((e) => e.path)).toEqual(["/v1/chat/completions", `/api/sessions/${REDACTED}/messages`])
+    expect(entries.map((e) => e.session)).toEqual([REDACTED, REDACTED])
+    expect(JSON.stringify(entries)).not.toContain(token)
+  })
+
   it("with bodies on, keeps the request body and the messages the agent sent to the model", async () => {
     const c = await open({ journal: { bodies: true } })
     await c.script({ turns: [{ replies: [{ text: "Hi Ada" }] }] })

@@ -113,6 +113,25 @@ describe.each(["0.19.0", "0.21.0"] as const)("runs lifecycle on %s", (pin) => {
     expect((await c.json("GET", `/v1/runs/${runId}`)).status).toBe(404)
   })
 
+  it("a set to the past moves the sweep's loop deadline away: a status past both TTLs stays, until loop time is back past it", async () => {
+    const c = await open({ hermesVersion: pin })
+    await c.script({ turns: [{ replies: [{ text: "kept" }] }] })
+    await c.admin("/clock", { set: 1_700_000_000 })
+    const { body } = await c.json("POST", "/v1/runs", { input: "hi" })
+    const runId = String(body["run_id"])
+    await c.waitForStatus(runId, ["completed"])
+    await c.admin("/clock", { advance: 4100 })
+    // upstream's asyncio.sleep(60) was armed before the set, ~3 years ahead on the loop clock now
+    expect((await c.json("GET", `/v1/runs/${runId}`)).status).toBe(200)
+    const events = await c.request("GET", `/v1/runs/${runId}/events`)
+    expect(events.status).toBe(200)
+    await events.body?.cancel()
+    // a set forward past the real present brings loop time past the deadline: the sweep runs
+    // and finds the status years old by wall time
+    await c.admin("/clock", { set: Date.now() / 1000 + 120 })
+    expect((await c.json("GET", `/v1/runs/${runId}`)).status).toBe(404)
+  })
+
   it("a restart forgets keyless runs", async () => {
     const c = await open({ hermesVersion: pin })
     const { body } = await c.json("POST", "/v1/runs", { input: "hi" })

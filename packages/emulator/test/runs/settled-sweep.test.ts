@@ -26,7 +26,7 @@ describe("the sweep of settled run statuses", () => {
         setImmediate(tick)
       }
       setImmediate(tick)
-      yield* sweepSettledBatches("default", NOW)
+      yield* sweepSettledBatches("default", { seq: 1, wall: NOW })
       sweeping = false
       return { turns, left: yield* countSettled("default") }
     })

@@ -7,7 +7,7 @@ import { Deferred, Effect, Exit, Fiber } from "effect"
 import { describe, expect, it } from "vitest"
 import { GatewayState } from "../../src/services/GatewayProcess.js"
 
-const fresh = () => new GatewayState(0, 0, "test:0")
+const fresh = () => new GatewayState(0, 0, 0, "test:0")
 
 describe("an in-request agent turn in flight", () => {
   it("counts while it plays and stops when it is done", async () => {

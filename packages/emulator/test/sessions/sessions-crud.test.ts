@@ -14,7 +14,7 @@ const frozen = async (c: Client, at = T0) => {
 const session = (r: { body: Record<string, unknown> }) => r.body["session"] as Record<string, unknown>
 const error = (r: { body: Record<string, unknown> }) => r.body["error"] as Record<string, unknown>
 
-describe("sessions CRUD on 0.19.0 (observed live: evidence/live/sessions-jobs-0.19.0.md)", () => {
+describe("sessions CRUD on 0.19.0 (observed live: evidence/cassette-sources/live/sessions-jobs-0.19.0.md)", () => {
   it("creates an empty session with upstream's exact bytes and a generated api_<time>_<8hex> id", async () => {
     const c = await open({ hermesVersion: "0.19.0" })
     await frozen(c)

@@ -80,6 +80,27 @@ describe("snapshots: save a namespace, start from it", () => {
     expect(await answers(b, responseId)).toEqual(expected)
   })
 
+  it("has one shape: the save call's answer, saved as it is, starts an emulator and loads over the control plane", async () => {
+    const a = await open({ hermesVersion: "0.21.0" })
+    await populate(a)
+    await a.admin("/restart")
+    const saved = await fetch(`${a.emu.url}/__admin/snapshot`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ action: "save" }) })
+    const answer = await saved.text()
+    const file = join(dir, "answer.json")
+    writeFileSync(file, answer)
+    const expected = (await a.request("GET", "/api/sessions")).status === 200 ? await (await a.request("GET", "/api/sessions")).text() : ""
+    const fromFile = await open({ hermesVersion: "0.21.0", snapshot: file })
+    expect(await (await fromFile.request("GET", "/api/sessions")).text()).toBe(expected)
+    const loadedInto = await open({ hermesVersion: "0.21.0" }, "copy2")
+    const load = await fetch(`${loadedInto.emu.url}/__admin/snapshot`, {
+      method: "POST",
+      headers: { "x-hermetic-namespace": "copy2", ...ADMIN_HEADERS },
+      body: JSON.stringify({ action: "load", snapshot: JSON.parse(answer) })
+    })
+    expect(load.status).toBe(200)
+    expect(await (await loadedInto.request("GET", "/api/sessions")).text()).toBe(expected)
+  })
+
   it("round-trips a 0.19.0 namespace too (no runs ledger on that pin)", async () => {
     const a = await open({ hermesVersion: "0.19.0" })
     const { responseId } = await populate(a)

@@ -1,4 +1,4 @@
-/** Renders probe exchanges as the Markdown evidence file evidence/live/<pin>-probe.md. */
+/** Renders probe exchanges as the Markdown evidence file evidence/cassette-sources/live/<pin>-probe.md. */
 import type { Exchange } from "./Exchange.js"
 
 export type Provenance = {

@@ -5,7 +5,7 @@
  */
 import type * as fc from "fast-check"
 import type { GatewayProfile } from "../../profile/GatewayProfile.js"
-import type { GenModel, ScenarioBuilder } from "../GenModel.js"
+import { applySweep, type GenModel, type ScenarioBuilder } from "../GenModel.js"
 
 export type GenCommand = fc.Command<GenModel, ScenarioBuilder>
 
@@ -18,8 +18,22 @@ export interface OperationCommands {
   readonly commands: (pin: string) => ReadonlyArray<fc.Arbitrary<GenCommand>>
 }
 
-/** A command from a precondition and a step writer; `label` is what fast-check prints in paths. */
+/**
+ * A command from a precondition and a step writer; `label` is what fast-check prints in paths.
+ * Its first request wakes the gateway's event loop: a sweep due by then runs first (applySweep).
+ */
 export const command = (label: string, check: (m: Readonly<GenModel>) => boolean, run: (m: GenModel, b: ScenarioBuilder) => void): GenCommand => ({
+  check,
+  run: (m, b) => {
+    b.path.push(label)
+    applySweep(m)
+    run(m, b)
+  },
+  toString: () => label
+})
+
+/** A command that sends no request to the gateway (a clock move): it wakes no sweep. */
+export const quietCommand = (label: string, check: (m: Readonly<GenModel>) => boolean, run: (m: GenModel, b: ScenarioBuilder) => void): GenCommand => ({
   check,
   run: (m, b) => {
     b.path.push(label)

@@ -9,7 +9,8 @@
 import type { Reply, ToolCall } from "@hermetic/script"
 import * as fc from "fast-check"
 import type { JsonValue } from "../../json/JsonValue.js"
-import { type GenModel, type ModelRun, newAlias, type ScenarioBuilder } from "../GenModel.js"
+import { type GenModel, type ModelRun, moveClock, newAlias, PAST_INSTANT, PAST_OFFSET, type ScenarioBuilder } from "../GenModel.js"
+import { forwardSafe } from "./control.js"
 import { command, type OperationCommands } from "./Operation.js"
 
 type ToolKind = "todoWrite" | "todoMerge" | "todoRead" | "echo" | "unknown"
@@ -121,6 +122,33 @@ export const toolsOperation: OperationCommands = {
           if (twice && choice !== "session") answer()
           settleRun(m, b, alias)
         })
-      )
+      ),
+    // the approval wait's deadline is 60 s of monotonic time: a jump past it is a denial by silence;
+    // a set to a past instant first puts it years away, so the answer after +61 s still counts
+    fc.boolean().map((setPastFirst) =>
+      command(`tools.approvalAcrossClock(${setPastFirst ? "set past, +61 s, answer" : "+61 s: timed out"})`, (m) => forwardSafe(m), (m, b) => {
+        const n = ++m.aliasCount
+        b.script({ turns: [{ replies: [{ toolCalls: [{ id: `call_gen${n}_t`, name: "terminal", arguments: { command: `${FLAGGED[0]} ${n}` } }] }, { text: `after the wait ${n}` }] }] })
+        m.warmth = "warm"
+        const alias = newAlias(m)
+        const path = `/v1/runs/{${alias}.run_id}`
+        b.add({ request: { method: "POST", path: "/v1/runs", body: { input: `flagged ${n}` } }, as: alias })
+        b.add({ request: { method: "GET", path }, until: { status: ["waiting_for_approval"] } })
+        if (setPastFirst) {
+          b.add({ clock: { set: PAST_INSTANT } })
+          moveClock(m, PAST_OFFSET - m.clock)
+        }
+        b.add({ clock: { advance: 61 } })
+        moveClock(m, 61)
+        if (setPastFirst) {
+          b.add({ request: { method: "GET", path }, note: "still waiting: the deadline is years away on the loop clock" })
+          b.add({ request: { method: "POST", path: `${path}/approval`, body: { choice: "once" } } })
+          settleRun(m, b, alias)
+        } else {
+          settleRun(m, b, alias)
+          b.add({ request: { method: "POST", path: `${path}/approval`, body: { choice: "once" } }, note: "too late: nothing pending" })
+        }
+      })
+    )
   ]
 }

@@ -1,7 +1,7 @@
 /**
  * The toolsets GET /v1/toolsets lists for the api_server platform: name, label, description,
  * whether the keys it needs are configured, and the tools it expands to. Observed on the real
- * 0.19.0 gateway (evidence/live/discovery-0.19.0.md); 0.21.0 is assumed to list the same
+ * 0.19.0 gateway (evidence/cassette-sources/live/discovery-0.19.0.md); 0.21.0 is assumed to list the same
  * catalogue (inferred: its source is not available here). Which toolsets are *enabled* is
  * configuration, not catalogue: see `enabledToolsets` in the emulator options.
  */

@@ -28,12 +28,14 @@ import {
 } from "@hermetic/script"
 import { Agent } from "../../services/Agent.js"
 import { EmuClock } from "../../services/Clock.js"
+import { activeApiRuns } from "../discovery/HealthReadiness.js"
 import { FaultRule, Faults } from "../../services/Faults.js"
 import { Journal } from "../../services/Journal.js"
 import { Storage } from "../../services/Storage.js"
 import { tickIfDue, tickNamespace } from "../jobs/JobTicker.js"
 import { handleJournalAdmin } from "./JournalAdmin.js"
 import { handleSnapshotAdmin } from "./SnapshotAdmin.js"
+import { bodyLimitShortCircuit } from "../../http/Middleware.js"
 
 export { ADMIN_PREFIX, isAdminPath } from "@hermetic/script"
 
@@ -93,6 +95,10 @@ function* adminRequest(req: EmuRequestHead, readBody: BodyReader, ns: string) {
   const requiredKey = config.adminKey ?? (config.apiKey === "" ? undefined : config.apiKey)
   const verdict = guardControlPlane({ requiredKey }, req)
   if (verdict._tag === "refused") return adminError(verdict.status, verdict.message)
+  // a declared size over the limit is answered before any byte is awaited (as the API's body
+  // limit does): waiting for a body that never comes held the connection until Node's 408
+  const declared = bodyLimitShortCircuit(req)
+  if (declared !== undefined) return declared
   const read = yield* readBody
   if (read.exceeded) return adminError(413, "control plane request body too large")
   const body = read.bytes
@@ -122,6 +128,8 @@ function* adminRequest(req: EmuRequestHead, readBody: BodyReader, ns: string) {
       if (Either.isLeft(cmd)) return adminError(400, `expected {"set": s} | {"advance": s} | {"freeze": bool}: ${cmd.left}`)
       const clock = yield* EmuClock
       const c = cmd.right
+      // the process runs before its clock moves: its timers were armed on the clock as it was
+      ;(yield* Gateways).get(ns)
       if ("set" in c) yield* clock.set(ns, c.set)
       else if ("advance" in c) yield* clock.advance(ns, c.advance)
       else yield* clock.freeze(ns, c.freeze)
@@ -163,6 +171,8 @@ function* adminRequest(req: EmuRequestHead, readBody: BodyReader, ns: string) {
       if (Either.isLeft(cmd)) return adminError(400, `expected {"draining": bool}: ${cmd.left}`)
       const gw = (yield* Gateways).get(ns)
       gw.draining = cmd.right.draining
+      // entering or leaving a drain writes the runtime status with the active work of that moment
+      gw.persistedActiveAgents = activeApiRuns(gw)
       return jsonResponse({ draining: gw.draining })
     }
     case "GET /state": {

@@ -1,6 +1,6 @@
 /**
  * The JSON of GET /v1/capabilities, key for key in upstream's order. 0.19.0: from the installed
- * source and observed live (evidence/live/discovery-0.19.0.md). 0.21.0 adds, per the reference
+ * source and observed live (evidence/cassette-sources/live/discovery-0.19.0.md). 0.21.0 adds, per the reference
  * notes §4.2 (not verified against a running 0.21.0): `runs_idempotency` after run_submission,
  * `run_steer` after run_stop, `model_options` after session_resources, `session_model_lock` after
  * session_fork, the `browser_extension_control` block, and the matching endpoints. Its browser

@@ -1,15 +1,17 @@
 /**
  * The body of GET /health/detailed: the readiness checks and runtime status a real gateway reads
  * from its HERMES_HOME, its gateway_state.json and the host. Shape and key order as observed on the
- * real 0.19.0 gateway (evidence/live/discovery-0.19.0.md); 0.21.0 has the same handler per the
+ * real 0.19.0 gateway (evidence/cassette-sources/live/discovery-0.19.0.md); 0.21.0 has the same handler per the
  * reference notes (§4.1). Host-dependent values are fixed so answers are deterministic:
  *
  * - `pid`: EMULATED_PID, not the emulator's own process id;
  * - disk: EMULATED_DISK (a healthy disk: 5.0 % used, 100 GB free), never "degraded";
  * - `updated_at` and the api_server platform's `updated_at`: the moment the emulated gateway
  *   process started (its namespace clock), in Python's isoformat with +00:00;
- * - `active_agents`: 0 — it counts messaging-platform turns, which the emulator has none of; API
- *   turns are not in it (observed live: a held run and a held chat leave it 0).
+ * - `active_agents`: upstream's runtime status counts messaging, cron and API run work, but writes
+ *   it only on lifecycle transitions (0 at start: a held run leaves it 0, observed live), when a
+ *   drain begins or ends, and every second while draining (a held run then counts 1, observed
+ *   live through a generated scenario).
  */
 import { runsOf } from "../runs/Runs.js"
 import type { GatewayState } from "../../services/GatewayProcess.js"
@@ -49,7 +51,7 @@ export const detailedHealth = (gw: GatewayState, version: string) => {
     version,
     gateway_state: gatewayState,
     platforms: { api_server: { state: "connected", error_code: null, error_message: null, updated_at: startedAt } },
-    active_agents: 0,
+    active_agents: gw.draining ? activeApiRuns(gw) : gw.persistedActiveAgents,
     gateway_busy: false,
     // derive_gateway_drainable: only a running gateway can begin a drain
     gateway_drainable: gatewayState === "running",

@@ -26,7 +26,7 @@ export const readJobBody = (req: EmuRequest): Either.Either<unknown, string> => 
   let text: string
   if (Either.isRight(decoded)) text = decoded.right
   else if (decoded.left.pyType !== "UnsupportedCharset" || charset === undefined) return Either.left(decoded.left.message)
-  // a charset no codec knows is Python's LookupError (seen on the real 0.19.0: evidence/fuzz/)
+  // a charset no codec knows is Python's LookupError (seen on the real 0.19.0: evidence/live-comparisons/fuzz/)
   else if (!platformKnows(charset)) return Either.left(`unknown encoding: ${charset}`)
   else {
     // one Python has and the emulation lacks (utf-16: "[]" is one CJK character, then json.loads

@@ -139,7 +139,7 @@ export const tickNamespace = (ns: string) =>
 function* tickOnce(ns: string) {
   const clock = yield* EmuClock
   const now = clock.now(ns)
-  ;(yield* Gateways).get(ns).lastCronTickAt = now
+  ;(yield* Gateways).get(ns).lastCronTickLoop = clock.loop(ns)
   const jobs = yield* loadJobs(ns)
   const due: Array<Job> = []
   let changed = false
@@ -163,29 +163,32 @@ function* tickOnce(ns: string) {
 }
 
 /**
- * After the namespace clock moved: the ticker's wait is 60 s of the gateway's (faked) monotonic
- * clock, so a jump past the next tick ends it at once — one tick, then a new 60 s wait. (On the
- * real gateway under libfaketime since the sem_clockwait shim; a move shorter than the time left
- * in the current wait lands wherever the real ticker happens to be in its cycle.)
+ * The ticker's wait is 60 s of the gateway's loop (monotonic) clock: once loop time passed it — by
+ * running, or by a jump — it ticks, then waits 60 s again. A set to the past moves the loop clock
+ * back too, so no tick comes until loop time is back past the wait's end; on the wall-only clock a
+ * jump ends no wait. (On the real gateway under libfaketime since the sem_clockwait shim; a move
+ * shorter than the time left in the current wait lands wherever the real ticker is in its cycle.)
  */
 export const tickIfDue = (ns: string) =>
   Effect.gen(() => tickWhenDue(ns))
 
 function* tickWhenDue(ns: string) {
-  const now = (yield* EmuClock).now(ns)
+  const loop = (yield* EmuClock).loop(ns)
   const gw = (yield* Gateways).get(ns)
-  return now - gw.lastCronTickAt >= TICK_SECONDS ? yield* tickNamespace(ns) : 0
+  return loop - gw.lastCronTickLoop >= TICK_SECONDS ? yield* tickNamespace(ns) : 0
 }
 
-/** One tick of every namespace that has jobs. */
-export const tickAll = Effect.flatMap(jobNamespaces, (namespaces) =>
-  Effect.forEach(namespaces, tickNamespace, { discard: true }))
+/** Every namespace with jobs whose ticker's wait is over ticks. */
+export const tickAllDue = Effect.flatMap(jobNamespaces, (namespaces) =>
+  Effect.forEach(namespaces, tickIfDue, { discard: true }))
+
+/** How often the emulator looks whether a namespace's ticker wait is over (real time). */
+const TICKER_POLL = Duration.seconds(1)
 
 /**
- * The emulator's scheduler: like the real gateway's ticker thread it wakes every 60 s (wall time)
- * and ticks every namespace. Due-ness follows each namespace's own clock, so a clock moved through
- * the admin plane takes effect at the next tick; `POST /__admin/cron/tick` ticks at once.
+ * The emulator's scheduler: every namespace's ticker wait ends 60 s of its loop clock after its
+ * last tick; the emulator looks every second of real time. `POST /__admin/cron/tick` ticks at once.
  */
 export const jobTicker = Effect.forever(
-  Effect.sleep(Duration.seconds(TICK_SECONDS)).pipe(Effect.zipRight(tickAll.pipe(Effect.catchAllCause(() => Effect.void))))
+  Effect.sleep(TICKER_POLL).pipe(Effect.zipRight(tickAllDue.pipe(Effect.catchAllCause(() => Effect.void))))
 )

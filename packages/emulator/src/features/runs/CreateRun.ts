@@ -108,6 +108,7 @@ const startNew = (ctx: RouteContext, runId: string, record: RunRecord, request: 
       namespace: ctx.namespace,
       runs: runsOf(ctx.gateway),
       now: ctx.now,
+      loopNow: ctx.loopNow,
       userMessage: request.userMessage,
       history: runHistory(request, chained),
       enabledTools: agentToolNames(ctx.config.enabledToolsets)

@@ -11,6 +11,7 @@ import type { Handler, RouteContext } from "../../http/Route.js"
 import { type Runs, runsOf, type RunStream } from "./Runs.js"
 import { STREAM_CLOSED_FRAME, dataFrame } from "./RunEvents.js"
 import { keepaliveFrames } from "../../http/SseKeepalive.js"
+import { sweepRunsIfDue } from "./RunLookup.js"
 
 /** The run's events until it ends; a client gone interrupts the stream (EmuBody in http/Exchange.ts) and unsubscribes it. */
 const frames = (runs: Runs, runId: string, stream: RunStream): Stream.Stream<string> =>
@@ -23,7 +24,8 @@ function* subscribeToEvents(ctx: RouteContext) {
   const runs = runsOf(ctx.gateway)
   let stream: RunStream | undefined
   for (let attempt = 0; attempt < 20; attempt++) {
-    runs.sweepIfDue(ctx.now())
+    const swept = sweepRunsIfDue(ctx)
+    if (swept !== undefined) yield* swept
     stream = runs.subscribe(runId)
     if (stream !== undefined) break
     yield* Effect.sleep(Duration.millis(50))

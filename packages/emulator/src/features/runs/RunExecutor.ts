@@ -28,7 +28,10 @@ export interface RunSpec {
   readonly namespace: string
   /** The run owner of the process the run belongs to. */
   readonly runs: Runs
+  /** Wall time (time.time()). */
   readonly now: () => number
+  /** Loop time: what the approval wait's time.monotonic() deadline reads (services/Clock.ts). */
+  readonly loopNow: () => number
   /** The run's user message (the string input, or the last input item's content). */
   readonly userMessage: unknown
   /** Earlier messages the agent sees (explicit history, earlier input items). */
@@ -81,13 +84,14 @@ const APPROVAL_TIMEOUT_SECONDS = 60
 
 /**
  * Upstream waits in 1 s slices of threading.Event.wait until 60 s of time.monotonic() have passed,
- * checking for an interrupt between slices. The gateway's clock is the namespace clock here, read
- * every 100 ms, so a clock jump past the deadline ends the wait at once (as on the real gateway
- * under libfaketime with the runner's sem_clockwait shim); a stop is seen at the next 1 s slice.
+ * checking for an interrupt between slices. Here the deadline is on the namespace's loop clock,
+ * read every 100 ms, so a jump past it ends the wait at once (as on the real gateway under
+ * libfaketime with the runner's sem_clockwait shim), a set to the past puts it that much further
+ * away, and a wall-only move leaves it alone; a stop is seen at the next 1 s slice.
  */
 const approvalTimeout = (spec: RunSpec) => {
-  const deadline = spec.now() + APPROVAL_TIMEOUT_SECONDS
-  return Effect.sleep(Duration.millis(100)).pipe(Effect.repeat({ until: () => spec.now() >= deadline }), Effect.as("timeout" as const))
+  const deadline = spec.loopNow() + APPROVAL_TIMEOUT_SECONDS
+  return Effect.sleep(Duration.millis(100)).pipe(Effect.repeat({ until: () => spec.loopNow() >= deadline }), Effect.as("timeout" as const))
 }
 
 const awaitApproval = (spec: RunSpec, live: LiveRun, call: ExecutedToolCall, match: DangerousMatch) =>

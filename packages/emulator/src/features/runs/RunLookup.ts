@@ -25,17 +25,29 @@ const ABSENT: FoundRun = { _tag: "absent" }
 /** Where the run's status is, without decoding a settled one (GET answers its stored bytes). */
 export const findRun = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun, never, SqlClient.SqlClient> => {
   const runs = runsOf(ctx.gateway)
-  const now = ctx.now()
-  const sweepDue = runs.sweepIfDue(now)
+  const swept = sweepRunsIfDue(ctx)
   const live = runs.status(runId)
-  if (live !== undefined) return Exit.succeed({ _tag: "live", record: live })
-  // settled statuses are gone only once a sweep dropped them: the last sweep's time decides
-  const settled = mapNow(loadSettled(ctx.storage, ctx.namespace, runId, runs.lastSweepAt), (run): FoundRun =>
+  if (live !== undefined) {
+    const found: FoundRun = { _tag: "live", record: live }
+    return swept === undefined ? Exit.succeed(found) : Effect.as(swept, found)
+  }
+  // settled statuses are gone only once a sweep dropped them: the sweeps still deleting decide
+  const settled = mapNow(loadSettled(ctx.storage, ctx.namespace, runId, runs.pendingSweeps), (run): FoundRun =>
     run === undefined ? ABSENT : { _tag: "settled", run })
-  const found = sweepDue ? Effect.zipRight(sweepSettled(ctx.namespace, now), settled) : settled
+  const found = swept === undefined ? settled : Effect.zipRight(swept, settled)
   if (!ctx.features.runsIdempotencyLedger) return found
   return flatMapNow(found, (f): Effect.Effect<FoundRun, never, SqlClient.SqlClient> =>
     f._tag === "absent" ? hydrate(ctx, runId) : Exit.succeed(f))
+}
+
+/**
+ * The sweep, when a run route finds it due on the loop clock: memory at once, Storage's settled
+ * statuses in the background (reads apply it until that is done).
+ */
+export const sweepRunsIfDue = (ctx: RouteContext): Effect.Effect<void, never, SqlClient.SqlClient> | undefined => {
+  const runs = runsOf(ctx.gateway)
+  const sweep = runs.sweepIfDue(ctx.now(), ctx.loopNow())
+  return sweep === undefined ? undefined : sweepSettled(ctx.namespace, sweep, (s) => runs.sweepDeleted(s))
 }
 
 /** The run's status as a record, wherever it is. */

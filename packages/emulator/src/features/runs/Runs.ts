@@ -14,7 +14,7 @@ import { type RunEvent, runEvent } from "./RunEvents.js"
 import { isTerminal, ledger, PERSISTED_FIELDS } from "./RunLedger.js"
 import { type RunRecord, type RunStatus, setRunStatus } from "./RunRecord.js"
 import { saveSettledNow } from "./SettledRuns.js"
-import { streamExpired, statusExpired, sweepDue } from "./Sweep.js"
+import { streamExpired, statusExpired, SWEEP_INTERVAL_SECONDS, sweepDue, type SweepRun } from "./Sweep.js"
 
 /**
  * A run's event buffer (null ends it). Most runs are never subscribed to, yet upstream keeps
@@ -75,15 +75,31 @@ export class Runs {
   readonly #live = new Map<string, LiveRun>()
   /** 0.21.0: keyed runs of this process -> the status last written to the ledger. */
   readonly #keyed = new Map<string, string>()
-  /** Emulated time of the last sweep (the process start before the first: the sweeper first wakes 60 s after). */
-  #lastSweepAt: number
+  /** Loop time the sweep's timer ends at (the sweeper first wakes 60 s after the process started). */
+  #sweepDeadlineLoop: number
+  /** Sweeps run so far; a settled status is stamped with it, so only later sweeps judge it. */
+  #sweeps = 0
+  /** Sweeps whose deletion of settled statuses in Storage has not finished (reads apply them). */
+  readonly #pendingSweeps: Array<SweepRun> = []
 
   constructor(readonly process: GatewayState) {
-    this.#lastSweepAt = process.startedAt
+    this.#sweepDeadlineLoop = process.startedLoop + SWEEP_INTERVAL_SECONDS
   }
 
-  get lastSweepAt(): number {
-    return this.#lastSweepAt
+  /** Sweeps that a read of a settled status must still apply itself. */
+  get pendingSweeps(): ReadonlyArray<SweepRun> {
+    return this.#pendingSweeps
+  }
+
+  /** Sweeps run so far in this process (what a settled status saved now is stamped with). */
+  get sweepCount(): number {
+    return this.#sweeps
+  }
+
+  /** The sweep's deletion in Storage finished: reads no longer need to apply it. */
+  sweepDeleted(sweep: SweepRun): void {
+    const i = this.#pendingSweeps.indexOf(sweep)
+    if (i >= 0) this.#pendingSweeps.splice(i, 1)
   }
 
   /** The status in live memory (not a settled one, which lives in runs/SettledRuns). */
@@ -108,17 +124,20 @@ export class Runs {
   }
 
   /**
-   * The periodic sweep, when due (see Sweep.ts): drops unsubscribed buffers and old settled
-   * statuses judged at this sweep's time; true when it ran, so the caller sweeps Storage's too.
+   * The periodic sweep, when due on the loop clock (see Sweep.ts): drops unsubscribed buffers and
+   * old statuses judged by wall time now; the sweep when it ran, so the caller sweeps Storage's
+   * settled statuses too (`sweepSettled`), until then applied by every read.
    */
-  sweepIfDue(now: number): boolean {
-    if (!sweepDue(this.#lastSweepAt, now)) return false
-    this.#lastSweepAt = now
+  sweepIfDue(wallNow: number, loopNow: number): SweepRun | undefined {
+    if (!sweepDue(this.#sweepDeadlineLoop, loopNow)) return undefined
+    this.#sweepDeadlineLoop = loopNow + SWEEP_INTERVAL_SECONDS
     for (const [runId, stream] of this.#streams) {
-      if (streamExpired(stream.createdAt, now) && !this.#subscribed.has(runId)) this.#streams.delete(runId)
+      if (streamExpired(stream.createdAt, wallNow) && !this.#subscribed.has(runId)) this.#streams.delete(runId)
     }
-    for (const [runId, record] of this.#statuses) if (statusExpired(record, now)) this.#statuses.delete(runId)
-    return true
+    for (const [runId, record] of this.#statuses) if (statusExpired(record, wallNow)) this.#statuses.delete(runId)
+    const sweep: SweepRun = { seq: ++this.#sweeps, wall: wallNow }
+    this.#pendingSweeps.push(sweep)
+    return sweep
   }
 
   /**
@@ -141,7 +160,7 @@ export class Runs {
         if (!terminal) return storage.use(() => ledger(storage, namespace).persistStatus(runId, record, now))
         const settle = () => {
           if (due) ledger(storage, namespace).persistStatus(runId, record, now)
-          saveSettledNow(storage, namespace, runId, record)
+          saveSettledNow(storage, namespace, runId, record, this.#sweeps)
           if (this.#statuses.get(runId) === record) this.#statuses.delete(runId)
           this.#keyed.delete(runId)
         }

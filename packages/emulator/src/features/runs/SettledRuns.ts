@@ -8,42 +8,53 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { type RunRecord, recordUpdatedAt, SWEPT_STATUSES } from "./RunRecord.js"
-import { RUN_STATUS_TTL_SECONDS } from "./Sweep.js"
+import { RUN_STATUS_TTL_SECONDS, type SweepRun } from "./Sweep.js"
 import { Storage, type StorageShape } from "../../services/Storage.js"
 import { pyDumps, pyJsonLoads, toHandlerValue } from "../../python/index.js"
 
 export const SETTLED_RUNS_SCHEMA: ReadonlyArray<string> = [
-  `CREATE TABLE IF NOT EXISTS settled_runs (
+  // process memory does not survive the process: a new emulator process starts with none (and so
+  // the table can be made anew, in whatever shape an older data dir left it)
+  `DROP TABLE IF EXISTS settled_runs`,
+  `CREATE TABLE settled_runs (
      namespace TEXT NOT NULL,
      run_id TEXT NOT NULL,
      status TEXT NOT NULL,
      updated_at REAL NOT NULL,
      body TEXT NOT NULL,
+     -- sweeps the process had run when the status was saved: only later sweeps judge it
+     saved_after INTEGER NOT NULL DEFAULT 0,
      PRIMARY KEY (namespace, run_id)
    )`,
-  `CREATE INDEX IF NOT EXISTS settled_runs_expiry ON settled_runs (namespace, status, updated_at)`,
-  // process memory does not survive the process: a new emulator process starts with none
-  `DELETE FROM settled_runs`
+  `CREATE INDEX settled_runs_expiry ON settled_runs (namespace, status, updated_at)`
 ]
 
 export interface SettledRun {
   readonly status: string
   /** The status exactly as GET answers it (Python json.dumps text). */
   readonly body: string
+  readonly updated_at: number
+  readonly saved_after: number
 }
 
-const SAVE_SETTLED = `INSERT OR REPLACE INTO settled_runs (namespace, run_id, status, updated_at, body) VALUES (?, ?, ?, ?, ?)`
+const SAVE_SETTLED = `INSERT OR REPLACE INTO settled_runs (namespace, run_id, status, updated_at, body, saved_after) VALUES (?, ?, ?, ?, ?, ?)`
 
-/** Stores a settled status; run inside `storage.use`. */
-export const saveSettledNow = (storage: StorageShape, namespace: string, runId: string, record: RunRecord): void =>
-  void storage.statement(SAVE_SETTLED).run(namespace, runId, String(record["status"]), recordUpdatedAt(record), pyDumps(record))
+/** Stores a settled status, after `sweepsSoFar` sweeps of its process; run inside `storage.use`. */
+export const saveSettledNow = (storage: StorageShape, namespace: string, runId: string, record: RunRecord, sweepsSoFar: number): void =>
+  void storage.statement(SAVE_SETTLED).run(namespace, runId, String(record["status"]), recordUpdatedAt(record), pyDumps(record), sweepsSoFar)
 
-const LOAD_SETTLED = `SELECT status, body FROM settled_runs WHERE namespace = ? AND run_id = ?
-  AND NOT (status IN ('completed', 'failed', 'cancelled') AND updated_at < ?)`
+const LOAD_SETTLED = `SELECT status, body, updated_at, saved_after FROM settled_runs WHERE namespace = ? AND run_id = ?`
 
-/** The settled status, unless the sweep at `sweptAt` (the last one) dropped it. */
-export const loadSettled = (storage: StorageShape, namespace: string, runId: string, sweptAt: number): Effect.Effect<SettledRun | undefined> =>
-  storage.use(() => storage.statement(LOAD_SETTLED).get(namespace, runId, sweptAt - RUN_STATUS_TTL_SECONDS) as SettledRun | undefined)
+/** Whether `sweep` dropped the settled status: it ran after the status was saved and found it over an hour old by its wall time. */
+export const sweptBy = (run: SettledRun, sweep: SweepRun): boolean =>
+  run.saved_after < sweep.seq && SWEPT_STATUSES.has(run.status) && sweep.wall - run.updated_at > RUN_STATUS_TTL_SECONDS
+
+/** The settled status, unless a sweep whose deletion is still under way (`pending`) dropped it. */
+export const loadSettled = (storage: StorageShape, namespace: string, runId: string, pending: ReadonlyArray<SweepRun>): Effect.Effect<SettledRun | undefined> =>
+  storage.use(() => {
+    const run = storage.statement(LOAD_SETTLED).get(namespace, runId) as SettledRun | undefined
+    return run === undefined || pending.some((sweep) => sweptBy(run, sweep)) ? undefined : run
+  })
 
 export const decodeSettled = (run: SettledRun): RunRecord => {
   const parsed = pyJsonLoads(run.body)
@@ -65,19 +76,20 @@ const yieldToEventLoop = Effect.async<void>((resume) => {
 
 /**
  * The periodic sweep's effect on settled statuses, in slices that each give the event loop a turn,
- * so that a million expired rows never hold the process for seconds; reads already hide expired
- * rows (they compare against the sweep's time), so the sweep is only disk hygiene and runs in the
- * background of the request that found it due.
+ * so that a million expired rows never hold the process for seconds; reads apply the sweep until
+ * its deletion is done (`loadSettled`), so the deletion runs in the background of the request that
+ * found the sweep due, and `done` tells the process it finished.
  */
-export const sweepSettled = (namespace: string, now: number) =>
-  sweepSettledBatches(namespace, now).pipe(Effect.forkDaemon, Effect.asVoid)
+export const sweepSettled = (namespace: string, sweep: SweepRun, done: (sweep: SweepRun) => void) =>
+  sweepSettledBatches(namespace, sweep).pipe(Effect.ensuring(Effect.sync(() => done(sweep))), Effect.forkDaemon, Effect.asVoid)
 
-/** The sweep itself, slice after slice until nothing expired is left (the bench times this). */
-export const sweepSettledBatches = (namespace: string, now: number) =>
+/** The sweep itself, slice after slice until nothing it drops is left (the bench times this). */
+export const sweepSettledBatches = (namespace: string, sweep: SweepRun) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => {
     const slice = sql`DELETE FROM settled_runs WHERE rowid IN (
         SELECT rowid FROM settled_runs WHERE namespace = ${namespace}
-          AND status IN ('completed', 'failed', 'cancelled') AND updated_at < ${now - RUN_STATUS_TTL_SECONDS}
+          AND status IN ('completed', 'failed', 'cancelled') AND updated_at < ${sweep.wall - RUN_STATUS_TTL_SECONDS}
+          AND saved_after < ${sweep.seq}
         LIMIT ${SWEEP_SLICE_ROWS})`.raw
     const loop: Effect.Effect<void> = Effect.flatMap(Effect.orDie(slice), (result) =>
       (result as { readonly changes?: number }).changes === SWEEP_SLICE_ROWS ? Effect.zipRight(yieldToEventLoop, loop) : Effect.void)

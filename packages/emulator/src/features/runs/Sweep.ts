@@ -8,9 +8,12 @@
  * soon after a sweep stays readable until the next one (observed: 200 for 12 s and more after
  * +3590 s then +15 s). See docs/pins/time.md.
  *
- * The emulator keeps the cadence on its namespace clock (`Runs.sweepIfDue`): the sweep is due 60 s after the last one
- * (the first 60 s after the process started), runs when a run route finds it due, before that
- * route reads anything, and every expiry check compares against the last sweep's time, never `now`.
+ * The emulator keeps the cadence on the namespace's loop clock (services/Clock.ts, `Runs.sweepIfDue`):
+ * the sweep is due 60 s of loop time after the last one (the first 60 s after the process
+ * started), runs when a run route finds it due, before that route reads anything, and judges ages
+ * by wall time at that moment. A set to a past instant moves the loop clock back too, so the sweep
+ * is not due again until loop time is back past its deadline — as upstream's asyncio timer, armed
+ * before the set, stays where it was.
  */
 import { type RunRecord, SWEPT_STATUSES, recordUpdatedAt } from "./RunRecord.js"
 
@@ -18,9 +21,14 @@ export const RUN_STREAM_TTL_SECONDS = 300
 export const RUN_STATUS_TTL_SECONDS = 3600
 export const SWEEP_INTERVAL_SECONDS = 60
 
-/** A sweep is due 60 s after the last one, or at once after the clock went backwards. */
-export const sweepDue = (lastSweepAt: number, now: number): boolean =>
-  now - lastSweepAt >= SWEEP_INTERVAL_SECONDS || now < lastSweepAt
+/** The sweep's timer ends once loop time reaches its deadline (60 s of loop time after it was armed). */
+export const sweepDue = (deadlineLoop: number, loopNow: number): boolean => loopNow >= deadlineLoop
+
+/** One sweep: its number in this process (1, 2, …) and the wall time it judged ages by. */
+export interface SweepRun {
+  readonly seq: number
+  readonly wall: number
+}
 
 /** An SSE buffer nobody subscribed to goes 300 s after its run was created. */
 export const streamExpired = (createdAt: number, now: number): boolean => now - createdAt > RUN_STREAM_TTL_SECONDS

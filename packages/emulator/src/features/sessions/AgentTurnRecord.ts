@@ -6,7 +6,7 @@
  * sessions.model to the agent's model), and the turn's assistant and tool messages. A turn whose
  * model call failed leaves only the user's message. History a client sent along is not written:
  * the agent treats it as already persisted. Observed on the real 0.19.0 gateway: see
- * evidence/live/sessions-jobs-0.19.0.md.
+ * evidence/cassette-sources/live/sessions-jobs-0.19.0.md.
  *
  * Routes call `recordAgentTurn` once the turn has settled.
  */
