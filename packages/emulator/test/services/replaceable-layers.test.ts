@@ -9,7 +9,7 @@ import { Effect, Exit, Layer } from "effect"
 import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
-import { Agent, DEFAULT_NAMESPACE, Emulator, Faults, type FaultsShape, IdsSeeded, layer, Storage, storageLayer } from "../../src/index.js"
+import { Agent, DEFAULT_NAMESPACE, Emulator, Faults, type FaultsShape, IdsRandom, IdsSeeded, layer, Storage, storageLayer } from "../../src/index.js"
 import type { LayerOverrides } from "../../src/Emulator.js"
 import { makeAgent } from "../../src/services/Agent.js"
 import { makeFaults } from "../../src/services/Faults.js"
@@ -58,9 +58,12 @@ it.effect("a program's own seeded Ids make the ids the HTTP surface answers with
     const providedSeven = yield* firstChatId(IdsSeeded(7), { seed: 1 })
     const optionSeven = yield* firstChatId(Layer.empty, { seed: 7 })
     const optionOne = yield* firstChatId(Layer.empty, { seed: 1 })
+    // the default random Ids, provided, win over the seed option too
+    const providedRandom = yield* firstChatId(IdsRandom, { seed: 7 })
     expect(providedSeven).toMatch(/^chatcmpl-[0-9a-f]{29}$/)
     expect(providedSeven).toBe(optionSeven)
     expect(providedSeven).not.toBe(optionOne)
+    expect(providedRandom).not.toBe(optionSeven)
   }))
 
 it.scoped("the Script a program appends to its own Agent, as an Effect, is what the HTTP surface plays", () => {
