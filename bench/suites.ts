@@ -92,7 +92,7 @@ const timed = async (body: () => Promise<void>) => {
 }
 
 /** The built package, loaded by path: the bench runs under the @hermetic/source condition, which maps the package name to src/. */
-const builtEmulator = async (): Promise<typeof import("@hermetic/emulator")> => {
+export const builtEmulator = async (): Promise<typeof import("@hermetic/emulator")> => {
   ensureBuilt()
   return (await import(pathToFileURL(join(repoRoot, "packages/emulator/dist/index.js")).href)) as typeof import("@hermetic/emulator")
 }

@@ -1,6 +1,8 @@
 /**
  * The emulator as an Effect Layer: every service (Clock, Storage, Faults, Ids, Agent, Journal,
  * Gateways) plus the app, exposed as a request handler and a fetch function with no socket.
+ * Storage, Faults, Ids and Agent come from the context when the user provides them
+ * (`Layer.provide(Emulator.layer(), myFaults)`); ProvidedServices.ts builds the defaults otherwise.
  * `startEmulator` puts the same app on a loopback port for tests that do not use Effect.
  */
 import { SqlClient } from "@effect/sql"
@@ -14,13 +16,12 @@ import type { AppServices } from "./http/Route.js"
 import { makeFetch } from "./http/WebAdapter.js"
 import { acquireGateways, Gateways } from "./services/GatewayProcess.js"
 import { Agent, makeAgent } from "./services/Agent.js"
+import { providedOr, providedStorage } from "./ProvidedServices.js"
 import { EmuClock, makeEmuClock } from "./services/Clock.js"
 import { Faults, makeFaults } from "./services/Faults.js"
 import { Ids, makeSeededIds, randomIds } from "./services/Ids.js"
 import { Journal, makeJournal } from "./services/Journal.js"
 import { jobTicker } from "./features/jobs/JobTicker.js"
-import { storageContext } from "./services/Storage.js"
-import { STORAGE_SCHEMA } from "./StorageSchema.js"
 import { isDone } from "./http/Immediate.js"
 import { Namespace } from "./namespace/Namespace.js"
 import { makeNamespace } from "./NamespaceLive.js"
@@ -44,33 +45,27 @@ export class Emulator extends Context.Tag("hermetic/Emulator")<Emulator, Emulato
 export interface LayerOverrides {
   /** Replace the live clock (e.g. EmuClockFixed). */
   readonly clock?: Layer.Layer<EmuClock>
-  /** Seed the id generator for reproducible ids. */
+  /** Seed the id generator for reproducible ids (an `Ids` the context provides wins). */
   readonly seed?: number
   /** The environment Hermes' variables are read from (default: none; the CLI passes process.env). */
   readonly env?: Readonly<Record<string, string | undefined>>
 }
 
 /**
- * All services the routes need, without the app on top: one layer whose Effect builds them in
- * order. A graph of one layer per service cost the start more than the services themselves: each
- * node of a layer graph is ~80 Effect ops in the layer memo map (a semaphore, a deferred, a scope
- * per node), and the 33 nodes the services and the app made took 2,600 of the 3,832 ops a start
- * ran (docs/performance.md, "Cold start").
+ * All services the routes need, built in order by one Effect. A graph of one layer per service
+ * cost the start more than the services themselves: each node of a layer graph is ~80 Effect ops
+ * in the layer memo map (a semaphore, a deferred, a scope per node), and the 33 nodes the services
+ * and the app made took 2,600 of the 3,832 ops a start ran (docs/performance.md, "Cold start").
  */
-export const servicesLayer = (options: EmulatorOptions = {}, overrides: LayerOverrides = {}) => {
-  const config = resolveConfig(options, overrides.env ?? {})
-  return Layer.scopedContext(Effect.gen(() => buildServices(config, options, overrides)))
-}
-
 function* buildServices(config: EmulatorConfigShape, options: EmulatorOptions, overrides: LayerOverrides) {
   const clock = overrides.clock === undefined ? Context.make(EmuClock, makeEmuClock(yield* Effect.clock, options.clockMode)) : yield* Layer.build(overrides.clock)
-  const storage = yield* storageContext(config.sqliteFilename, STORAGE_SCHEMA)
+  const storage = yield* providedStorage(config.sqliteFilename)
   const gateways = yield* acquireGateways(Context.get(clock, EmuClock))
   const services = Context.merge(clock, storage).pipe(
     Context.add(EmulatorConfig, config),
-    Context.add(Ids, overrides.seed === undefined ? randomIds : makeSeededIds(overrides.seed)),
-    Context.add(Agent, makeAgent()),
-    Context.add(Faults, makeFaults()),
+    Context.add(Ids, yield* providedOr(Ids, () => (overrides.seed === undefined ? randomIds : makeSeededIds(overrides.seed)))),
+    Context.add(Agent, yield* providedOr(Agent, makeAgent)),
+    Context.add(Faults, yield* providedOr(Faults, makeFaults)),
     Context.add(Journal, makeJournal({ ...options.journal, secrets: [config.apiKey, config.adminKey] })),
     Context.add(Gateways, gateways)
   )

@@ -127,7 +127,6 @@ export const Script = Schema.Struct({
 })
 export type Script = typeof Script.Type
 
-export const decodeScript = Schema.decodeUnknown(Script)
 export const decodeScriptSync = Schema.decodeUnknownSync(Script)
 
 /** The chunks a reply streams as: its explicit chunks, or its text as one chunk. */

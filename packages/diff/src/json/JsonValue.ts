@@ -23,8 +23,6 @@ export const JsonValue: Schema.Schema<JsonValue> = Schema.suspend(
 export const isJsonObject = (v: JsonValue | undefined): v is JsonObject =>
   typeof v === "object" && v !== null && !Array.isArray(v)
 
-export const isJsonArray = (v: JsonValue | undefined): v is ReadonlyArray<JsonValue> => Array.isArray(v)
-
 /** An integral float literal such as `1.0`, kept apart from the int `1`. */
 export const isFloatMarker = (v: JsonValue): v is { readonly $float: string } =>
   isJsonObject(v) && Object.keys(v).length === 1 && typeof v["$float"] === "string"

@@ -83,4 +83,3 @@ export const reportPayload = (input: HtmlReportInput) => {
       : {})
   }
 }
-export type ReportPayload = ReturnType<typeof reportPayload>

@@ -44,6 +44,3 @@ export const resolveJson = (value: JsonValue, bindings: Bindings): JsonValue => 
   if (isJsonObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, resolveJson(v, bindings)]))
   return value
 }
-
-/** The aliases a string refers to (used by the generator's shrinker to keep scenarios valid). */
-export const referencedAliases = (text: string): Array<string> => [...text.matchAll(REFERENCE)].map((m) => m[1] as string)

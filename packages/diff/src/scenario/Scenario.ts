@@ -127,7 +127,6 @@ export const stepKind = (step: Step): StepKind => {
   return "reset"
 }
 
-export const decodeScenario = Schema.decodeUnknown(Scenario)
 export const decodeScenarioSync = Schema.decodeUnknownSync(Scenario)
 
 /** Run statuses after which a run never changes again. */

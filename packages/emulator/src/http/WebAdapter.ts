@@ -79,8 +79,6 @@ const directRequest = (input: Request | string | URL, init: RequestInit | undefi
   return { method, path: url.pathname, query: url.searchParams, headers, body, aborted: NEVER }
 }
 
-export type EmuHandle = (req: EmuRequest) => Effect.Effect<EmuResponse>
-
 export const makeFetch =
   <R>(respond: (req: EmuRequest) => EmuResponse | Promise<EmuResponse>, runtime: Runtime.Runtime<R>) =>
   async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {

@@ -40,18 +40,7 @@ export class PyDict {
 /** str (may hold lone surrogates, as Python str can), bool, None, or a wrapper. */
 export type PyValue = null | boolean | string | PyInt | PyFloat | PyList | PyDict
 
-export const pyInt = (value: bigint | number): PyInt =>
-  new PyInt(typeof value === "bigint" ? value : BigInt(value))
-
 export const pyFloat = (value: number): PyFloat => new PyFloat(value)
-
-export const pyList = (items: Array<PyValue>): PyList => new PyList(items)
-
-export const pyDict = (entries: Iterable<readonly [string, PyValue]>): PyDict => {
-  const map = new Map<string, PyValue>()
-  for (const [k, v] of entries) map.set(k, v)
-  return new PyDict(map)
-}
 
 export const isPyValueWrapper = (u: unknown): u is PyInt | PyFloat | PyList | PyDict =>
   u instanceof PyInt || u instanceof PyFloat || u instanceof PyList || u instanceof PyDict

@@ -2,17 +2,20 @@
  * Plays the Script where Hermes would run its agent: one ScriptPlayer (from @hermetic/script, the
  * same one the fake model plays) per namespace. The agent loop asks it for every model call.
  */
-import { makeScriptPlayer, type ScriptPlayer } from "@hermetic/script"
-import { Context, Effect, Layer } from "effect"
+import { makeScriptPlayer, type Script, type ScriptPlayer, type ScriptRefused } from "@hermetic/script"
+import { Effect, Layer } from "effect"
 
 export interface AgentShape {
   /** The namespace's Script player, created on first use. */
   readonly player: (namespace: string) => ScriptPlayer
+  /** Appends a Script's turns to the namespace's (what `POST /__admin/script` does): the turns now pending. */
+  readonly script: (namespace: string, script: Script) => Effect.Effect<number, ScriptRefused>
   /** Forgets the namespace's Script and position; held calls go as dropped. */
   readonly reset: (namespace: string) => Effect.Effect<void>
 }
 
-export class Agent extends Context.Tag("hermetic/Agent")<Agent, AgentShape>() {}
+/** An Effect.Tag: a program scripts the agent as an Effect (`Agent.script(namespace, script)`). */
+export class Agent extends Effect.Tag("hermetic/Agent")<Agent, AgentShape>() {}
 
 export const makeAgent = (): AgentShape => {
   const players = new Map<string, ScriptPlayer>()
@@ -26,6 +29,7 @@ export const makeAgent = (): AgentShape => {
   }
   return {
     player,
+    script: (ns, script) => Effect.suspend(() => player(ns).append(script)),
     reset: (ns) =>
       Effect.suspend(() => {
         const p = players.get(ns)
@@ -35,4 +39,5 @@ export const makeAgent = (): AgentShape => {
   }
 }
 
+/** The default Agent: no Script in any namespace until one is appended. */
 export const AgentLive = Layer.sync(Agent, makeAgent)

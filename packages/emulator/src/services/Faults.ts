@@ -3,7 +3,7 @@
  * dropped response (the connection closes with nothing sent), or an SSE stream cut after N frames.
  * A fault is one-shot unless `times` says more, or `sticky` keeps it until cleared.
  */
-import { Context, Effect, Schema } from "effect"
+import { Effect, Layer, Schema } from "effect"
 
 // Only what a socket can send: a rule that arms must not turn the next request into a crash.
 const HttpStatus = Schema.Int.pipe(Schema.between(200, 599))
@@ -51,7 +51,11 @@ export interface FaultsShape {
   readonly take: (namespace: string, match: FaultMatch) => FaultRule | undefined
 }
 
-export class Faults extends Context.Tag("hermetic/Faults")<Faults, FaultsShape>() {}
+/**
+ * An Effect.Tag: a program drives the faults as Effects (`Faults.add(namespace, rule)`), the same
+ * service the admin plane's `/__admin/faults` reaches. Provide another implementation to replace it.
+ */
+export class Faults extends Effect.Tag("hermetic/Faults")<Faults, FaultsShape>() {}
 
 const matches = (rule: FaultRule, m: FaultMatch): boolean =>
   (rule.route === undefined || rule.route === m.route) &&
@@ -81,3 +85,6 @@ export const makeFaults = (): FaultsShape => {
     }
   }
 }
+
+/** The default Faults: none armed. */
+export const FaultsLive = Layer.sync(Faults, makeFaults)

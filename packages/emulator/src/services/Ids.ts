@@ -35,6 +35,7 @@ const random16Hex = (): string => {
 
 export const randomIds: IdsShape = { hex: (n) => random16Hex().slice(0, n) }
 
+/** The default Ids: random. */
 export const IdsRandom = Layer.succeed(Ids, randomIds)
 
 /** splitmix32: small, fast and good enough for reproducible identifiers. */
@@ -61,4 +62,5 @@ export const makeSeededIds = (seed: number): IdsShape => {
   }
 }
 
+/** Reproducible Ids: the same seed hands out the same ids in the same order. */
 export const IdsSeeded = (seed: number) => Layer.sync(Ids, () => makeSeededIds(seed))

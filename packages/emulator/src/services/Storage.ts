@@ -200,11 +200,15 @@ export const storageContext = (filename: string, schema: StorageSchema): Effect.
 export const StorageLive = (filename: string, schema: StorageSchema): Layer.Layer<Storage | SqlClient.SqlClient, NativeBindingUnavailable> =>
   Layer.scopedContext(storageContext(filename, schema))
 
+/** Creates the schema's tables on a storage (each statement is idempotent). */
+export const createTables = (storage: StorageShape, schema: StorageSchema): Effect.Effect<void> =>
+  storage.use(() => {
+    for (const ddl of schema.statements) storage.statement(ddl).run()
+  })
+
 /** The open storage with the schema's tables created, as the layer's services. */
 function* storageWithTables(filename: string, schema: StorageSchema) {
   const { sql, storage } = yield* open(filename, schema)
-  yield* storage.use(() => {
-    for (const ddl of schema.statements) storage.statement(ddl).run()
-  })
+  yield* createTables(storage, schema)
   return Context.make(Storage, storage).pipe(Context.add(SqlClient.SqlClient, sql))
 }

@@ -46,12 +46,12 @@ describe("the emulator's two clocks", () => {
       expect(clock.now(NS)).toBeCloseTo(1_700_003_705, 6)
     }).pipe(Effect.provide(EmuClockLive("wall"))))
 
-  it.effect("the emulator's services layer takes its time from TestClock", () =>
+  it.effect("the emulator's layer takes its time from TestClock", () =>
     Effect.gen(function*() {
       const clock = yield* EmuClock
       const started = (yield* Gateways).get(NS)
       yield* TestClock.adjust("59 seconds")
       expect(clock.loop(NS) - started.startedLoop).toBeCloseTo(59, 6)
       expect(clock.now(NS) - started.startedAt).toBeCloseTo(59, 6)
-    }).pipe(Effect.provide(Layer.fresh(Emulator.servicesLayer({ memory: true })))))
+    }).pipe(Effect.provide(Layer.fresh(Emulator.layer({ memory: true })))))
 })

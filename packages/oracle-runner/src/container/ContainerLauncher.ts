@@ -19,6 +19,7 @@ import { Effect, type Scope, ScopedRef } from "effect"
 import { GatewayStartFailed, MissingTool, type OracleError, PinUnavailable } from "../errors.js"
 import { runCommand } from "../exec/Command.js"
 import type { FakeClock } from "../gateway/FakeClock.js"
+import { gatewayEnv } from "../gateway/gatewayEnv.js"
 import type { HermesHome } from "../gateway/hermesHome.js"
 import { type LaunchedGateway, launchedGateway, logTail, type Progress } from "../gateway/Launcher.js"
 import { waitHealthy } from "../gateway/waitHealthy.js"
@@ -40,24 +41,6 @@ export type ContainerLaunchOptions = {
   /** Closing the scope kills the container instead of Hermes' planned stop. */
   readonly killOnRelease?: boolean
 }
-
-const containerEnv = (o: ContainerLaunchOptions): Record<string, string> => ({
-  PATH: `${IMAGE_VENV}/bin:/usr/local/bin:/usr/bin:/bin`,
-  HOME: o.home.home,
-  HERMES_HOME: o.home.hermesHome,
-  TERMINAL_CWD: o.home.workDir,
-  LANG: "C.UTF-8",
-  TZ: "UTC",
-  PYTHONUNBUFFERED: "1",
-  API_SERVER_KEY: o.home.apiKey,
-  API_SERVER_HOST: "127.0.0.1",
-  API_SERVER_PORT: String(o.home.port),
-  TIRITH_ENABLED: "false",
-  HERMES_DISABLE_LAZY_INSTALLS: "1",
-  HERMES_GATEWAY_MAX_STARTS: "0",
-  HERMES_GATEWAY_NO_SUPERVISE: "1",
-  ...(o.clock ? o.clock.clock.env(o.clock.lib) : {})
-})
 
 const docker = (...args: ReadonlyArray<string>) => runCommand("docker", args)
 
@@ -102,7 +85,7 @@ const startContainer = (o: ContainerLaunchOptions, image: string, placement: Cpu
       const started = await (await gatewayContainer(image, placement))
         .withNetworkMode("host")
         .withBindMounts([{ source: o.home.root, target: o.home.root, mode: "rw" }, ...preloadMounts(o.clock?.lib)])
-        .withEnvironment(containerEnv(o))
+        .withEnvironment(gatewayEnv({ venvBin: `${IMAGE_VENV}/bin`, home: o.home, ...(o.clock ? { clock: o.clock } : {}) }))
         .withWorkingDir(o.home.workDir)
         .withCommand(["hermes", "gateway", "run", "--replace", "-v", "--no-supervise"])
         .withLabels({ [ROLE_LABEL]: "gateway", "hermetic.pin": o.pinName, ...ownerLabels() })

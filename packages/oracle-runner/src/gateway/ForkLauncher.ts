@@ -1,6 +1,6 @@
 /**
  * The process launcher's twin for gateways forked by a fork server (ForkServer.ts): same
- * environment (gatewayEnv), same log, same readiness (GET /health), same stops (SIGINT to the
+ * environment (processEnv), same log, same readiness (GET /health), same stops (SIGINT to the
  * group is Hermes' planned stop, SIGKILL after a grace); only the start differs, a fork of a warm
  * interpreter instead of a new one. A restart or crash inside a scenario forks again on the same
  * HERMES_HOME. With `killOnRelease`, closing the scope SIGKILLs instead of stopping gracefully:
@@ -11,7 +11,7 @@ import { Duration, Effect, type Scope, ScopedRef } from "effect"
 import { GatewayStartFailed } from "../errors.js"
 import type { ForkServer } from "./ForkServer.js"
 import { type LaunchedGateway, launchedGateway, logTail } from "./Launcher.js"
-import { gatewayEnv, type ProcessLaunchOptions } from "./ProcessLauncher.js"
+import { processEnv, type ProcessLaunchOptions } from "./ProcessLauncher.js"
 import { groupAlive, killGroup, trackGroup, untrackGroup } from "./processGroups.js"
 import { waitHealthy } from "./waitHealthy.js"
 
@@ -32,7 +32,7 @@ const awaitGone = (pgid: number, ms: number) =>
 
 const forkedGateway = (o: ForkLaunchOptions) =>
   Effect.acquireRelease(
-    Effect.tap(o.server.fork({ env: gatewayEnv(o), cwd: o.home.workDir, log: o.home.logFile }), trackGroup),
+    Effect.tap(o.server.fork({ env: processEnv(o), cwd: o.home.workDir, log: o.home.logFile }), trackGroup),
     (pgid) =>
       Effect.gen(function*() {
         killGroup(pgid, "SIGKILL")

@@ -15,6 +15,7 @@ import { GatewayStartFailed } from "../errors.js"
 import { awaitExit, type RunningChild, spawnChild } from "../exec/Command.js"
 import type { HermesVenv } from "../venv/HermesVenv.js"
 import type { FakeClock } from "./FakeClock.js"
+import { gatewayEnv } from "./gatewayEnv.js"
 import type { HermesHome } from "./hermesHome.js"
 import { type LaunchedGateway, launchedGateway, logTail, type Progress } from "./Launcher.js"
 import { groupAlive, killGroup, trackGroup, untrackGroup } from "./processGroups.js"
@@ -30,25 +31,9 @@ export type ProcessLaunchOptions = {
   readonly killOnRelease?: boolean
 }
 
-/** The gateway's environment: nothing inherited except what is listed here. */
-export const gatewayEnv = (o: ProcessLaunchOptions): Record<string, string> => ({
-  PATH: `${o.venv.dir}/bin:/usr/local/bin:/usr/bin:/bin`,
-  HOME: o.home.home,
-  HERMES_HOME: o.home.hermesHome,
-  TERMINAL_CWD: o.home.workDir,
-  LANG: "C.UTF-8",
-  TZ: "UTC",
-  PYTHONUNBUFFERED: "1",
-  API_SERVER_KEY: o.home.apiKey,
-  API_SERVER_HOST: "127.0.0.1",
-  API_SERVER_PORT: String(o.home.port),
-  // No network side trips: tirith download, lazy pip installs; no respawn-storm sleeps on restarts.
-  TIRITH_ENABLED: "false",
-  HERMES_DISABLE_LAZY_INSTALLS: "1",
-  HERMES_GATEWAY_MAX_STARTS: "0",
-  HERMES_GATEWAY_NO_SUPERVISE: "1",
-  ...(o.clock ? o.clock.clock.env(o.clock.lib) : {})
-})
+/** The gateway's environment for a venv on this host. */
+export const processEnv = (o: ProcessLaunchOptions): Record<string, string> =>
+  gatewayEnv({ venvBin: `${o.venv.dir}/bin`, home: o.home, ...(o.clock ? { clock: o.clock } : {}) })
 
 /**
  * Runs hermes through a two-line Python shim that asks the kernel to SIGKILL it when its parent
@@ -65,7 +50,7 @@ const PDEATHSIG_SHIM = [
 const spawnGateway = (o: ProcessLaunchOptions): RunningChild =>
   execa(o.venv.python, ["-c", PDEATHSIG_SHIM, String(process.pid), o.venv.hermes, "gateway", "run", "--replace", "-v"], {
     cwd: o.home.workDir,
-    env: gatewayEnv(o),
+    env: processEnv(o),
     extendEnv: false,
     detached: true,
     stdin: "ignore",

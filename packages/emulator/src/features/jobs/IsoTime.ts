@@ -17,8 +17,6 @@ const pad = (n: number, w = 2): string => String(Math.abs(n)).padStart(w, "0")
 
 export const fromEpochSeconds = (seconds: number): ZonedTime => ({ micros: Math.round(seconds * 1e6), offsetSeconds: 0 })
 
-export const toEpochSeconds = (t: ZonedTime): number => t.micros / 1e6
-
 /** Wall-clock fields of the time in its own offset (UTC for naive). */
 export const wallClock = (t: ZonedTime) => {
   const shifted = t.micros + (t.offsetSeconds ?? 0) * 1e6

@@ -154,13 +154,3 @@ function* writeConversation(namespace: string, name: string | null, responseId: 
     INSERT OR REPLACE INTO response_conversations (namespace, name, response_id)
     VALUES (${namespace}, ${name}, ${responseId})`
 }
-
-/** How many responses a namespace holds (tests, admin). */
-export const countStoredResponses = (namespace: string) =>
-  Effect.gen(() => countRows(namespace)).pipe(Effect.orDie)
-
-function* countRows(namespace: string) {
-  const sql = yield* SqlClient.SqlClient
-  const rows = yield* sql<{ n: number }>`SELECT COUNT(*) AS n FROM stored_responses WHERE namespace = ${namespace}`
-  return rows[0]?.n ?? 0
-}

@@ -81,27 +81,52 @@ const FAILING_WRITE_AFTER_DISCONNECT = 2
 export const streamResponse = (ctx: RouteContext, spec: StreamSpec): Effect.Effect<EmuResponse, never, AppServices> =>
   Effect.gen(() => startStream(ctx, spec))
 
+/** The SSE connection: the frames queued for the client, their numbering, and whether it left. */
+interface Wire {
+  readonly frames: Queue.Queue<string | null>
+  /** The next event's `sequence_number`. */
+  sequence: number
+  clientGone: boolean
+  writesSinceGone: number
+}
+
+/** The assistant message item: opened (an output index) at its first text. */
+interface MessageItem {
+  readonly id: string
+  index: number | undefined
+  readonly textParts: Array<string>
+}
+
+/** The tool items: as response.completed lists them (before the message), and the calls still open. */
+interface ToolItems {
+  readonly listed: Array<Record<string, unknown>>
+  readonly open: Map<string, { readonly item: Record<string, unknown>; readonly index: number }>
+}
+
+/** What the store keeps of the response: the snapshot written last, and the usage it reports. */
+interface Snapshot {
+  readonly conversationKey: string | null
+  usage: AgentUsage
+  /** The terminal snapshot is stored: a client leaving now leaves no incomplete one. */
+  terminalPersisted: boolean
+}
+
 /** One stream's writing side: what its events are built from, and what changes as they go out. */
 interface StreamState {
   readonly ctx: RouteContext
   readonly spec: StreamSpec
   readonly ids: IdsShape
-  readonly frames: Queue.Queue<string | null>
-  readonly messageId: string
-  readonly conversationKey: string | null
-  sequence: number
-  terminalPersisted: boolean
-  readonly textParts: Array<string>
-  messageOpened: boolean
-  messageIndex: number
-  outputIndex: number
-  /** Tool items as response.completed lists them (before the message). */
-  readonly toolItems: Array<Record<string, unknown>>
-  readonly openTools: Map<string, { readonly item: Record<string, unknown>; readonly index: number }>
-  usage: AgentUsage
-  clientGone: boolean
-  writesSinceGone: number
+  readonly wire: Wire
+  readonly message: MessageItem
+  readonly tools: ToolItems
+  readonly snapshot: Snapshot
 }
+
+/**
+ * Items take output indexes in the order they open, one each: every tool item is listed once
+ * opened, and the message counts once it has opened.
+ */
+const nextOutputIndex = (state: StreamState): number => state.tools.listed.length + (state.message.index === undefined ? 0 : 1)
 
 function* startStream(ctx: RouteContext, spec: StreamSpec) {
   const ids = yield* Ids
@@ -131,26 +156,16 @@ function* startStream(ctx: RouteContext, spec: StreamSpec) {
     Effect.tap((result) => Queue.offer(signals, { _tag: "done", result }))
   )).pipe(Effect.forkDaemon)
 
-  const messageId = messageItemId(ids)
+  const message: MessageItem = { id: messageItemId(ids), index: undefined, textParts: [] }
   const frames = yield* Queue.unbounded<string | null>()
   const state: StreamState = {
     ctx,
     spec,
     ids,
-    frames,
-    messageId,
-    conversationKey: Either.getOrNull(sqlKey(spec.conversation)),
-    sequence: 0,
-    terminalPersisted: false,
-    textParts: [],
-    messageOpened: false,
-    messageIndex: 0,
-    outputIndex: 0,
-    toolItems: [],
-    openTools: new Map(),
-    usage: ZERO_USAGE,
-    clientGone: false,
-    writesSinceGone: 0
+    wire: { frames, sequence: 0, clientGone: false, writesSinceGone: 0 },
+    message,
+    tools: { listed: [], open: new Map() },
+    snapshot: { conversationKey: Either.getOrNull(sqlKey(spec.conversation)), usage: ZERO_USAGE, terminalPersisted: false }
   }
 
   // client gone (or the server cancelling the stream): keep an incomplete snapshot, stop the agent
@@ -169,20 +184,20 @@ function* startStream(ctx: RouteContext, spec: StreamSpec) {
     Stream.takeWhile((f): f is string => f !== null),
     // the client went away (the adapter interrupts the stream: EmuBody in http/Exchange.ts) or a fault
     // cut the stream; after a normal end this changes nothing
-    Stream.ensuring(Effect.sync(() => void (state.clientGone = true)))
+    Stream.ensuring(Effect.sync(() => void (state.wire.clientGone = true)))
   )
   return sseResponse(body, spec.headers)
 }
 
-const send = (state: StreamState, frame: () => string) =>
+const send = (wire: Wire, frame: () => string) =>
   Effect.suspend(() => {
-    if (state.clientGone && ++state.writesSinceGone >= FAILING_WRITE_AFTER_DISCONNECT) return Effect.fail(new ClientGone())
-    return Queue.offer(state.frames, frame())
+    if (wire.clientGone && ++wire.writesSinceGone >= FAILING_WRITE_AFTER_DISCONNECT) return Effect.fail(new ClientGone())
+    return Queue.offer(wire.frames, frame())
   })
 
 // numbered when written, not when the effect is built
 const write = (state: StreamState, type: string, data: Record<string, unknown>) =>
-  send(state, () => `event: ${type}\ndata: ${pyDumps({ type, ...data, sequence_number: state.sequence++ })}\n\n`)
+  send(state.wire, () => `event: ${type}\ndata: ${pyDumps({ type, ...data, sequence_number: state.wire.sequence++ })}\n\n`)
 
 const envelope = (spec: StreamSpec, status: string) => ({
   id: spec.responseId,
@@ -205,8 +220,8 @@ function* persistSnapshot(state: StreamState, response: Record<string, unknown>,
     session_id: spec.sessionId
   }
   yield* putStoredResponse(ctx.namespace, spec.responseId, data, ctx.now(), ctx.features.storedResponsesCap)
-  if (state.conversationKey !== null && pyTruthy(spec.conversation)) {
-    yield* setConversation(ctx.namespace, state.conversationKey, spec.responseId)
+  if (state.snapshot.conversationKey !== null && pyTruthy(spec.conversation)) {
+    yield* setConversation(ctx.namespace, state.snapshot.conversationKey, spec.responseId)
   }
 }
 
@@ -214,12 +229,12 @@ const withUser = (spec: StreamSpec) => [...spec.history, { role: "user", content
 
 const openMessage = (state: StreamState) =>
   Effect.suspend(() => {
-    if (state.messageOpened) return Effect.void
-    state.messageOpened = true
-    state.messageIndex = state.outputIndex++
+    if (state.message.index !== undefined) return Effect.void
+    const index = nextOutputIndex(state)
+    state.message.index = index
     return write(state, "response.output_item.added", {
-      output_index: state.messageIndex,
-      item: { id: state.messageId, type: "message", status: "in_progress", role: "assistant", content: [] }
+      output_index: index,
+      item: { id: state.message.id, type: "message", status: "in_progress", role: "assistant", content: [] }
     })
   })
 
@@ -234,9 +249,9 @@ const toolStarted = (state: StreamState, call: ExecutedToolCall) =>
       call_id: call.id,
       arguments: reserializedArguments(call.arguments)
     }
-    const index = state.outputIndex++
-    state.openTools.set(call.id, { item, index })
-    state.toolItems.push({ type: "function_call", name: item.name, arguments: item.arguments, call_id: item.call_id })
+    const index = nextOutputIndex(state)
+    state.tools.open.set(call.id, { item, index })
+    state.tools.listed.push({ type: "function_call", name: item.name, arguments: item.arguments, call_id: item.call_id })
     return write(state, "response.output_item.added", { output_index: index, item })
   })
 
@@ -244,25 +259,25 @@ const toolStarted = (state: StreamState, call: ExecutedToolCall) =>
 const toolCompleted = (state: StreamState, call: ExecutedToolCall) => Effect.gen(() => completeTool(state, call))
 
 function* completeTool(state: StreamState, call: ExecutedToolCall) {
-  const open = state.openTools.get(call.id)
+  const open = state.tools.open.get(call.id)
   if (open === undefined) return
-  state.openTools.delete(call.id)
+  state.tools.open.delete(call.id)
   yield* write(state, "response.output_item.done", { output_index: open.index, item: { ...open.item, status: "completed" } })
   const output = [{ type: "input_text", text: call.result ?? "" }]
   const item = { id: `fco_${state.ids.hex(24)}`, type: "function_call_output", call_id: call.id, output, status: "completed" }
-  const index = state.outputIndex++
-  state.toolItems.push({ type: "function_call_output", call_id: call.id, output })
+  const index = nextOutputIndex(state)
+  state.tools.listed.push({ type: "function_call_output", call_id: call.id, output })
   yield* write(state, "response.output_item.added", { output_index: index, item })
   yield* write(state, "response.output_item.done", { output_index: index, item })
 }
 
 const emitDelta = (state: StreamState, text: string) =>
   openMessage(state).pipe(
-    Effect.zipRight(Effect.sync(() => state.textParts.push(text))),
+    Effect.zipRight(Effect.sync(() => state.message.textParts.push(text))),
     Effect.zipRight(Effect.suspend(() =>
       write(state, "response.output_text.delta", {
-        item_id: state.messageId,
-        output_index: state.messageIndex,
+        item_id: state.message.id,
+        output_index: state.message.index,
         content_index: 0,
         delta: text,
         logprobs: []
@@ -273,9 +288,9 @@ const emitDelta = (state: StreamState, text: string) =>
 /** `_persist_incomplete_if_needed`: what a vanished client leaves in the store. */
 const persistIncomplete = (state: StreamState) =>
   Effect.suspend(() => {
-    if (!state.spec.store || state.terminalPersisted) return Effect.void
-    const text = state.textParts.join("")
-    const env = { ...envelope(state.spec, "incomplete"), output: text === "" ? [] : [messageItem(text)], usage: state.usage }
+    if (!state.spec.store || state.snapshot.terminalPersisted) return Effect.void
+    const text = state.message.textParts.join("")
+    const env = { ...envelope(state.spec, "incomplete"), output: text === "" ? [] : [messageItem(text)], usage: state.snapshot.usage }
     const history: Array<AgentMessage> = withUser(state.spec)
     if (text !== "") history.push({ role: "assistant", content: text })
     return persist(state, env, history)
@@ -299,7 +314,7 @@ function* writeEvents(state: StreamState, signals: Queue.Queue<AgentSignal>) {
   while (result === undefined) {
     const next = yield* Queue.take(signals).pipe(Effect.timeoutOption(KEEPALIVE_AFTER))
     if (Option.isNone(next)) {
-      yield* send(state, () => KEEPALIVE_FRAME)
+      yield* send(state.wire, () => KEEPALIVE_FRAME)
       continue
     }
     const signal = next.value
@@ -310,24 +325,25 @@ function* writeEvents(state: StreamState, signals: Queue.Queue<AgentSignal>) {
     else result = signal.result
   }
   yield* flush
-  state.usage = result.usage
+  state.snapshot.usage = result.usage
 
   const agentFinal = result.finalResponse
-  if (agentFinal !== "" && state.textParts.length === 0) yield* emitDelta(state, agentFinal)
-  const finalText = state.textParts.join("") || agentFinal
+  if (agentFinal !== "" && state.message.textParts.length === 0) yield* emitDelta(state, agentFinal)
+  const finalText = state.message.textParts.join("") || agentFinal
   const agentError = result.error !== undefined && finalText === "" ? result.error : undefined
-  if (state.messageOpened) {
+  const message = state.message
+  if (message.index !== undefined) {
     yield* write(state, "response.output_text.done", {
-      item_id: state.messageId,
-      output_index: state.messageIndex,
+      item_id: message.id,
+      output_index: message.index,
       content_index: 0,
       text: finalText,
       logprobs: []
     })
     yield* write(state, "response.output_item.done", {
-      output_index: state.messageIndex,
+      output_index: message.index,
       item: {
-        id: state.messageId,
+        id: message.id,
         type: "message",
         status: "completed",
         role: "assistant",
@@ -335,7 +351,7 @@ function* writeEvents(state: StreamState, signals: Queue.Queue<AgentSignal>) {
       }
     })
   }
-  const output = [...state.toolItems, messageItem(finalText !== "" ? finalText : agentError ?? "")]
+  const output = [...state.tools.listed, messageItem(finalText !== "" ? finalText : agentError ?? "")]
   if (agentError !== undefined) {
     const failed = {
       ...envelope(spec, "failed"),
@@ -346,12 +362,12 @@ function* writeEvents(state: StreamState, signals: Queue.Queue<AgentSignal>) {
     const history: Array<AgentMessage> = withUser(spec)
     history.push({ role: "assistant", content: finalText !== "" ? finalText : agentError })
     yield* persist(state, failed, history)
-    state.terminalPersisted = true
+    state.snapshot.terminalPersisted = true
     yield* write(state, "response.failed", { response: failed })
   } else {
     const completed = { ...envelope(spec, "completed"), output, usage: result.usage }
     yield* persist(state, completed, storedHistory(ctx.features, spec.history, spec.userMessage, result, finalText))
-    state.terminalPersisted = true
+    state.snapshot.terminalPersisted = true
     yield* write(state, "response.completed", { response: completed })
   }
 }

@@ -45,8 +45,6 @@ export const setRunStatus = (
   return current
 }
 
-export const recordStatus = (record: RunRecord): string => String(record["status"])
-
 export const recordUpdatedAt = (record: RunRecord): number => {
   const v = record["updated_at"]
   return v instanceof PyFloat ? v.value : typeof v === "number" ? v : 0

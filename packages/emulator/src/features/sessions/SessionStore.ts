@@ -161,17 +161,6 @@ export const countMessages = (ns: string, sessionId: string) =>
   )
 
 /** The next AUTOINCREMENT message id of this namespace's state.db. */
-/** Reserves `count` consecutive message ids (AUTOINCREMENT-like, never reused); returns the last. */
-export const reserveMessageIds = (ns: string, count: number) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.gen(() => advanceMessageSeq(sql, ns, count))).pipe(Effect.orDie)
-
-function* advanceMessageSeq(sql: SqlClient.SqlClient, ns: string, count: number) {
-  yield* sql`INSERT INTO hermes_message_seq (namespace, last_id) VALUES (${ns}, ${count})
-             ON CONFLICT (namespace) DO UPDATE SET last_id = last_id + ${count}`
-  const rows = yield* sql<{ readonly last_id: number }>`SELECT last_id FROM hermes_message_seq WHERE namespace = ${ns}`
-  return rows[0]?.last_id ?? count
-}
-
 export const nextMessageId = (ns: string) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) => Effect.gen(() => advanceMessageSeqByOne(sql, ns))).pipe(Effect.orDie)
 

@@ -1,0 +1,89 @@
+/**
+ * The shapes of one agent turn (AgentLoop.ts plays it): what a route gives it, what it reports
+ * as it goes, and what it returns.
+ */
+import type { AgentOperation, ToolApproval } from "@hermetic/script"
+import type { Effect } from "effect"
+import type { Storage } from "../services/Storage.js"
+import type { AgentMessage } from "./AgentMessages.js"
+import type { Interrupt } from "./Interrupt.js"
+import type { DangerousMatch } from "./tools/DangerousCommands.js"
+import type { ApprovalChoice } from "./tools/ToolCalls.js"
+
+export interface AgentUsage {
+  readonly input_tokens: number
+  readonly output_tokens: number
+  readonly total_tokens: number
+}
+
+/** `run_conversation`'s result plus the agent's token counters. */
+export interface AgentTurnResult {
+  readonly finalResponse: string
+  /** The agent's transcript: the (repaired) history dicts, this turn's user message and replies. */
+  readonly messages: Array<AgentMessage>
+  /** Index of this turn's first reply in `messages` (after the repaired history and user message). */
+  readonly turnStart: number
+  readonly error: string | undefined
+  readonly completed: boolean
+  readonly partial: boolean
+  readonly failed: boolean
+  readonly interrupted: boolean
+  readonly usage: AgentUsage
+}
+
+/** What the agent reports as it goes; a callback may write to Storage (a run's status), which the turn's caller provides. */
+export interface AgentTurnCallbacks {
+  /** `stream_delta_callback`: each text chunk as the model streams it. */
+  readonly onDelta?: (text: string) => Effect.Effect<void, never, Storage>
+  /** A pause in the stream (a model call ended, or a held reply is awaited): buffered text may flush. */
+  readonly onPause?: () => Effect.Effect<void, never, Storage>
+  /** `tool_start_callback` / `tool_complete_callback`: a call to a tool the gateway has, around its execution. */
+  readonly onToolStart?: (call: ExecutedToolCall) => Effect.Effect<void, never, Storage>
+  readonly onToolComplete?: (call: ExecutedToolCall) => Effect.Effect<void, never, Storage>
+  /**
+   * Each model reply once received, with its text (possibly empty), before its tools run: where
+   * Hermes' loop reports an assistant message to its progress callback (runs: reasoning.available).
+   */
+  readonly onAssistantReply?: (text: string) => Effect.Effect<void, never, Storage>
+  /**
+   * Hermes' approval guard stopped a tool (a flagged terminal command, or one the Script marks):
+   * resolves with the user's choice, "interrupted" when the agent is stopped meanwhile. Only
+   * /v1/runs can ask; elsewhere the tool answers "pending_approval".
+   */
+  readonly onToolApproval?: (call: ExecutedToolCall, match: DangerousMatch) => Effect.Effect<ApprovalChoice, never, Storage>
+}
+
+export interface AgentTurnInput {
+  readonly namespace: string
+  /** The operation whose agent turn this is (a Script turn's `when.operation`). */
+  readonly operation: AgentOperation
+  /** The Hermes session the turn runs under (a Script turn's `when.sessionId`). */
+  readonly sessionId: string
+  readonly userMessage: unknown
+  /** The caller's history; its dicts are shared with the transcript, as upstream shares them. */
+  readonly history: ReadonlyArray<AgentMessage>
+  readonly callbacks?: AgentTurnCallbacks
+  /** Completes when the caller interrupts the agent (client gone, stop). */
+  readonly interrupt?: Interrupt
+  /**
+   * The tools enabled for the api_server platform (default none, as in the oracle runner's home).
+   * A model reply whose tool calls all name enabled tools is executed — with the tool callbacks, an
+   * emulated result, and a paragraph break before the next streamed text, as Hermes does; any other
+   * tool call is an unknown tool.
+   */
+  readonly enabledTools?: ReadonlySet<string>
+  /** The approval session approvals are remembered under (the run id on /v1/runs). */
+  readonly approvalSession?: string
+}
+
+export interface ExecutedToolCall {
+  readonly id: string
+  readonly name: string
+  readonly arguments: string
+  /** Set when the Script says Hermes' approval guard stops this call. */
+  readonly approval?: ToolApproval
+  /** False when the approval guard kept the tool from running (denied, pending). */
+  approved?: boolean
+  /** What the tool answered the model; set before onToolComplete. */
+  result?: string
+}

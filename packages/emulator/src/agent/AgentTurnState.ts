@@ -1,0 +1,90 @@
+/**
+ * What one agent turn keeps while it plays (AgentLoop.ts plays it): the transcript, the token and
+ * retry counters Hermes' loop keeps, and the stream's paragraph-break flag. One object per turn,
+ * so the loop's steps are functions of it instead of closures made per turn.
+ */
+import type { ModelCall, ScriptPlayer } from "@hermetic/script"
+import { Effect } from "effect"
+import { pyStrip } from "../python/index.js"
+import type { GatewayState } from "../services/GatewayProcess.js"
+import type { Storage } from "../services/Storage.js"
+import { AGENT_MODEL } from "./AgentIdentity.js"
+import { type AgentMessage, stampPersisted } from "./AgentMessages.js"
+import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js"
+import { TodoList } from "./tools/TodoList.js"
+
+const noEffect = () => Effect.void
+
+export class AgentTurnState {
+  readonly messages: Array<AgentMessage>
+  /** A fresh agent per request: its todo list starts empty. */
+  readonly todo = new TodoList()
+  inputTokens = 0
+  outputTokens = 0
+  modelCalls = 0
+  /** Calls so far that failed with the same error in a row: Hermes' retries of one call. */
+  failedAttempts = 0
+  invalidToolRounds = 0
+  emptyRetries = 0
+  /** Index of this turn's first reply in `messages`, once the first model call is made. */
+  turnStart = -1
+  /** Texts of replies cut off by finish_reason "length", joined in front of the final answer. */
+  readonly truncatedParts: Array<string> = []
+  lengthContinuations = 0
+  /** `_stream_needs_break`: after executed tools, the next non-blank delta starts a new paragraph. */
+  needsBreak = false
+  private readonly emitDelta: (text: string) => Effect.Effect<void, never, Storage>
+  readonly onPause: () => Effect.Effect<void, never, Storage>
+
+  constructor(
+    readonly input: AgentTurnInput,
+    readonly player: ScriptPlayer,
+    readonly gateway: GatewayState
+  ) {
+    this.messages = [...input.history]
+    this.messages.push({ role: "user", content: input.userMessage })
+    this.emitDelta = input.callbacks?.onDelta ?? noEffect
+    this.onPause = input.callbacks?.onPause ?? noEffect
+  }
+
+  /** A streamed chunk, after a paragraph break when executed tools came before it. */
+  onDelta(chunk: string): Effect.Effect<void, never, Storage> {
+    if (!this.needsBreak || pyStrip(chunk) === "") return this.emitDelta(chunk)
+    this.needsBreak = false
+    return this.emitDelta(`\n\n${chunk}`)
+  }
+
+  get interrupted(): boolean {
+    return this.input.interrupt?.isSet === true
+  }
+
+  /** The model call the loop sends now: its transcript so far, as the model would receive it. */
+  modelCall(): ModelCall {
+    return {
+      messages: this.messages.map((m) => ({ role: String(m["role"]), content: m["content"] })),
+      model: AGENT_MODEL,
+      operation: this.input.operation,
+      sessionId: this.input.sessionId
+    }
+  }
+
+  usage(): AgentUsage {
+    return { input_tokens: this.inputTokens, output_tokens: this.outputTokens, total_tokens: this.inputTokens + this.outputTokens }
+  }
+
+  /** The turn's result: a completed turn unless `fields` say otherwise. */
+  finish(fields: Partial<AgentTurnResult> & { readonly finalResponse: string }): AgentTurnResult {
+    stampPersisted(this.messages)
+    return {
+      messages: this.messages,
+      turnStart: this.turnStart < 0 ? this.messages.length : this.turnStart,
+      error: undefined,
+      completed: true,
+      partial: false,
+      failed: false,
+      interrupted: false,
+      usage: this.usage(),
+      ...fields
+    }
+  }
+}
