@@ -23,6 +23,22 @@ const describeError = (e: unknown): string => {
   return cause === undefined ? e.message : `${e.message} (${cause})`
 }
 
+/** fetch failed because the connection was reset or closed under it, before any answer came. */
+const isConnectionReset = (e: Error): boolean => {
+  const code = (e.cause as { code?: string } | undefined)?.code
+  return code === "ECONNRESET" || code === "EPIPE" || code === "UND_ERR_SOCKET"
+}
+
+/**
+ * Requests the real gateway's side may send again after a reset: a GET (aiohttp closes an idle
+ * kept-alive connection when its timer fires, and a clock jump fires it at once, so a reused
+ * connection can be closed under the next request) and a generated body (filler that never parses:
+ * refused before anything changes — over the limit aiohttp answers 413 and closes while a loaded
+ * client is still writing, and the reset can overtake the answer). A GET that did reach a handler and
+ * lost its answer is no false pass either: an events stream read twice shows as a divergence.
+ */
+const resetIsHarmless = (spec: HttpRequestSpec): boolean => spec.method.toUpperCase() === "GET" || spec.generatedBody !== undefined
+
 /** The request as the scenario describes it (what gets recorded), and the init actually sent. */
 export const buildRequest = (spec: HttpRequestSpec, driver: Pick<LiveDriver, "apiKey" | "hiddenHeaders">): { wire: WireRequest; init: RequestInit } => {
   // every target sees the same User-Agent (servers echo it, e.g. a cron job's origin); fetch over a
@@ -80,9 +96,12 @@ export const liveTarget = (info: TargetInfo, driver: LiveDriver): Target => {
   const pause = Effect.suspend(() => Effect.sleep(Duration.millis(driver.pollIntervalMs)))
 
   const send = (spec: HttpRequestSpec): Effect.Effect<Exchange, Error> => {
-    const { wire, init } = buildRequest(spec, driver)
+    const { wire } = buildRequest(spec, driver)
     const limits = { deadlineMs: driver.sseDeadlineMs, ...(spec.maxFrames !== undefined ? { maxFrames: spec.maxFrames } : {}) }
-    return Effect.matchEffect(driver.fetch(spec.path, init), {
+    // each try builds its request again: a generated body is a stream, read once
+    const fetched = Effect.suspend(() => driver.fetch(spec.path, buildRequest(spec, driver).init))
+    const tries = info.real && resetIsHarmless(spec) ? Effect.retry(fetched, { times: 2, while: isConnectionReset }) : fetched
+    return Effect.matchEffect(tries, {
       // The real gateway going away is the oracle failing; an emulator dropping a connection is behaviour.
       onFailure: (e): Effect.Effect<Exchange, Error> => (info.real ? Effect.fail(e) : Effect.succeed({ request: wire, transportError: describeError(e) })),
       // reading the body is the other half of the HTTP edge
