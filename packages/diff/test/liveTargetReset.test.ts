@@ -6,34 +6,21 @@
 import { Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
 import type { HttpRequestSpec, Step } from "../src/scenario/Scenario.js"
-import type { LiveDriver } from "../src/target/LiveDriver.js"
 import { liveTarget } from "../src/target/liveTarget.js"
+import { stubDriver } from "./support.js"
 
 const reset = () => new TypeError("fetch failed", { cause: Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }) })
 
 /** A driver whose fetch is reset `resets` times, then answers 200; it counts the sends. */
 const resettingDriver = (resets: number) => {
   const sent: Array<string> = []
-  const driver: LiveDriver = {
+  const driver = stubDriver({
     fetch: (path, init) =>
       Effect.suspend(() => {
         sent.push(`${init.method ?? "GET"} ${path}`)
         return sent.length <= resets ? Effect.fail(reset()) : Effect.succeed(new Response("{}", { status: 200, headers: { "content-type": "application/json" } }))
-      }),
-    apiKey: "k",
-    hiddenHeaders: () => ({}),
-    script: () => Effect.void,
-    release: () => Effect.void,
-    isHeld: () => Effect.succeed(false),
-    clock: () => Effect.void,
-    restart: () => Effect.void,
-    reset: Effect.void,
-    drain: () => Effect.void,
-    begin: Effect.void,
-    end: () => Effect.void,
-    pollIntervalMs: 1,
-    sseDeadlineMs: 1000
-  }
+      })
+  })
   return { driver, sent }
 }
 

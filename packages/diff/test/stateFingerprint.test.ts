@@ -12,6 +12,7 @@ import { runScenario } from "../src/runner/runScenario.js"
 import type { Scenario } from "../src/scenario/Scenario.js"
 import type { LiveDriver } from "../src/target/LiveDriver.js"
 import { liveTarget } from "../src/target/liveTarget.js"
+import { stubDriver } from "./support.js"
 import { fingerprintDifference, type StateFingerprint, stateFingerprint } from "../src/target/StateFingerprint.js"
 
 /** What the stub gateway and fake model answer; tests change it between reads. */
@@ -72,22 +73,7 @@ describe("fingerprintDifference", () => {
 
 describe("a play's end", () => {
   const scenario: Scenario = { version: 1, name: "leaves state", steps: [{ clock: { advance: 1 } }] } as Scenario
-  const driver = (end: LiveDriver["end"]): LiveDriver => ({
-    fetch: () => Effect.fail(new Error("unused")),
-    apiKey: "k",
-    hiddenHeaders: () => ({}),
-    script: () => Effect.void,
-    release: () => Effect.void,
-    isHeld: () => Effect.succeed(false),
-    clock: () => Effect.void,
-    restart: () => Effect.void,
-    reset: Effect.void,
-    drain: () => Effect.void,
-    begin: Effect.void,
-    end,
-    pollIntervalMs: 1,
-    sseDeadlineMs: 1000
-  })
+  const driver = (end: LiveDriver["end"]): LiveDriver => stubDriver({ end })
   const info = { kind: "gateway-process", pin: "0.19.0", real: true, clock: "running", description: "stub" } as const
 
   it("fails the play with what `end` found", async () => {

@@ -1,6 +1,27 @@
-/** Builders for ScenarioRuns and exchanges in unit tests. */
+/** Builders for ScenarioRuns, exchanges and live drivers in unit tests. */
+import { Effect } from "effect"
 import type { Exchange } from "../src/exchange/Exchange.js"
 import type { ScenarioRun, StepRecord } from "../src/runner/ScenarioRun.js"
+import type { LiveDriver } from "../src/target/LiveDriver.js"
+
+/** A LiveDriver whose every control succeeds and does nothing, and whose fetch fails unless given. */
+export const stubDriver = (overrides: Partial<LiveDriver> = {}): LiveDriver => ({
+  fetch: () => Effect.fail(new Error("unused")),
+  apiKey: "k",
+  hiddenHeaders: () => ({}),
+  script: () => Effect.void,
+  release: () => Effect.void,
+  isHeld: () => Effect.succeed(false),
+  clock: () => Effect.void,
+  restart: () => Effect.void,
+  reset: Effect.void,
+  drain: () => Effect.void,
+  begin: Effect.void,
+  end: () => Effect.void,
+  pollIntervalMs: 1,
+  sseDeadlineMs: 1000,
+  ...overrides
+})
 
 export const jsonExchange = (method: string, path: string, status: number, body: unknown, headers: Array<[string, string]> = []): Exchange => ({
   request: { method, path, headers: {}, auth: "key" },
