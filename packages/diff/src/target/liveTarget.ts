@@ -30,14 +30,13 @@ const isConnectionReset = (e: Error): boolean => {
 }
 
 /**
- * Requests the real gateway's side may send again after a reset: a GET (aiohttp closes an idle
+ * Requests the real gateway's side may send again after a reset: a GET. aiohttp closes an idle
  * kept-alive connection when its timer fires, and a clock jump fires it at once, so a reused
- * connection can be closed under the next request) and a generated body (filler that never parses:
- * refused before anything changes — over the limit aiohttp answers 413 and closes while a loaded
- * client is still writing, and the reset can overtake the answer). A GET that did reach a handler and
- * lost its answer is no false pass either: an events stream read twice shows as a divergence.
+ * connection can be closed under the next request (seen live: ECONNRESET on GET /v1/capabilities
+ * after a set to the future). A GET that did reach a handler and lost its answer is no false pass
+ * either: an events stream read twice shows as a divergence.
  */
-const resetIsHarmless = (spec: HttpRequestSpec): boolean => spec.method.toUpperCase() === "GET" || spec.generatedBody !== undefined
+const resetIsHarmless = (spec: HttpRequestSpec): boolean => spec.method.toUpperCase() === "GET"
 
 /** The request as the scenario describes it (what gets recorded), and the init actually sent. */
 export const buildRequest = (spec: HttpRequestSpec, driver: Pick<LiveDriver, "apiKey" | "hiddenHeaders">): { wire: WireRequest; init: RequestInit } => {
@@ -98,7 +97,7 @@ export const liveTarget = (info: TargetInfo, driver: LiveDriver): Target => {
   const send = (spec: HttpRequestSpec): Effect.Effect<Exchange, Error> => {
     const { wire } = buildRequest(spec, driver)
     const limits = { deadlineMs: driver.sseDeadlineMs, ...(spec.maxFrames !== undefined ? { maxFrames: spec.maxFrames } : {}) }
-    // each try builds its request again: a generated body is a stream, read once
+    // each try builds its request again (a body may be a stream, read once)
     const fetched = Effect.suspend(() => driver.fetch(spec.path, buildRequest(spec, driver).init))
     const tries = info.real && resetIsHarmless(spec) ? Effect.retry(fetched, { times: 2, while: isConnectionReset }) : fetched
     return Effect.matchEffect(tries, {
