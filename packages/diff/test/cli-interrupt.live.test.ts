@@ -5,9 +5,9 @@
  * Live (HERMETIC_LIVE=1): the process launcher always, the container launcher where an engine runs.
  */
 import { execFileSync, spawn } from "node:child_process"
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
+import { existsSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
-import { dirname, join } from "node:path"
+import { basename, dirname, join } from "node:path"
 import { probeEngine } from "@hermetic/oracle-runner"
 import { afterAll, describe, expect, it } from "vitest"
 
@@ -55,15 +55,25 @@ const gatewayChildren = (root: number): Array<{ pid: number; root: string }> => 
     try {
       const env = readFileSync(`/proc/${pid}/environ`, "utf8").split("\0")
       const home = env.find((e) => e.startsWith("HERMES_HOME="))
-      return home === undefined || !env.some((e) => e.startsWith("API_SERVER_PORT=")) ? [] : [{ pid, root: dirname(home.slice("HERMES_HOME=".length)) }]
+      if (home !== undefined && env.some((e) => e.startsWith("API_SERVER_PORT="))) return [{ pid, root: dirname(home.slice("HERMES_HOME=".length)) }]
+      // a forked gateway: /proc/<pid>/environ is what its fork server was started with (the child
+      // sets its own variables after the fork), but its working directory is its home's work/
+      const cwd = readlinkSync(`/proc/${pid}/cwd`)
+      return basename(cwd) === "work" && existsSync(join(dirname(cwd), "hermes-home")) ? [{ pid, root: dirname(cwd) }] : []
     } catch {
       return []
     }
   })
 }
 
-/** A container's temp root: the one directory bind-mounted into it. */
-const containerRoot = (id: string): string => execFileSync("docker", ["inspect", "-f", "{{range .Mounts}}{{.Source}}{{end}}", id], { encoding: "utf8" }).trim()
+/** A container's temp root: the one directory bind-mounted into it (none when the container is already gone). */
+const containerRoot = (id: string): Array<string> => {
+  try {
+    return [execFileSync("docker", ["inspect", "-f", "{{range .Mounts}}{{.Source}}{{end}}", id], { encoding: "utf8", stdio: ["ignore", "pipe", "ignore"] }).trim()]
+  } catch {
+    return []
+  }
+}
 
 const alive = (pid: number): boolean => {
   try {
@@ -79,7 +89,9 @@ const interruptCompare = (target: "process" | "container"): Promise<Interrupted>
   new Promise((resolve, reject) => {
     const child = spawn(
       process.execPath,
-      ["--conditions=@hermetic/source", "--import", "tsx", "packages/diff/src/cli/main.ts", "compare", "--target", target, "--workers", "2", "--runs", "40", "--seed", "5", "--no-shrink", "--out", join(out, target)],
+      // containers play shared (one per worker): a container per play (fresh state) makes the first
+      // verdict wait minutes; the process launcher plays fresh, forked gateways (the default)
+      ["--conditions=@hermetic/source", "--import", "tsx", "packages/diff/src/cli/main.ts", "compare", "--target", target, "--workers", "2", "--runs", "40", "--seed", "5", "--no-shrink", "--out", join(out, target), ...(target === "container" ? ["--shared"] : [])],
       { cwd: ROOT, stdio: ["ignore", "ignore", "pipe"] }
     )
     let stderr = ""
@@ -97,7 +109,7 @@ const interruptCompare = (target: "process" | "container"): Promise<Interrupted>
         // each gateway's current container: the last one reported ready on its URL (a restart makes a new one)
         const current = new Map([...stderr.matchAll(/gateway ready at (\S+) \(container ([0-9a-f]{12})/g)].map((m) => [m[1] as string, m[2] as string]))
         const procs = target === "process" ? gatewayChildren(child.pid ?? -1) : []
-        seen = { pids: procs.map((p) => p.pid), roots: target === "process" ? procs.map((p) => p.root) : [...current.values()].map(containerRoot) }
+        seen = { pids: procs.map((p) => p.pid), roots: target === "process" ? procs.map((p) => p.root) : [...current.values()].flatMap(containerRoot) }
         child.kill("SIGINT")
       }
     })
