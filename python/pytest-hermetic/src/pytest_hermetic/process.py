@@ -101,7 +101,11 @@ class EmulatorProcess:
                     return match.group(1)
             elif self.process.poll() is not None:
                 break
-        code = self.process.poll()
+        # its stdout closing comes a moment before the exit can be reaped: wait for it briefly
+        try:
+            code = self.process.wait(timeout=2)
+        except subprocess.TimeoutExpired:
+            code = None
         why = f"exited with {code}" if code is not None else f"did not say it was listening within {timeout:g} s"
         raise EmulatorStartError(
             f"hermes-emulator {why}.\nstdout: {seen.decode('utf-8', 'replace').strip()!r}\nstderr:\n{self.stderr_text().strip()}"
