@@ -17,7 +17,8 @@ if (!live) console.log("[skip] oracle compare interrupted by SIGINT: set HERMETI
 else if (!engine.ok) console.log(`[skip] oracle compare --target container interrupted by SIGINT: no container engine (${engine.reason})`)
 
 const ROOT = new URL("../../../", import.meta.url).pathname
-const out = mkdtempSync(join(tmpdir(), "hermetic-interrupt-"))
+// only when the tests run: a file whose tests are all skipped never runs its afterAll
+const out = live ? mkdtempSync(join(tmpdir(), "hermetic-interrupt-")) : ""
 afterAll(() => rmSync(out, { recursive: true, force: true }))
 
 type Interrupted = {

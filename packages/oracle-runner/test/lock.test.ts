@@ -1,4 +1,4 @@
-import { mkdtemp, mkdir, writeFile } from "node:fs/promises"
+import { mkdtemp, mkdir, rm, writeFile } from "node:fs/promises"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { createHash } from "node:crypto"
@@ -59,6 +59,7 @@ describe("file verification", () => {
     const err = await failureOf(verifyFiles(root, "t", pinWith({ "gateway/a.py": sha("A"), "b.py": sha("not B"), "c.py": sha("C") })))
     expect(err).toBeInstanceOf(LockMismatch)
     expect((err as LockMismatch).mismatches.map((m) => [m.file, m.actual])).toEqual([["b.py", sha("B")], ["c.py", null]])
+    await rm(root, { recursive: true, force: true })
   })
 
   it("refuses a pin without PyPI source and without --source, saying what is needed", async () => {
@@ -75,6 +76,7 @@ describe("file verification", () => {
     await mkdir(join(root, "gateway", "platforms"), { recursive: true })
     await writeFile(join(root, "gateway", "platforms", "api_server.py"), "# not the release\n")
     const err = await failureOf(ensureVenv("0.21.0", lock.pins["0.21.0"]!, { source: root }))
+    await rm(root, { recursive: true, force: true })
     expect(err).toBeInstanceOf(LockMismatch)
   })
 
