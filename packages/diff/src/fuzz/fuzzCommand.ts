@@ -116,7 +116,6 @@ const liveRun = (pin: Pin, seed: number, count: number, out: string) =>
     })
     const written = yield* writeEvidence(evidence, out, `fuzz-${pin}`)
     const { equal, tolerated } = evidence.summary
-    // the named hardening cases come on top of --count
     return {
       exitCode: evidence.summary.divergent === 0 ? 0 : 1,
       text: `fuzz: ${cases.length} cases, ${equal} equal, ${tolerated} tolerated by the register, ${evidence.summary.divergent} divergent (${familyLine(comparisons)}) → ${written.report}\n`,
