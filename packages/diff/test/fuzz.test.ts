@@ -1,12 +1,13 @@
 /** The fuzz mode's generator and raw client, against the emulator (the live run is `oracle fuzz`). */
 import { readFileSync } from "node:fs"
 import { startEmulator } from "@hermetic/emulator"
-import { Schema } from "effect"
+import { NodeContext } from "@effect/platform-node"
+import { Effect, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 import fc from "fast-check"
 import { propertyParams } from "../../../test/support/propertySeed.js"
 import { DivergenceRegister, registerPath } from "../src/diff/DivergenceRegister.js"
-import { Evidence } from "../src/evidence/Evidence.js"
+import { readEvidenceFile } from "../src/evidence/readEvidence.js"
 import { caseExchange } from "../src/fuzz/caseExchange.js"
 import { judgeFuzzCase } from "../src/fuzz/compareFuzzCase.js"
 import { type FuzzCase, requestHead, showBytes } from "../src/fuzz/FuzzCase.js"
@@ -55,7 +56,8 @@ describe("oracle fuzz", () => {
   })
 
   it("every case of the committed live run gets an answer from the emulator, and a 5xx only where the real gateway gave one", async () => {
-    const live = Schema.decodeUnknownSync(Evidence)(JSON.parse(readFileSync(new URL("../../../evidence/live-comparisons/fuzz/fuzz-0.19.0.json", import.meta.url), "utf8")))
+    // the committed live run: common evidence, gzipped
+    const live = await Effect.runPromise(readEvidenceFile(new URL("../../../evidence/live-comparisons/fuzz/fuzz-0.19.0.json.gz", import.meta.url).pathname).pipe(Effect.provide(NodeContext.layer)))
     const { serverError, below } = fuzzReference(live)
     const emu = await startEmulator({ hermesVersion: "0.19.0", apiKey: KEY, port: 0 })
     try {
