@@ -6,7 +6,7 @@
  *     judged like a scenario (judgeRuns: normalizer, differ, register) into common evidence that
  *     `oracle report` and `merge` read; exit 0 with no unexplained divergence, 1 otherwise, 2 when
  *     it could not run.
- *   oracle fuzz --in-process --count 100000 --seed 2 --reference evidence/live-comparisons/fuzz/fuzz-0.19.0.json --live-check --out DIR
+ *   oracle fuzz --in-process --count 100000 --seed 2 --reference evidence/live-comparisons/fuzz/fuzz-0.19.0.json.gz --live-check --out DIR
  *     the emulator alone, in this process: no crash, no state change from a rejected request, and no
  *     5xx the real gateway would not give: each 5xx's request (by its exact label) is in the live
  *     reference as a 5xx, or, with --live-check, is sent to the real gateway afterwards and gets one.
