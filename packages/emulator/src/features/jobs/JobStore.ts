@@ -92,11 +92,11 @@ export const loadJobEntry = (ns: string, id: string) =>
  */
 export const loadMaybeDueJobs = (ns: string, now: number) =>
   Effect.flatMap(SqlClient.SqlClient, (sql) =>
-    sql.unsafe<{ readonly seq: number; readonly job_json: string }>(
-      `SELECT seq, job_json FROM cron_jobs WHERE namespace = ? AND ${JOB_DUE_KEY} <= ? ORDER BY seq`,
-      [ns, now / 86400 + 2440587.5 + DUE_MARGIN_DAYS]
-    )
+    sql.unsafe<{ readonly seq: number; readonly job_json: string }>(MAYBE_DUE_SQL, [ns, now / 86400 + 2440587.5 + DUE_MARGIN_DAYS])
   ).pipe(Effect.map(entriesOf), Effect.orDie)
+
+/** The due query (namespace, Julian day bound); its text must repeat the index's expression to use it. */
+export const MAYBE_DUE_SQL = `SELECT seq, job_json FROM cron_jobs WHERE namespace = ? AND ${JOB_DUE_KEY} <= ? ORDER BY seq`
 
 /** Wider than any UTC offset (−12 h to +14 h). */
 const DUE_MARGIN_DAYS = 15 / 24
