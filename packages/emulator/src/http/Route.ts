@@ -43,4 +43,25 @@ export interface RouteContext {
 
 export type Handler = (ctx: RouteContext) => Effect.Effect<EmuResponse, HandlerCrash, AppServices>
 
-export type Route = RouteDef<Handler>
+/**
+ * What a control-plane command sees: the request with its body (the plane reads the body before
+ * it routes, so an oversize one is a 413 whatever the path), the path's params and the namespace.
+ */
+export interface AdminContext {
+  readonly req: EmuRequest
+  readonly params: Readonly<Record<string, string>>
+  readonly namespace: string
+}
+
+/** A control-plane command: bad input is its own 400 answer, so it never fails. */
+export type AdminHandler = (ctx: AdminContext) => Effect.Effect<EmuResponse, never, AppServices>
+
+/** An upstream route (`auth` "bearer" or "public"). */
+export type ApiRoute = RouteDef<Handler> & { readonly auth: "bearer" | "public" }
+/** A control-plane command under /__admin (`auth` "admin"). */
+export type AdminRoute = RouteDef<AdminHandler> & { readonly auth: "admin" }
+
+export type Route = ApiRoute | AdminRoute
+
+export const isAdminRoute = (route: Route): route is AdminRoute => route.auth === "admin"
+export const isApiRoute = (route: Route): route is ApiRoute => route.auth !== "admin"
