@@ -14,7 +14,8 @@ import { jsonResponse, sameHeaderName, withRequestBody } from "./http/Exchange.j
 import { addCorsHeaders, addSecurityHeaders, bodyLimitShortCircuit, corsShortCircuit } from "./http/Middleware.js"
 import { MAX_REQUEST_BYTES } from "./http/RequestBody.js"
 import { adminError, adminGate } from "./http/AdminGate.js"
-import { type AdminHandler, type AppServices, type Handler, HandlerCrash, isAdminRoute, isApiRoute, type RouteContext } from "./http/Route.js"
+import { type AdminHandler, type Handler, HandlerCrash, isAdminRoute, isApiRoute, type RouteContext } from "./http/Route.js"
+import type { EmulatorServices } from "./EmulatorServices.js"
 import { type RouteMatch, Router } from "./http/Router.js"
 import { Gateways } from "./services/GatewayProcess.js"
 import { routeTable } from "./RouteTable.js"
@@ -34,9 +35,9 @@ export const namespaceOf = (req: EmuRequestHead): string => {
   return ns === undefined || ns === "" ? "default" : ns
 }
 
-export type AppHandler = (req: EmuRequest) => Effect.Effect<EmuResponse, never, AppServices>
+export type AppHandler = (req: EmuRequest) => Effect.Effect<EmuResponse, never, EmulatorServices>
 /** The app as a socket calls it: the body is read only once no middleware has answered. */
-export type StreamingAppHandler = (head: EmuRequestHead, body: BodyReader) => Effect.Effect<EmuResponse, never, AppServices>
+export type StreamingAppHandler = (head: EmuRequestHead, body: BodyReader) => Effect.Effect<EmuResponse, never, EmulatorServices>
 
 /** A body already in memory, held to the same limit as one read from a socket. */
 export const bodyInMemory = (bytes: Uint8Array): BodyReader =>
@@ -61,11 +62,12 @@ export const makeApp = Effect.gen(function*() {
   const faults = yield* Faults
   const journal = yield* Journal
   const storage = yield* Storage
+  const services = yield* Effect.context<EmulatorServices>()
   const features = featuresOf(config.pin)
   const table = routeTable(features)
-  const router = new Router<Handler>(table.filter(isApiRoute))
+  const router = new Router<Handler<EmulatorServices>>(table.filter(isApiRoute))
   // the control plane is ours, not upstream's: matched on the raw path, never under /p/{profile}
-  const adminRouter = new Router<AdminHandler>(table.filter(isAdminRoute), { profileMount: false, decodeSegments: false })
+  const adminRouter = new Router<AdminHandler<EmulatorServices>>(table.filter(isAdminRoute), { profileMount: false, decodeSegments: false })
 
   type Answer = readonly [EmuResponse, string | null]
   const answer = (response: EmuResponse, routeId: string | null): Effect.Effect<Answer> =>
@@ -76,7 +78,7 @@ export const makeApp = Effect.gen(function*() {
     req: EmuRequestHead,
     body: BodyReader,
     namespace: string,
-    match: RouteMatch<Handler>,
+    match: RouteMatch<Handler<EmulatorServices>>,
     fault: FaultRule | undefined
   ) => {
     const routeId = match._tag === "found" ? match.route.id : null
@@ -101,7 +103,7 @@ export const makeApp = Effect.gen(function*() {
     // aiohttp's router exceptions pass every middleware untouched
     if (match._tag === "notFound") return answer(aiohttpNotFound(), routeId)
     if (match._tag === "methodNotAllowed") return answer(aiohttpMethodNotAllowed(match.allow), routeId)
-    const ctx: RouteContext = {
+    const ctx: RouteContext<EmulatorServices> = {
       req,
       readBody: withBody(req, body),
       params: match.params,
@@ -111,12 +113,13 @@ export const makeApp = Effect.gen(function*() {
       config,
       storage,
       now: () => clock.now(namespace),
-      loopNow: () => clock.loop(namespace)
+      loopNow: () => clock.loop(namespace),
+      services
     }
     const disconnect = fault?.disconnectAfterFrames
     // the bearer gate answers like a handler would (security and CORS headers included)
     const gate = match.route.auth === "bearer" ? bearerGate(config, features, req) : undefined
-    const answered: Effect.Effect<EmuResponse, HandlerCrash, AppServices> =
+    const answered: Effect.Effect<EmuResponse, HandlerCrash, EmulatorServices> =
       gate === undefined || gate._tag === "allowed"
         ? match.route.handler(ctx)
         : gate._tag === "denied"
@@ -143,10 +146,10 @@ export const makeApp = Effect.gen(function*() {
    * a 413), then the command the table matches (no command, or another method: a 404). No fault,
    * middleware or sweep applies: none of it is upstream's.
    */
-  const adminAnswer = (req: EmuRequestHead, body: BodyReader, namespace: string): Effect.Effect<EmuResponse, never, AppServices> => {
+  const adminAnswer = (req: EmuRequestHead, body: BodyReader, namespace: string): Effect.Effect<EmuResponse, never, EmulatorServices> => {
     const refused = adminGate(config, req)
     if (refused !== undefined) return Exit.succeed(refused)
-    return flatMapNow(body, (read): Effect.Effect<EmuResponse, never, AppServices> => {
+    return flatMapNow(body, (read): Effect.Effect<EmuResponse, never, EmulatorServices> => {
       if (read.exceeded) return Exit.succeed(adminError(413, "control plane request body too large"))
       const match = adminRouter.match(req.method, req.path)
       if (match._tag !== "found") return Exit.succeed(adminError(404, `unknown admin route: ${req.method} ${req.path.slice(ADMIN_PREFIX.length)}`))
@@ -170,7 +173,7 @@ export const makeApp = Effect.gen(function*() {
     req: EmuRequestHead,
     body: BodyReader,
     namespace: string
-  ): Effect.Effect<readonly [Answer, string | null], never, AppServices> => {
+  ): Effect.Effect<readonly [Answer, string | null], never, EmulatorServices> => {
     const match = router.match(req.method, req.path)
     const fault = faults.take(namespace, {
       route: match._tag === "found" ? match.route.id : null,
@@ -194,7 +197,7 @@ export const makeApp = Effect.gen(function*() {
       journal.attachBody(entry.id, read.bytes)
       return read
     })
-    const answered: Effect.Effect<readonly [Answer, string | null], never, AppServices> = admin
+    const answered: Effect.Effect<readonly [Answer, string | null], never, EmulatorServices> = admin
       ? mapNow(adminAnswer(req, journaled, namespace), (r) => [[r, "admin"] as const, null] as const)
       : dispatch(req, journaled, namespace)
     // agent turns started by this request (also forked ones) report their model calls to its entry

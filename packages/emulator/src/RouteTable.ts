@@ -6,6 +6,7 @@
  * plane's guard (http/AdminGate.ts); a control-plane path that no command matches is its 404.
  */
 import type { AdminRoute, ApiRoute, Route } from "./http/Route.js"
+import type { EmulatorServices } from "./EmulatorServices.js"
 import type { Features } from "./version/Pins.js"
 import { capabilities } from "./features/discovery/Capabilities.js"
 import { healthDetailed } from "./features/discovery/HealthDetailed.js"
@@ -60,7 +61,7 @@ import { restartNamespace } from "./features/admin/RestartNamespace.js"
 import { snapshotCommand } from "./features/admin/SnapshotAdmin.js"
 
 /** Upstream's routes of the pin: what clients of the real gateway reach (fuzzing, coverage and recordings enumerate these). */
-export const routesFor = (features: Features): ReadonlyArray<ApiRoute> => [
+export const routesFor = (features: Features): ReadonlyArray<ApiRoute<EmulatorServices>> => [
   { id: "health", method: "GET", path: "/health", auth: "public", handler: health },
   { id: "health.detailed", method: "GET", path: "/health/detailed", auth: "bearer", handler: healthDetailed },
   { id: "health.v1", method: "GET", path: "/v1/health", auth: "public", handler: health },
@@ -74,11 +75,11 @@ export const routesFor = (features: Features): ReadonlyArray<ApiRoute> => [
   { id: "sessions.chat", method: "POST", path: "/api/sessions/{session_id}/chat", auth: "bearer", handler: sessionChatRoute },
   { id: "sessions.chat.stream", method: "POST", path: "/api/sessions/{session_id}/chat/stream", auth: "bearer", handler: sessionChatStreamRoute },
   ...(features.sessionModelLock
-    ? [{ id: "sessions.model", method: "POST", path: "/api/sessions/{session_id}/model", auth: "bearer", handler: sessionModelLockRoute } satisfies ApiRoute]
+    ? [{ id: "sessions.model", method: "POST", path: "/api/sessions/{session_id}/model", auth: "bearer", handler: sessionModelLockRoute } satisfies ApiRoute<EmulatorServices>]
     : []),
   { id: "models.list", method: "GET", path: "/v1/models", auth: "bearer", handler: listModels },
   ...(features.modelOptionsRoute
-    ? [{ id: "model.options", method: "GET", path: "/api/model/options", auth: "bearer", handler: modelOptions } satisfies ApiRoute]
+    ? [{ id: "model.options", method: "GET", path: "/api/model/options", auth: "bearer", handler: modelOptions } satisfies ApiRoute<EmulatorServices>]
     : []),
   { id: "capabilities", method: "GET", path: "/v1/capabilities", auth: "bearer", handler: capabilities },
   { id: "skills.list", method: "GET", path: "/v1/skills", auth: "bearer", handler: listSkills },
@@ -95,7 +96,7 @@ export const routesFor = (features: Features): ReadonlyArray<ApiRoute> => [
       { id: "browser_control.ws", method: "GET", path: "/v1/browser-control/ws", auth: "public", handler: browserControlDisabled },
       { id: "artifacts.upload", method: "POST", path: "/v1/artifacts/upload", auth: "public", handler: browserControlDisabled },
       { id: "artifacts.download", method: "GET", path: "/v1/artifacts/download/{artifact_id}", auth: "public", handler: browserControlDisabled }
-    ] satisfies ReadonlyArray<ApiRoute>)
+    ] satisfies ReadonlyArray<ApiRoute<EmulatorServices>>)
     : []),
   { id: "jobs.list", method: "GET", path: "/api/jobs", auth: "bearer", handler: listJobsRoute },
   { id: "jobs.create", method: "POST", path: "/api/jobs", auth: "bearer", handler: createJobRoute },
@@ -111,7 +112,7 @@ export const routesFor = (features: Features): ReadonlyArray<ApiRoute> => [
   { id: "runs.events", method: "GET", path: "/v1/runs/{run_id}/events", auth: "bearer", handler: runEvents },
   { id: "runs.approval", method: "POST", path: "/v1/runs/{run_id}/approval", auth: "bearer", handler: approveRun },
   ...(features.runSteer
-    ? [{ id: "runs.steer", method: "POST", path: "/v1/runs/{run_id}/steer", auth: "bearer", handler: steerRun } satisfies ApiRoute]
+    ? [{ id: "runs.steer", method: "POST", path: "/v1/runs/{run_id}/steer", auth: "bearer", handler: steerRun } satisfies ApiRoute<EmulatorServices>]
     : []),
   { id: "runs.stop", method: "POST", path: "/v1/runs/{run_id}/stop", auth: "bearer", handler: stopRun }
 ]
@@ -121,7 +122,7 @@ export const routesFor = (features: Features): ReadonlyArray<ApiRoute> => [
  * (ControlPlane.ts), the rest the emulator's own. Matched on the raw path and never under
  * /p/{profile}; every path under the prefix passes the guard first, whether a command matches or not.
  */
-export const ADMIN_ROUTES: ReadonlyArray<AdminRoute> = [
+export const ADMIN_ROUTES: ReadonlyArray<AdminRoute<EmulatorServices>> = [
   { id: "admin.script", method: "POST", path: "/__admin/script", auth: "admin", handler: appendScript },
   { id: "admin.holds.release", method: "POST", path: "/__admin/holds/{name}/release", auth: "admin", handler: releaseHold },
   { id: "admin.clock", method: "POST", path: "/__admin/clock", auth: "admin", handler: moveClock },
@@ -141,4 +142,4 @@ export const ADMIN_ROUTES: ReadonlyArray<AdminRoute> = [
 ]
 
 /** Everything the app dispatches for a pin: upstream's routes, then the control plane. */
-export const routeTable = (features: Features): ReadonlyArray<Route> => [...routesFor(features), ...ADMIN_ROUTES]
+export const routeTable = (features: Features): ReadonlyArray<Route<EmulatorServices>> => [...routesFor(features), ...ADMIN_ROUTES]

@@ -4,19 +4,19 @@ import { adminError } from "../../http/AdminGate.js"
 import { jsonResponse } from "../../http/Exchange.js"
 import type { AdminHandler } from "../../http/Route.js"
 import { Gateways } from "../../services/GatewayProcess.js"
-import { activeApiRuns } from "../runs/Runs.js"
+import { activeApiRuns, Runs, type RunsServices } from "../runs/Runs.js"
 import { parseAdminBody } from "./AdminBody.js"
 
 const DrainCommand = Schema.Struct({ draining: Schema.Boolean })
 
-export const drain: AdminHandler = (ctx) => {
+export const drain: AdminHandler<RunsServices> = (ctx) => {
   const cmd = parseAdminBody(DrainCommand, ctx.req.body)
   if (Either.isLeft(cmd)) return Effect.succeed(adminError(400, `expected {"draining": bool}: ${cmd.left}`))
-  return Effect.map(Gateways, (gateways) => {
+  return Effect.map(Effect.zip(Gateways, Runs), ([gateways, runs]) => {
     const gw = gateways.get(ctx.namespace)
     gw.draining = cmd.right.draining
     // entering or leaving a drain writes the runtime status with the active work of that moment
-    gw.persistedActiveAgents = activeApiRuns(gw)
+    gw.persistedActiveAgents = activeApiRuns(runs.of(ctx.namespace))
     return jsonResponse({ draining: gw.draining })
   })
 }

@@ -7,23 +7,24 @@ import { Agent } from "../../services/Agent.js"
 import { EmuClock } from "../../services/Clock.js"
 import { Gateways } from "../../services/GatewayProcess.js"
 import { Storage } from "../../services/Storage.js"
-import { runsOf } from "../runs/Runs.js"
+import { Runs, type RunsServices } from "../runs/Runs.js"
 import { countSettled } from "../runs/SettledRuns.js"
 
 const storageWrites = Effect.flatMap(Storage, (storage) =>
   storage.use(() => (storage.statement("SELECT total_changes() AS n").get() as { readonly n: number }).n))
 
-export const namespaceState: AdminHandler = (ctx) => Effect.gen(() => stateOf(ctx))
+export const namespaceState: AdminHandler<RunsServices> = (ctx) => Effect.gen(() => stateOf(ctx))
 
 function* stateOf(ctx: AdminContext) {
   const ns = ctx.namespace
   const gw = (yield* Gateways).get(ns)
+  const runs = (yield* Runs).of(ns)
   return jsonResponse({
     namespace: ns,
     hermes_version: (yield* EmulatorConfig).pin,
     pending_turns: (yield* (yield* Agent).player(ns).view).pendingTurns,
-    runs: runsOf(gw).statusCount + (yield* countSettled(ns)),
-    live_runs: runsOf(gw).liveCount,
+    runs: runs.statusCount + (yield* countSettled(ns)),
+    live_runs: runs.liveCount,
     draining: gw.draining,
     now: (yield* EmuClock).now(ns),
     // rows written to durable state since start, every namespace (SQLite's total_changes):
