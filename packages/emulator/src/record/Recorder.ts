@@ -1,6 +1,6 @@
 /**
- * `hermes-emulator record --upstream URL --out DIR`: a loopback proxy in front of the user's own
- * Hermes gateway (whatever model it runs). Every exchange passes through unchanged and is written
+ * `hermes-emulator record --upstream URL --out DIR`: a proxy (on loopback unless given a key) in
+ * front of the user's own Hermes gateway (whatever model it runs). Every exchange passes through unchanged and is written
  * to DIR as it completes — event streams chunk by chunk with their timing — with credentials
  * redacted. The application under test points its base URL at the proxy instead of the gateway.
  */
@@ -12,7 +12,8 @@ import { join } from "node:path"
 import { StringDecoder } from "node:string_decoder"
 import { makeCredentialRedactor } from "./Credentials.js"
 import { operationNamer } from "./ExchangeKey.js"
-import { answerTooLarge, HOP_BY_HOP, headerMap, isEventStream, readBody, recordedRequest, TOO_LARGE } from "./RecordedTraffic.js"
+import { refuseUnsafeStart } from "../config/StartupGuard.js"
+import { answerTooLarge, HOP_BY_HOP, headerMap, isEventStream, keyGate, readBody, recordedRequest, TOO_LARGE } from "./RecordedTraffic.js"
 import { exchangeFileName, RECORDING_FORMAT, type RecordedExchange, type RecordingManifest } from "./Recording.js"
 
 export interface RecorderOptions {
@@ -23,6 +24,10 @@ export interface RecorderOptions {
   readonly host?: string
   /** 0 (default) for any free port. */
   readonly port?: number
+  /** Required as `Authorization: Bearer KEY` on every request when set (none: a loopback host only). */
+  readonly apiKey?: string
+  /** Where HERMETIC_ALLOW_NO_KEY is read (config/StartupGuard.ts); none by default. */
+  readonly env?: Readonly<Record<string, string | undefined>>
   readonly log?: (line: string) => void
 }
 
@@ -63,6 +68,9 @@ export const redactedStream = (
 }
 
 export const startRecorder = async (options: RecorderOptions): Promise<RunningRecorder> => {
+  const host = options.host ?? "127.0.0.1"
+  const apiKey = options.apiKey ?? ""
+  refuseUnsafeStart({ host, apiKey, adminKey: undefined }, options.env ?? {})
   const upstream = new URL(options.upstream)
   const log = options.log ?? (() => {})
   const exchangesDir = join(options.out, "exchanges")
@@ -77,6 +85,7 @@ export const startRecorder = async (options: RecorderOptions): Promise<RunningRe
   writeFileSync(join(options.out, "recording.json"), `${JSON.stringify(manifest, null, 2)}\n`)
   const operationOf = operationNamer(manifest.hermesVersion)
   const credentials = makeCredentialRedactor()
+  const allowed = keyGate(apiKey, manifest.hermesVersion)
   // node:https (and TLS) required only for an https upstream: loading it cost every CLI start ~0.6 ms
   const client = upstream.protocol === "https:" ? process.getBuiltinModule("node:https") : http
   const base = upstream.pathname.replace(/\/$/, "")
@@ -86,6 +95,7 @@ export const startRecorder = async (options: RecorderOptions): Promise<RunningRe
   const inFlight = new Set<Promise<void>>()
 
   const proxy = async (req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+    if (!allowed(req, res)) return
     const t0 = performance.now()
     const mySeq = ++seq
     const headers = headerMap(req)
@@ -184,14 +194,14 @@ export const startRecorder = async (options: RecorderOptions): Promise<RunningRe
   })
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve())
+    server.listen(options.port ?? 0, host, () => resolve())
   })
   const port = (server.address() as AddressInfo).port
   const settled = async () => {
     while (inFlight.size > 0) await Promise.allSettled([...inFlight])
   }
   return {
-    url: `http://${options.host ?? "127.0.0.1"}:${port}`,
+    url: `http://${host}:${port}`,
     port,
     manifest,
     recorded: () => written,
