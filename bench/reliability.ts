@@ -255,7 +255,7 @@ const soak = async (out: string, minutes: number, rate: number, warmupMinutes: n
     writeFileSync(reportPath, replaceReportSection(text, "soak", md))
     process.stdout.write(`${md}\n`)
     const met = result.verdict.met
-    return met.errors && met.rssDrift && met.p99 ? 0 : 1
+    return met.errors && met.rate && met.rssDrift && met.p99 ? 0 : 1
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
