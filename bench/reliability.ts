@@ -1,6 +1,6 @@
 /**
  * `npm run reliability`: the emulator under abuse, in figures, for the reliability section of
- * evidence/REPORT.md (and evidence/reliability.json). Not part of npm test: it spawns the bundled
+ * evidence/REPORT.md (and evidence/reliability/reliability.{json,md}). Not part of npm test: it spawns the bundled
  * CLI (bench/cliProcess.ts; `npm run build` first), loads it on loopback for about a minute and
  * kills it with SIGKILL.
  *
@@ -221,7 +221,7 @@ const render = (r: Record<string, unknown>): string => {
   return [
     "## Reliability",
     "",
-    `Measured by \`npm run reliability\` (bench/reliability.ts) on ${String(r["at"])}: the emulator CLI in its own process, loopback only` +
+    `Measured by \`npm run reliability\` (bench/reliability.ts) on ${String(r["at"])}: the bundled emulator CLI (dist/hermes-emulator-launcher.cjs) in its own process, loopback only` +
       (load === undefined ? "." : `; load average (1, 5, 15 min) ${load.start.join(", ")} at the start, ${load.end.join(", ")} at the end (2 cores, shared).`),
     "",
     "| probe | result |",
@@ -303,9 +303,10 @@ const main = async () => {
     log("big uploads")
     const up = await bigUploads(dir, 10, quick ? 40 : 400)
     const result = { at: new Date().toISOString(), quick, loadAverage: { start: loadAtStart, end: loadNow() }, keyedSubmits: keyed, killUnderLoad: kill, sseSubscribers: sse, slowClients: slow, bigUploads: up }
-    writeFileSync(join(out, "reliability.json"), `${JSON.stringify(result, null, 2)}\n`)
     const md = render(result)
-    writeFileSync(join(out, "reliability.md"), `${md.trimEnd()}\n`)
+    mkdirSync(join(out, "reliability"), { recursive: true })
+    writeFileSync(join(out, "reliability", "reliability.json"), `${JSON.stringify(result, null, 2)}\n`)
+    writeFileSync(join(out, "reliability", "reliability.md"), `${md.trimEnd()}\n`)
     const reportPath = join(out, "REPORT.md")
     let text = ""
     try {
