@@ -9,8 +9,8 @@ import { existsSync, readFileSync } from "node:fs"
 import * as net from "node:net"
 import { join } from "node:path"
 
-export const repoRoot = new URL("..", import.meta.url).pathname
-export const BUNDLED_CLI = join(repoRoot, "packages/emulator/dist/hermes-emulator-launcher.cjs")
+const repoRoot = new URL("..", import.meta.url).pathname
+const BUNDLED_CLI = join(repoRoot, "packages/emulator/dist/hermes-emulator-launcher.cjs")
 
 export interface Emu {
   readonly proc: ChildProcess

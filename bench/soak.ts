@@ -14,7 +14,7 @@ import { join } from "node:path"
 import { freePort, percentile, rssKiB, startBundledServe, stopEmu } from "./cliProcess.js"
 
 export const SOAK_DEFAULTS = { minutes: 10, rate: 200, warmupMinutes: 2 } as const
-export const SOAK_TARGETS = { errors: 0, rssDriftPercent: 10, p99Ms: 20 } as const
+const SOAK_TARGETS = { errors: 0, rssDriftPercent: 10, p99Ms: 20 } as const
 
 const KEY = "soak-key-0123456789abcdef01234567"
 const H = { authorization: `Bearer ${KEY}`, "content-type": "application/json" }
@@ -64,7 +64,7 @@ const getId = (path: (p: Pools) => string): Call => async (base, pools) => void 
 const post = (url: string, body: unknown, expect: number) => call(url, { method: "POST", body: JSON.stringify(body) }, expect)
 
 /** The mix: route name, weight (share of the rate) and the call. Every list and read route is in it. */
-export const MIX: ReadonlyArray<readonly [string, number, Call]> = [
+const MIX: ReadonlyArray<readonly [string, number, Call]> = [
   ["GET /health", 6, get("/health")],
   ["GET /v1/health", 2, get("/v1/health")],
   ["GET /health/detailed", 3, get("/health/detailed")],
