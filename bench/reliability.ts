@@ -1,76 +1,37 @@
 /**
  * `npm run reliability`: the emulator under abuse, in figures, for the reliability section of
- * evidence/REPORT.md (and evidence/reliability.json). Not part of npm test: it spawns the CLI, loads
- * it on loopback for about a minute and kills it with SIGKILL.
+ * evidence/REPORT.md (and evidence/reliability/reliability.{json,md}). Not part of npm test: it spawns the bundled
+ * CLI (bench/cliProcess.ts; `npm run build` first), loads it on loopback for about a minute and
+ * kills it with SIGKILL.
  *
  *   1. concurrent identical keyed submits (POST /v1/runs, one Idempotency-Key) → runs made
  *   2. kill -9 under load, 3 rounds → acknowledged sessions, jobs and keyed runs lost after restart
  *   3. 200 SSE subscribers on 200 held runs → how many saw run.completed
  *   4. 50 slow clients (headers dribbled a byte at a time) → GET /health p50/p99 beside them
  *   5. 10 clients streaming 400 MiB each → RSS growth of the emulator process
+ *
+ * `--soak [--soak-minutes N] [--soak-rate R]` runs only the soak instead (bench/soak.ts).
  */
-import { type ChildProcess, spawn } from "node:child_process"
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as net from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
 import { replaceReportSection } from "../packages/diff/src/evidence/reportSection.js"
+import { type Emu, freePort, percentile, rssKiB, startBundledServe, stopEmu } from "./cliProcess.js"
+import { renderSoak, runSoak, SOAK_DEFAULTS } from "./soak.js"
 
 const KEY = "reliability-key-0123456789abcdef"
-const repoRoot = new URL("..", import.meta.url).pathname
 const H = { authorization: `Bearer ${KEY}`, "content-type": "application/json" }
 const ADMIN = { "x-hermetic-admin-key": KEY, "content-type": "application/json" }
 
-interface Emu {
-  readonly proc: ChildProcess
-  readonly url: string
-  readonly port: number
-}
-
 const startEmu = (port: number, dataDir: string, pin: string, extra: ReadonlyArray<string> = []): Promise<Emu> =>
-  new Promise((resolve, reject) => {
-    const proc = spawn(
-      process.execPath,
-      ["--import", "tsx", "packages/emulator/src/cli/main.ts", "serve", "--port", String(port), "--data-dir", dataDir, "--hermes-version", pin, "--api-key", KEY, ...extra],
-      { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] }
-    )
-    const timer = setTimeout(() => reject(new Error("emulator did not start in 60 s")), 60_000)
-    proc.stdout?.on("data", (d: Buffer) => {
-      if (d.toString().includes("listening on")) {
-        clearTimeout(timer)
-        resolve({ proc, url: `http://127.0.0.1:${port}`, port })
-      }
-    })
-    proc.on("exit", (code) => reject(new Error(`emulator exited ${code}`)))
-  })
-
-const stopEmu = async (e: Emu, signal: NodeJS.Signals = "SIGTERM") => {
-  const exited = new Promise<void>((done) => e.proc.once("exit", () => done()))
-  e.proc.kill(signal)
-  await exited
-}
-
-const freePort = (): Promise<number> =>
-  new Promise((resolve) => {
-    const s = net.createServer()
-    s.listen(0, "127.0.0.1", () => {
-      const port = (s.address() as net.AddressInfo).port
-      s.close(() => resolve(port))
-    })
-  })
+  startBundledServe(port, ["--data-dir", dataDir, "--hermes-version", pin, "--api-key", KEY, ...extra])
 
 const loadNow = () => loadavg().map((l) => Number(l.toFixed(2)))
 
-const rssKiB = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0)
-
 const admin = (e: Emu, path: string, body?: unknown) =>
   fetch(`${e.url}/__admin${path}`, { method: body === undefined ? "GET" : "POST", headers: ADMIN, ...(body === undefined ? {} : { body: JSON.stringify(body) }) })
-
-const percentile = (xs: ReadonlyArray<number>, p: number): number => {
-  const s = [...xs].sort((a, b) => a - b)
-  return s[Math.min(s.length - 1, Math.floor((p / 100) * s.length))] ?? 0
-}
 
 /** 1. N concurrent POST /v1/runs with one Idempotency-Key (0.21.0: the runs ledger). */
 const keyedSubmits = async (dir: string, n: number) => {
@@ -260,7 +221,7 @@ const render = (r: Record<string, unknown>): string => {
   return [
     "## Reliability",
     "",
-    `Measured by \`npm run reliability\` (bench/reliability.ts) on ${String(r["at"])}: the emulator CLI in its own process, loopback only` +
+    `Measured by \`npm run reliability\` (bench/reliability.ts) on ${String(r["at"])}: the bundled emulator CLI (dist/hermes-emulator-launcher.cjs) in its own process, loopback only` +
       (load === undefined ? "." : `; load average (1, 5, 15 min) ${load.start.join(", ")} at the start, ${load.end.join(", ")} at the end (2 cores, shared).`),
     "",
     "| probe | result |",
@@ -275,9 +236,56 @@ const render = (r: Record<string, unknown>): string => {
 }
 
 
+/** `--soak`: the soak alone; its figures go to OUT/reliability/soak.{json,md} and the soak section of OUT/REPORT.md. */
+const soak = async (out: string, minutes: number, rate: number, warmupMinutes: number) => {
+  const dir = mkdtempSync(join(tmpdir(), "hermetic-soak-"))
+  try {
+    const result = await runSoak({ minutes, rate, warmupMinutes, dataDir: dir, log: (s) => process.stderr.write(`reliability: ${s}\n`) })
+    const md = renderSoak(result)
+    mkdirSync(join(out, "reliability"), { recursive: true })
+    writeFileSync(join(out, "reliability", "soak.json"), `${JSON.stringify(result, null, 2)}\n`)
+    writeFileSync(join(out, "reliability", "soak.md"), `${md.trimEnd()}\n`)
+    const reportPath = join(out, "REPORT.md")
+    let text = ""
+    try {
+      text = readFileSync(reportPath, "utf8")
+    } catch {
+      text = ""
+    }
+    writeFileSync(reportPath, replaceReportSection(text, "soak", md))
+    process.stdout.write(`${md}\n`)
+    const met = result.verdict.met
+    return met.errors && met.rate && met.rssDrift && met.p99 ? 0 : 1
+  } finally {
+    rmSync(dir, { recursive: true, force: true })
+  }
+}
+
+const positive = (name: string, value: string | undefined, fallback: number): number => {
+  if (value === undefined) return fallback
+  const n = Number(value)
+  if (!Number.isFinite(n) || n < 0) throw new Error(`--${name} must be a number >= 0, got '${value}'`)
+  return n
+}
+
 const main = async () => {
-  const { values } = parseArgs({ options: { out: { type: "string" }, quick: { type: "boolean" } } })
+  const { values } = parseArgs({
+    options: {
+      out: { type: "string" },
+      quick: { type: "boolean" },
+      soak: { type: "boolean" },
+      "soak-minutes": { type: "string" },
+      "soak-rate": { type: "string" },
+      "soak-warmup-minutes": { type: "string" }
+    }
+  })
   const out = values.out ?? "evidence"
+  if (values.soak === true) {
+    const minutes = positive("soak-minutes", values["soak-minutes"], SOAK_DEFAULTS.minutes)
+    const warmup = positive("soak-warmup-minutes", values["soak-warmup-minutes"], Math.min(SOAK_DEFAULTS.warmupMinutes, Math.floor(minutes / 3)))
+    process.exitCode = await soak(out, minutes, positive("soak-rate", values["soak-rate"], SOAK_DEFAULTS.rate), warmup)
+    return
+  }
   const quick = values.quick === true
   // the machine is shared: the figures are read beside the load they were taken under
   const loadAtStart = loadNow()
@@ -295,9 +303,10 @@ const main = async () => {
     log("big uploads")
     const up = await bigUploads(dir, 10, quick ? 40 : 400)
     const result = { at: new Date().toISOString(), quick, loadAverage: { start: loadAtStart, end: loadNow() }, keyedSubmits: keyed, killUnderLoad: kill, sseSubscribers: sse, slowClients: slow, bigUploads: up }
-    writeFileSync(join(out, "reliability.json"), `${JSON.stringify(result, null, 2)}\n`)
     const md = render(result)
-    writeFileSync(join(out, "reliability.md"), `${md.trimEnd()}\n`)
+    mkdirSync(join(out, "reliability"), { recursive: true })
+    writeFileSync(join(out, "reliability", "reliability.json"), `${JSON.stringify(result, null, 2)}\n`)
+    writeFileSync(join(out, "reliability", "reliability.md"), `${md.trimEnd()}\n`)
     const reportPath = join(out, "REPORT.md")
     let text = ""
     try {

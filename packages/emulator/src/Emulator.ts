@@ -6,11 +6,11 @@
  * `startEmulator` puts the same app on a loopback port for tests that do not use Effect.
  */
 import { SqlClient } from "@effect/sql"
-import { Context, Data, Effect, Layer, ManagedRuntime, Runtime } from "effect"
+import { Context, Effect, Layer, ManagedRuntime, Runtime } from "effect"
 import { makeApp } from "./App.js"
 import { EmulatorConfig, type EmulatorConfigShape, type EmulatorOptions, resolveConfig } from "./config/EmulatorConfig.js"
 import type { BodyReader, EmuRequest, EmuRequestHead, EmuResponse } from "./http/Exchange.js"
-import { allowsNoKey, startupRefusal } from "./config/StartupGuard.js"
+import { refuseUnsafeStart, StartupRefused } from "./config/StartupGuard.js"
 import { listen } from "./http/NodeAdapter.js"
 import type { EmulatorServices } from "./EmulatorServices.js"
 import { makeRuns, Runs } from "./features/runs/Runs.js"
@@ -126,8 +126,7 @@ const startingSnapshot = (file: string | undefined) =>
       Effect.asVoid
     )
 
-/** The start-up guard refused the settings (config/StartupGuard.ts says why). */
-export class StartupRefused extends Data.TaggedError("StartupRefused")<{ readonly message: string }> {}
+export { StartupRefused }
 
 export interface RunningEmulator {
   readonly url: string
@@ -145,15 +144,11 @@ export const startEmulator = async (
   const runtime = ManagedRuntime.make(layer(options, overrides))
   const emulator = await runtime.runPromise(Emulator)
   const host = options.host ?? emulator.config.host
-  const refusal = startupRefusal({
-    host,
-    apiKey: emulator.config.apiKey,
-    adminKey: emulator.config.adminKey,
-    allowNoKey: allowsNoKey(overrides.env ?? {})
-  })
-  if (refusal !== undefined) {
+  try {
+    refuseUnsafeStart({ host, apiKey: emulator.config.apiKey, adminKey: emulator.config.adminKey }, overrides.env ?? {})
+  } catch (refused) {
     await runtime.dispose()
-    throw new StartupRefused({ message: refusal })
+    throw refused
   }
   const server = await listen(emulator.respondStreaming, emulator.runtime, host, options.port ?? 0)
   return {

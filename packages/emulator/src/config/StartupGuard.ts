@@ -7,6 +7,7 @@
  * words that it is a local test (`HERMETIC_ALLOW_NO_KEY=local-test`): a container must bind
  * 0.0.0.0 to be reachable through its published port, which itself may be loopback-only.
  */
+import { Data } from "effect"
 import { isIP } from "node:net"
 import { pyStrip } from "../python/index.js"
 
@@ -74,4 +75,20 @@ export const startupRefusal = (settings: {
     return `refusing to start: host ${settings.host} is reachable from other machines and no API key is set; set API_SERVER_KEY or --api-key (>= ${MIN_KEY_LENGTH} characters), or bind 127.0.0.1 (for a local test only, in a container whose port stays on this machine: ${ALLOW_NO_KEY_VARIABLE}=${ALLOW_NO_KEY_VALUE}).`
   }
   return undefined
+}
+
+/** The start-up guard refused the settings (startupRefusal says why). */
+export class StartupRefused extends Data.TaggedError("StartupRefused")<{ readonly message: string }> {}
+
+/**
+ * The guard as `serve` applies it, for every command that listens (serve, record, replay): the key
+ * given (or "" for none) and the environment's permission decide; a refusal is thrown as
+ * StartupRefused, which the CLI reports with exit code 1.
+ */
+export const refuseUnsafeStart = (
+  settings: { readonly host: string; readonly apiKey: string; readonly adminKey: string | undefined },
+  env: Readonly<Record<string, string | undefined>>
+): void => {
+  const refusal = startupRefusal({ ...settings, allowNoKey: allowsNoKey(env) })
+  if (refusal !== undefined) throw new StartupRefused({ message: refusal })
 }

@@ -33,15 +33,22 @@ const sameBytes = (token: string, key: string): boolean => {
   return x.length === expectedBytes.length && nodeCrypto().timingSafeEqual(x, expectedBytes)
 }
 
-export const bearerGate = (config: EmulatorConfigShape, features: Features, req: EmuRequestHead): BearerVerdict => {
-  const expected = config.apiKey
-  if (expected === "") return ALLOWED
-  const auth = pyHeaderText(req.headers["authorization"] ?? "")
+/** How an Authorization header meets a key ("" = no key): the check `serve`, record and replay share. */
+export const bearerCheck = (expected: string, authorization: string | undefined): "allowed" | "denied" | "crash" => {
+  if (expected === "") return "allowed"
+  const auth = pyHeaderText(authorization ?? "")
   if (auth.startsWith("Bearer ")) {
     const token = pyStrip(auth.slice(7))
-    if (!pyUtf8Encodable(token)) return { _tag: "crash", reason: "UnicodeEncodeError: surrogates not allowed" }
-    if (sameBytes(token, expected)) return ALLOWED
+    if (!pyUtf8Encodable(token)) return "crash"
+    if (sameBytes(token, expected)) return "allowed"
   }
+  return "denied"
+}
+
+export const bearerGate = (config: EmulatorConfigShape, features: Features, req: EmuRequestHead): BearerVerdict => {
+  const check = bearerCheck(config.apiKey, req.headers["authorization"])
+  if (check === "allowed") return ALLOWED
+  if (check === "crash") return { _tag: "crash", reason: "UnicodeEncodeError: surrogates not allowed" }
   const f = features.authFailure
   return { _tag: "denied", response: jsonResponse({ error: { message: f.message, type: f.type, code: f.code } }, 401) }
 }

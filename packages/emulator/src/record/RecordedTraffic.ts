@@ -3,6 +3,8 @@ import type * as http from "node:http"
 import type { Redactor } from "../journal/Redaction.js"
 import type { RecordedRequest } from "./Recording.js"
 import { MAX_REQUEST_BYTES } from "../http/RequestBody.js"
+import { bearerCheck } from "../http/Auth.js"
+import { DEFAULT_PIN, features, isPin } from "../version/Pins.js"
 
 /** Headers that describe one connection, not the exchange: never recorded nor replayed. */
 export const HOP_BY_HOP = new Set([
@@ -55,6 +57,21 @@ export const readBody = (req: http.IncomingMessage): Promise<Buffer | typeof TOO
 export const answerTooLarge = (res: http.ServerResponse): void => {
   res.writeHead(413, { "content-type": "application/json; charset=utf-8", connection: "close" })
   res.end(JSON.stringify({ error: { message: "Request body too large.", type: "invalid_request_error", param: null, code: "body_too_large" } }))
+}
+
+/**
+ * The key of a recorder or replayer (`--api-key`, "" for none), checked as `serve` checks its own:
+ * a request without `Authorization: Bearer KEY` gets the 401 of the recorded release and goes no
+ * further (never upstream, never into the recording). True when the request may go on.
+ */
+export const keyGate = (apiKey: string, hermesVersion: string | null) => {
+  const failure = features(hermesVersion !== null && isPin(hermesVersion) ? hermesVersion : DEFAULT_PIN).authFailure
+  return (req: http.IncomingMessage, res: http.ServerResponse): boolean => {
+    if (bearerCheck(apiKey, req.headers["authorization"]) === "allowed") return true
+    res.writeHead(401, { "content-type": "application/json; charset=utf-8" })
+    res.end(JSON.stringify({ error: { message: failure.message, type: failure.type, code: failure.code } }))
+    return false
+  }
 }
 
 export const splitUrl = (url: string): { path: string; query: string } => {

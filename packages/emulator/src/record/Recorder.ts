@@ -1,6 +1,6 @@
 /**
- * `hermes-emulator record --upstream URL --out DIR`: a loopback proxy in front of the user's own
- * Hermes gateway (whatever model it runs). Every exchange passes through unchanged and is written
+ * `hermes-emulator record --upstream URL --out DIR`: a proxy (on loopback unless given a key) in
+ * front of the user's own Hermes gateway (whatever model it runs). Every exchange passes through unchanged and is written
  * to DIR as it completes — event streams chunk by chunk with their timing — with credentials
  * redacted. The application under test points its base URL at the proxy instead of the gateway.
  */
@@ -13,7 +13,8 @@ import { StringDecoder } from "node:string_decoder"
 import type { Redactor } from "../journal/Redaction.js"
 import { makeCredentialRedactor } from "./Credentials.js"
 import { operationNamer } from "./ExchangeKey.js"
-import { answerTooLarge, HOP_BY_HOP, headerMap, isEventStream, readBody, recordedRequest, TOO_LARGE } from "./RecordedTraffic.js"
+import { refuseUnsafeStart } from "../config/StartupGuard.js"
+import { answerTooLarge, HOP_BY_HOP, headerMap, isEventStream, keyGate, readBody, recordedRequest, TOO_LARGE } from "./RecordedTraffic.js"
 import { exchangeFileName, RECORDING_FORMAT, type RecordedExchange, type RecordedRequest, type RecordingManifest } from "./Recording.js"
 
 export interface RecorderOptions {
@@ -24,6 +25,10 @@ export interface RecorderOptions {
   readonly host?: string
   /** 0 (default) for any free port. */
   readonly port?: number
+  /** Required as `Authorization: Bearer KEY` on every request when set (none: a loopback host only). */
+  readonly apiKey?: string
+  /** Where HERMETIC_ALLOW_NO_KEY is read (config/StartupGuard.ts); none by default. */
+  readonly env?: Readonly<Record<string, string | undefined>>
   readonly log?: (line: string) => void
 }
 
@@ -73,6 +78,8 @@ interface Recording {
   readonly exchangesDir: string
   readonly operationOf: (method: string, path: string) => string | null
   readonly credentials: ReturnType<typeof makeCredentialRedactor>
+  /** The key check every request passes before it is forwarded or recorded (none set: all pass). */
+  readonly allowed: ReturnType<typeof keyGate>
   readonly log: (line: string) => void
   /** performance.now() when the recording started: exchanges are timed from it. */
   readonly started: number
@@ -102,6 +109,7 @@ const openRecording = async (options: RecorderOptions): Promise<Recording> => {
     exchangesDir,
     operationOf: operationNamer(manifest.hermesVersion),
     credentials: makeCredentialRedactor(),
+    allowed: keyGate(options.apiKey ?? "", manifest.hermesVersion),
     log: options.log ?? (() => {}),
     started: performance.now(),
     seq: 0,
@@ -233,6 +241,7 @@ const answerUnreachable = (recording: Recording, pending: PendingExchange, res: 
 
 /** One exchange: the request read and redacted, forwarded, its answer relayed and written. */
 const proxyExchange = async (recording: Recording, req: http.IncomingMessage, res: http.ServerResponse): Promise<void> => {
+  if (!recording.allowed(req, res)) return
   const t0 = performance.now()
   const seq = ++recording.seq
   const headers = headerMap(req)
@@ -256,7 +265,7 @@ const proxyExchange = async (recording: Recording, req: http.IncomingMessage, re
 }
 
 /** The proxy's server: each exchange tracked until written, a proxy error a bare 500. */
-const listenProxy = async (recording: Recording, options: RecorderOptions) => {
+const listenProxy = async (recording: Recording, options: RecorderOptions, host: string) => {
   const inFlight = new Set<Promise<void>>()
   const server = http.createServer((req, res) => {
     const p = proxyExchange(recording, req, res).catch((e: unknown) => {
@@ -269,7 +278,7 @@ const listenProxy = async (recording: Recording, options: RecorderOptions) => {
   })
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve())
+    server.listen(options.port ?? 0, host, () => resolve())
   })
   const settled = async () => {
     while (inFlight.size > 0) await Promise.allSettled([...inFlight])
@@ -278,11 +287,13 @@ const listenProxy = async (recording: Recording, options: RecorderOptions) => {
 }
 
 export const startRecorder = async (options: RecorderOptions): Promise<RunningRecorder> => {
+  const host = options.host ?? "127.0.0.1"
+  refuseUnsafeStart({ host, apiKey: options.apiKey ?? "", adminKey: undefined }, options.env ?? {})
   const recording = await openRecording(options)
-  const { server, settled } = await listenProxy(recording, options)
+  const { server, settled } = await listenProxy(recording, options, host)
   const port = (server.address() as AddressInfo).port
   return {
-    url: `http://${options.host ?? "127.0.0.1"}:${port}`,
+    url: `http://${host}:${port}`,
     port,
     manifest: recording.manifest,
     recorded: () => recording.written,

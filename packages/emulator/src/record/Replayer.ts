@@ -6,43 +6,15 @@
  * that was never recorded is answered 501 with a `hermetic_replay_miss` error that names it and
  * says what was recorded instead — never with a guess.
  */
-import { Data, Effect, Either, Schema } from "effect"
-import { readdirSync, readFileSync } from "node:fs"
+import { Effect } from "effect"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { join } from "node:path"
+import { refuseUnsafeStart } from "../config/StartupGuard.js"
 import { makeCredentialRedactor } from "./Credentials.js"
 import { exchangeKey, firstDifference, operationNamer } from "./ExchangeKey.js"
-import { answerTooLarge, headerMap, readBody, recordedRequest, TOO_LARGE } from "./RecordedTraffic.js"
-import { RecordedExchange, type RecordedRequest, RecordingManifest } from "./Recording.js"
-
-export interface Recording {
-  readonly manifest: RecordingManifest
-  readonly exchanges: ReadonlyArray<RecordedExchange>
-}
-
-export class RecordingError extends Data.TaggedError("RecordingError")<{ readonly message: string }> {}
-
-const decodeOrThrow = <A, I>(schema: Schema.Schema<A, I>, json: unknown, what: string): A => {
-  const r = Schema.decodeUnknownEither(schema)(json)
-  if (Either.isLeft(r)) throw new RecordingError({ message: `${what}: ${r.left.message}` })
-  return r.right
-}
-
-export const loadRecording = (dir: string): Recording => {
-  let manifestText: string
-  try {
-    manifestText = readFileSync(join(dir, "recording.json"), "utf8")
-  } catch {
-    throw new RecordingError({ message: `${dir} is not a recording: no recording.json (make one with hermes-emulator record)` })
-  }
-  const manifest = decodeOrThrow(RecordingManifest, JSON.parse(manifestText), `${dir}/recording.json`)
-  const files = readdirSync(join(dir, "exchanges")).filter((f) => f.endsWith(".json")).sort()
-  const exchanges = files
-    .map((f) => decodeOrThrow(RecordedExchange, JSON.parse(readFileSync(join(dir, "exchanges", f), "utf8")), `${dir}/exchanges/${f}`))
-    .sort((a, b) => a.seq - b.seq)
-  return { manifest, exchanges }
-}
+import { answerTooLarge, headerMap, keyGate, readBody, recordedRequest, TOO_LARGE } from "./RecordedTraffic.js"
+import type { RecordedExchange, RecordedRequest } from "./Recording.js"
+import { loadRecording, type Recording } from "./RecordingLoader.js"
 
 export interface ReplayMiss {
   readonly method: string
@@ -86,7 +58,12 @@ export const makeReplayIndex = (recording: Recording) => {
             : "headers: credentials, Idempotency-Key or X-Hermes-Session-Id differ from the recording",
           firstDifference(nearest.request.body, request.body)
         ].filter((d) => d !== undefined)
-        why = `${same.length} exchange(s) were recorded for ${request.method} ${request.path}, none with this request; the first differs at ${diffs.join("; ")}`
+        why = diffs.length > 0
+          ? `${same.length} exchange(s) were recorded for ${request.method} ${request.path}, none with this request; the first differs at ${diffs.join("; ")}`
+          // same method, path, query, headers and body: only the operation the route table names differs
+          : `${same.length} exchange(s) were recorded for ${request.method} ${request.path} with this very request, but as operation ${
+            nearest.operation ?? "(none: unknown to the recorder)"
+          }, and Hermes ${recording.manifest.hermesVersion ?? "(version unknown)"} names this request ${operation ?? "no operation"}: only the operation differs (a recording edited by hand, or made by another hermetic version?)`
       } else if (sameOp.length > 0) {
         why = `the recording has ${operation} only for ${[...new Set(sameOp.map((e) => e.request.path))].slice(0, 5).join(", ")}`
       } else {
@@ -106,6 +83,10 @@ export interface ReplayOptions {
   readonly port?: number
   /** Pace factor for recorded delays: 1 as recorded (default), 0 no waiting. */
   readonly speed?: number
+  /** Required as `Authorization: Bearer KEY` on every request when set (none: a loopback host only). */
+  readonly apiKey?: string
+  /** Where HERMETIC_ALLOW_NO_KEY is read (config/StartupGuard.ts); none by default. */
+  readonly env?: Readonly<Record<string, string | undefined>>
   readonly log?: (line: string) => void
 }
 
@@ -121,7 +102,11 @@ export interface RunningReplayer {
 const sleep = (ms: number) => (ms <= 0 ? Promise.resolve() : new Promise((r) => setTimeout(r, ms)))
 
 export const startReplayer = async (options: ReplayOptions): Promise<RunningReplayer> => {
+  const host = options.host ?? "127.0.0.1"
+  const apiKey = options.apiKey ?? ""
+  refuseUnsafeStart({ host, apiKey, adminKey: undefined }, options.env ?? {})
   const recording = loadRecording(options.dir)
+  const allowed = keyGate(apiKey, recording.manifest.hermesVersion)
   const index = makeReplayIndex(recording)
   const speed = options.speed ?? 1
   const log = options.log ?? (() => {})
@@ -129,6 +114,7 @@ export const startReplayer = async (options: ReplayOptions): Promise<RunningRepl
   const misses: Array<ReplayMiss> = []
 
   const serve = async (req: http.IncomingMessage, res: http.ServerResponse) => {
+    if (!allowed(req, res)) return
     const headers = headerMap(req)
     const body = await readBody(req)
     if (body === TOO_LARGE) return answerTooLarge(res)
@@ -170,11 +156,11 @@ export const startReplayer = async (options: ReplayOptions): Promise<RunningRepl
   })
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject)
-    server.listen(options.port ?? 0, options.host ?? "127.0.0.1", () => resolve())
+    server.listen(options.port ?? 0, host, () => resolve())
   })
   const port = (server.address() as AddressInfo).port
   return {
-    url: `http://${options.host ?? "127.0.0.1"}:${port}`,
+    url: `http://${host}:${port}`,
     port,
     recording,
     misses: () => [...misses],

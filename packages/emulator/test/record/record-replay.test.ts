@@ -7,7 +7,8 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
 import { startRecorder } from "../../src/record/Recorder.js"
-import { loadRecording, startReplayer } from "../../src/record/Replayer.js"
+import { startReplayer } from "../../src/record/Replayer.js"
+import { loadRecording } from "../../src/record/RecordingLoader.js"
 import { API_KEY, type Client, openClients } from "../support.js"
 
 const open = openClients()
