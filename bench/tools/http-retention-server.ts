@@ -2,7 +2,7 @@
 // minor GCs and answers the old-space size. Prints `LISTENING <port> <sidePort> x` (bench/child.ts).
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
-import { mkdtempSync } from "node:fs"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startEmulator } from "@hermetic/emulator"
@@ -10,7 +10,8 @@ import { exposedGc, oldSpaceBytes, twoScavenges } from "./heap.js"
 
 const KEY = "bench-key-0123456789abcdef"
 const gc = exposedGc()
-const emu = await startEmulator({ apiKey: KEY, hermesVersion: "0.21.0", dataDir: mkdtempSync(join(tmpdir(), "hermetic-one-")), maxConcurrentRuns: 0 })
+const dataDir = mkdtempSync(join(tmpdir(), "hermetic-one-"))
+const emu = await startEmulator({ apiKey: KEY, hermesVersion: "0.21.0", dataDir, maxConcurrentRuns: 0 })
 const side = http.createServer((_req, res) => {
   setTimeout(() => {
     twoScavenges(gc)
@@ -18,3 +19,11 @@ const side = http.createServer((_req, res) => {
   }, 5)
 })
 side.listen(0, "127.0.0.1", () => process.stdout.write(`LISTENING ${emu.port} ${(side.address() as AddressInfo).port} x\n`))
+// the parent stops this child with SIGTERM: close the emulator and remove its data dir
+process.once("SIGTERM", () => {
+  side.close()
+  void emu.close().finally(() => {
+    rmSync(dataDir, { recursive: true, force: true })
+    process.exit(0)
+  })
+})
