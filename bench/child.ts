@@ -36,10 +36,11 @@ export const ensureBuilt = () => {
 }
 
 /**
- * The script as one plain ES module next to it (`.<name>.built.mjs`, so paths relative to
- * `import.meta.url` still hold); packages stay imports, resolved without the source condition.
+ * The script (a path from the repo root) as one plain ES module next to it (`.<name>.built.mjs`, so
+ * paths relative to `import.meta.url` still hold); packages stay imports, resolved without the
+ * source condition. Plain: no loader's name-keeping wrappers, which change what V8 retains.
  */
-const compile = async (script: string): Promise<string> => {
+export const compile = async (script: string): Promise<string> => {
   ensureBuilt()
   const source = join(repoRoot, script)
   const outfile = join(dirname(source), `.${basename(source, ".ts")}.built.mjs`)

@@ -1,18 +1,29 @@
-// child: the emulator on a port, plus a side port: /mark does two minor GCs and returns old-space size
+// child of http-retention.ts: the emulator on a port, plus a side port whose every request does two
+// minor GCs and answers the old-space size. Prints `LISTENING <port> <sidePort> x` (bench/child.ts).
 import * as http from "node:http"
-import v8 from "node:v8"
-import { mkdtempSync } from "node:fs"
+import type { AddressInfo } from "node:net"
+import { mkdtempSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { startEmulator } from "@hermetic/emulator"
+import { exposedGc, oldSpaceBytes, twoScavenges } from "./heap.js"
+
 const KEY = "bench-key-0123456789abcdef"
-const emu = await startEmulator({ apiKey: KEY, hermesVersion: "0.21.0", dataDir: mkdtempSync(join(tmpdir(), "hermetic-one-")), maxConcurrentRuns: 0 })
-const old = () => { const s = v8.getHeapSpaceStatistics(); return s.find((x) => x.space_name === "old_space")!.space_used_size + s.find((x) => x.space_name === "large_object_space")!.space_used_size }
-const gc = (globalThis as any).gc
-const side = http.createServer((req, res) => {
+const gc = exposedGc()
+const dataDir = mkdtempSync(join(tmpdir(), "hermetic-one-"))
+const emu = await startEmulator({ apiKey: KEY, hermesVersion: "0.21.0", dataDir, maxConcurrentRuns: 0 })
+const side = http.createServer((_req, res) => {
   setTimeout(() => {
-    gc({ type: "minor" }); gc({ type: "minor" })
-    res.end(String(old()))
+    twoScavenges(gc)
+    res.end(String(oldSpaceBytes()))
   }, 5)
 })
-side.listen(0, "127.0.0.1", () => process.stdout.write(`LISTENING ${emu.port} ${(side.address() as any).port} x\n`))
+side.listen(0, "127.0.0.1", () => process.stdout.write(`LISTENING ${emu.port} ${(side.address() as AddressInfo).port} x\n`))
+// the parent stops this child with SIGTERM: close the emulator and remove its data dir
+process.once("SIGTERM", () => {
+  side.close()
+  void emu.close().finally(() => {
+    rmSync(dataDir, { recursive: true, force: true })
+    process.exit(0)
+  })
+})

@@ -1,9 +1,12 @@
 // One request at a time over HTTP to the built emulator in a child process (with --expose-gc);
 // the child's side port collects the young generation twice and answers its old-space size.
-//   npx tsx bench/tools/http-retention.ts POST /v1/runs '{"input":"hi"}'
+// SERVER (a bench child script) and SARGS (its arguments) replace the emulator.
+//   node --import tsx bench/tools/http-retention.ts POST /v1/runs '{"input":"hi"}'
 import * as http from "node:http"
 import { startChild } from "../child.js"
-const [method, path, body] = [process.argv[2]!, process.argv[3]!, process.argv[4]]
+import { spread } from "../stats.js"
+const [method, path, body] = process.argv.slice(2)
+if (method === undefined || path === undefined) throw new Error("usage: http-retention.ts METHOD PATH [BODY]")
 const child = await startChild(process.env["SERVER"] ?? "bench/tools/http-retention-server.ts", process.env["SARGS"] ? process.env["SARGS"].split(" ") : [], { nodeArgs: ["--expose-gc"] })
 const agent = new http.Agent({ keepAlive: true, maxSockets: 1 })
 const sideAgent = new http.Agent({ keepAlive: true, maxSockets: 1 })
@@ -19,6 +22,6 @@ for (let i = 0; i < 30; i++) {
   await new Promise((r) => setTimeout(r, 5))
   deltas.push((Number(await call(child.controlPort, "GET", "/", undefined, sideAgent)) - o0) / 4)
 }
-deltas.sort((a, b) => a - b)
-console.log(`${method} ${path}: old-space growth per request over HTTP: median ${deltas[15]} B (min ${deltas[0]}, max ${deltas[29]})`)
+const s = spread(deltas)
+console.log(`${method} ${path}: old-space growth per request over HTTP: median ${s.median} B (min ${s.min}, max ${s.max})`)
 await child.stop(); agent.destroy(); sideAgent.destroy()

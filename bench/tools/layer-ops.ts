@@ -1,12 +1,17 @@
 // The Effect ops and fibers a start of the emulator's Layer runs (a supervisor with op supervision), and
-// the kinds of op. usage: npx tsx bench/tools/layer-ops.ts [data-dir]
+// the kinds of op (an op's internal `_op` tag). The built package (npm run build).
+//   node --import tsx bench/tools/layer-ops.ts [data-dir]
 import { Effect, Layer, ManagedRuntime, RuntimeFlags, Supervisor } from "effect"
 import { Emulator, layer } from "@hermetic/emulator"
 class Counting extends Supervisor.AbstractSupervisor<void> {
   fibers = 0; ops = 0; kinds = new Map<string, number>()
   get value() { return Effect.void }
   override onStart() { this.fibers++ }
-  override onEffect(_f: unknown, e: any) { this.ops++; const k = e?._op ?? "?"; this.kinds.set(k, (this.kinds.get(k) ?? 0) + 1) }
+  override onEffect(_f: unknown, e: unknown) {
+    this.ops++
+    const k = typeof e === "object" && e !== null && "_op" in e && typeof e._op === "string" ? e._op : "?"
+    this.kinds.set(k, (this.kinds.get(k) ?? 0) + 1)
+  }
 }
 const counting = new Counting()
 const t0 = performance.now()

@@ -10,7 +10,7 @@
  * a chat completion 3.2 KB while its turn was counted in flight through Effect.ensuring, 0.6 KB after;
  * a streamed chat completion ~120 KB while the route waited on the client's going away through
  * `Effect.promise`, ~45 KB after, of which ~40 KB is any `Stream.runForEach` of
- * Effect 3.22 (bench/tools/stream-retention.mjs).
+ * Effect 3.22 (bench/tools/stream-retention.ts).
  */
 import { Effect, ManagedRuntime, Stream } from "effect"
 import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8"

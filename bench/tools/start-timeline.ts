@@ -1,21 +1,22 @@
-#!/usr/bin/env node
 // Where a start of the bundled CLI spends its time: runs a copy of dist/hermes-emulator-launcher.cjs
 // with timestamps (ms since the process began, performance.now()) at the launcher's first line,
 // after reading the code cache, after compiling the bundle with it, after evaluating the bundle (its
 // top level, and the start as far as it runs synchronously), at 'listening', and at the first
-// request; N starts to the first 200 of /health, medians of each mark.
-// usage: node bench/tools/start-timeline.mjs [starts]
+// request; N starts to the first 200 of /health, medians of each mark. The built package (npm run build).
+//   node --import tsx bench/tools/start-timeline.ts [starts]
 import { spawn } from "node:child_process"
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
-import { connect } from "node:net"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
+import { Schema } from "effect"
+import { spread } from "../stats.js"
+import { untilHealthy } from "./accepts.js"
 
 const root = fileURLToPath(new URL("../../", import.meta.url))
 const dist = join(root, "packages/emulator/dist")
 let src = readFileSync(join(dist, "hermes-emulator-launcher.cjs"), "utf8")
-const edit = (from, to) => {
+const edit = (from: string, to: string) => {
   if (!src.includes(from)) throw new Error(`the launcher changed: '${from}' not found`)
   src = src.replace(from, to)
 }
@@ -39,39 +40,33 @@ http.Server.prototype.emit = function (event, ...args) {
 const launcher = join(dist, ".timed-launcher.cjs")
 writeFileSync(launcher, src)
 
-const accepts = (port) => new Promise((resolve) => {
-  const s = connect(port, "127.0.0.1")
-  s.once("connect", () => { s.destroy(); resolve(true) })
-  s.once("error", () => resolve(false))
-})
-const start = async (port) => {
+const Timeline = Schema.parseJson(Schema.Array(Schema.Tuple(Schema.String, Schema.Number)))
+const start = async (port: number) => {
   const data = mkdtempSync(join(tmpdir(), "hermetic-cold-"))
   const child = spawn("node", [launcher, "serve", "--port", String(port), "--data-dir", data, "--api-key", "bench-key-0123456789abcdef"], { stdio: ["ignore", "ignore", "pipe"] })
   let err = ""
-  child.stderr.on("data", (c) => { err += c })
-  for (;;) {
-    if (!(await accepts(port))) { await new Promise((r) => setTimeout(r, 2)); continue }
-    const r = await fetch(`http://127.0.0.1:${port}/health`)
-    await r.arrayBuffer()
-    if (r.status === 200) break
-  }
+  child.stderr.on("data", (c: Buffer) => { err += String(c) })
+  await untilHealthy(port)
   child.kill("SIGTERM")
   await new Promise((r) => child.once("exit", r))
   rmSync(data, { recursive: true, force: true })
   const line = err.split("\n").find((l) => l.startsWith("TIMELINE "))
-  return JSON.parse(line.slice("TIMELINE ".length))
+  if (line === undefined) throw new Error(`no TIMELINE line on the launcher's stderr: ${err.slice(-500)}`)
+  return Schema.decodeUnknownSync(Timeline)(line.slice("TIMELINE ".length))
 }
 const n = Number(process.argv[2] ?? 11)
 const port = 19000 + Math.floor(Math.random() * 1000)
-await start(port) // writes the code cache for this launcher's command
-const runs = []
-for (let i = 0; i < n; i++) runs.push(await start(port + 1 + i))
-rmSync(launcher, { force: true })
-const med = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]
-console.log(`${n} starts; ms since the process began, medians (and the step from the mark before)`)
-let prev = 0
-for (const [i, [mark]] of runs[0].entries()) {
-  const at = med(runs.map((r) => r[i][1]))
-  console.log(`${mark.padEnd(14)} ${at.toFixed(1).padStart(6)}  (+${(at - prev).toFixed(1)})`)
-  prev = at
+try {
+  await start(port) // writes the code cache for this launcher's command
+  const runs = []
+  for (let i = 0; i < n; i++) runs.push(await start(port + 1 + i))
+  console.log(`${n} starts; ms since the process began, medians (and the step from the mark before)`)
+  let prev = 0
+  for (const [i, [mark]] of (runs[0] ?? []).entries()) {
+    const at = spread(runs.flatMap((r) => { const m = r[i]; return m === undefined ? [] : [m[1]] })).median
+    console.log(`${mark.padEnd(14)} ${at.toFixed(1).padStart(6)}  (+${(at - prev).toFixed(1)})`)
+    prev = at
+  }
+} finally {
+  rmSync(launcher, { force: true })
 }
