@@ -48,11 +48,15 @@ export interface StorageShape {
   readonly transaction: <A>(f: () => A) => Effect.Effect<A>
   /** Deletes one namespace's durable state (admin reset). */
   readonly clearNamespace: (namespace: string) => Effect.Effect<void>
+  /** The SQLite file (`:memory:` for none), named when a request fails because storage did; a provided storage may leave it out. */
+  readonly location?: string
 }
 
 export class Storage extends Context.Tag("hermetic/Storage")<Storage, StorageShape>() {}
 
 const STATEMENT_CACHE_SIZE = 500
+
+const ROLLBACK = /^\s*ROLLBACK\b/i
 
 const sqlError = (cause: unknown) => new SqlError.SqlError({ cause, message: "Failed to execute statement" })
 
@@ -149,6 +153,10 @@ function* openDatabase(filename: string, schema: StorageSchema) {
           catch: sqlError
         })),
     executeUnprepared: (sql, params, transformRows) => {
+      // SQLite ends the transaction itself on some failures (SQLITE_FULL, SQLITE_IOERR, …): a
+      // ROLLBACK then fails with "no transaction is active", and that defect would hide the
+      // failure that matters
+      if (!db.inTransaction && ROLLBACK.test(sql)) return Effect.succeed([])
       const rows = Effect.flatMap(Effect.try({ try: () => db.prepare(sql), catch: sqlError }), (s) => execute(s, params ?? [], false))
       return transformRows === undefined ? rows : Effect.map(rows, (r) => transformRows(r as ReadonlyArray<object>))
     },
@@ -179,6 +187,7 @@ function* openDatabase(filename: string, schema: StorageSchema) {
   const use = <A>(f: () => A) => (db.inTransaction ? afterOpenTransaction(f, false) : attempt(f))
   const transaction = <A>(f: () => A) => (db.inTransaction ? afterOpenTransaction(f, true) : attempt(() => atomically(f)))
   const storage: StorageShape = {
+    location: filename,
     statement,
     use,
     transaction,
