@@ -2,8 +2,10 @@
  * What `PRAGMA quick_check` at start costs on a grown data dir: a SQLite file with the emulator's
  * own tables (StorageSchema.ts) holding N sessions with their messages, N/10 jobs and N/10 stored
  * responses, rows shaped as the routes write them. Reports the file size, the open (with the
- * schema) alone, quick_check and integrity_check, each the median of several runs on a warm page
- * cache (a cold disk adds its read time to both the check and the first requests alike).
+ * schema) alone, quick_check and integrity_check, and a whole emulator start (`startEmulator`) on
+ * the data dir after a clean stop and after an unclean one (the write-ahead log left: the start
+ * then runs quick_check), each the median of several runs on a warm page cache (a cold disk adds
+ * its read time to both the check and the first requests alike).
  *
  *   node --conditions=@hermetic/source --import tsx bench/quick-check.ts [--sessions N] [--runs R]
  */
@@ -12,6 +14,7 @@ import { mkdtempSync, rmSync, statSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { parseArgs } from "node:util"
+import { startEmulator } from "../packages/emulator/src/index.js"
 import { STORAGE_SCHEMA } from "../packages/emulator/src/StorageSchema.js"
 import { percentile } from "./stats.js"
 
@@ -49,11 +52,11 @@ const seed = () => {
 }
 
 /** Milliseconds of `f`, median and p90 over the runs. */
-const time = (f: () => void) => {
+const time = async (f: () => void | Promise<void>) => {
   const samples: Array<number> = []
   for (let i = 0; i < runs; i++) {
     const t = performance.now()
-    f()
+    await f()
     samples.push(performance.now() - t)
   }
   samples.sort((a, b) => a - b)
@@ -74,17 +77,34 @@ try {
     jobs: sessions / 10,
     storedResponses: sessions / 10,
     fileMiB: Number((statSync(file).size / 2 ** 20).toFixed(1)),
-    openWithSchema: time(() => open().close()),
-    quickCheck: time(() => {
+    openWithSchema: await time(() => {
+      open().close()
+    }),
+    quickCheck: await time(() => {
       const db = open()
       db.pragma("quick_check")
       db.close()
     }),
-    integrityCheck: time(() => {
+    integrityCheck: await time(() => {
       const db = open()
       db.pragma("integrity_check")
       db.close()
-    })
+    }),
+    emulatorStartAfterCleanStop: await time(async () => {
+      await (await startEmulator({ apiKey: "sk-bench-quick-check-0123", dataDir: dir })).close()
+    }),
+    emulatorStartAfterUncleanStop: await (async () => {
+      // a connection of this process holds the write-ahead log open, as a killed process leaves it
+      const holder = open()
+      holder.prepare("INSERT INTO hermes_message_seq (namespace, last_id) VALUES ('held', 1) ON CONFLICT DO NOTHING").run()
+      try {
+        return await time(async () => {
+          await (await startEmulator({ apiKey: "sk-bench-quick-check-0123", dataDir: dir })).close()
+        })
+      } finally {
+        holder.close()
+      }
+    })()
   }
   process.stdout.write(`${JSON.stringify(result, null, 1)}\n`)
 } finally {

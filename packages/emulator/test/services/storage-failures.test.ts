@@ -98,6 +98,27 @@ it.scoped("a provided Storage that fails: each failed request logs one line nami
   }).pipe(Effect.provide(layer({ apiKey: API_KEY }).pipe(Layer.provide(failingStorage(broken)))))
 })
 
+it.scoped("any other crash of a handler is answered and journaled the same way, with its own line", () => {
+  const broken = { now: false }
+  const crashing = Layer.effectContext(
+    Effect.gen(function*() {
+      const inner = yield* Storage
+      const sql = yield* SqlClient.SqlClient
+      const storage: StorageShape = { ...inner, use: (f) => (broken.now ? Effect.die(new TypeError("boom\nsecond line")) : inner.use(f)) }
+      return Context.make(Storage, storage).pipe(Context.add(SqlClient.SqlClient, sql))
+    })
+  ).pipe(Layer.provide(storageLayer(":memory:")))
+  return Effect.gen(function*() {
+    broken.now = true
+    const lines = captureStderr()
+    const got = yield* request("GET", "/v1/runs/run_unknown")
+    vi.restoreAllMocks()
+    expect(got.status).toBe(500)
+    expect(lines).toEqual(["hermes-emulator: internal error answering GET /v1/runs/{run_id}: TypeError: boom second line; the request got a 500\n"])
+    expect((yield* journalOf("/v1/runs/run_unknown")).map((e) => [e.status, e.operation])).toEqual([[500, "runs.get"]])
+  }).pipe(Effect.provide(layer({ apiKey: API_KEY }).pipe(Layer.provide(crashing))))
+})
+
 it.scoped("a control plane request that storage fails shows the same way", () => {
   const broken = { now: false }
   return Effect.gen(function*() {
