@@ -180,7 +180,6 @@ describe("snapshot loads of mutated snapshots", () => {
       propertyParams(28_03, { numRuns: 300 })
     )
     // both sides of the property were exercised: the mutations are not all refused, nor all harmless
-    console.log(outcomes)
     expect(outcomes.refused).toBeGreaterThan(30)
     expect(outcomes.loaded).toBeGreaterThan(30)
   })
