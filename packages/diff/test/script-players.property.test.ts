@@ -6,7 +6,7 @@
  * service (in process, its control plane through its fetch) and by the fake model over HTTP. Every
  * reply, every control-plane answer and the players' state after each step must be identical.
  */
-import { Agent, Emulator, layer, type NativeBindingUnavailable } from "@hermetic/emulator"
+import { Agent, Emulator, layer, type StorageOpenError } from "@hermetic/emulator"
 import { type FakeModel, startFakeModel } from "@hermetic/oracle-runner"
 import {
   type Answer,
@@ -129,7 +129,7 @@ interface Player {
 }
 
 const emulatorPlayer = (namespace: string): Player => {
-  const run = <A>(effect: Effect.Effect<A, NativeBindingUnavailable, Agent | Emulator>) => emulatorRuntime.runPromise(effect)
+  const run = <A>(effect: Effect.Effect<A, StorageOpenError, Agent | Emulator>) => emulatorRuntime.runPromise(effect)
   const admin = (path: string, body: unknown = {}) =>
     run(Effect.flatMap(Emulator, (emu) => Effect.promise(() => emu.fetch(`http://emulator/__admin${path}`, { method: "POST", headers: { "x-hermetic-namespace": namespace, "content-type": "application/json" }, body: JSON.stringify(body) })))).then((r) => r.json())
   const player = () => run(Effect.map(Agent, (a) => a.player(namespace)))

@@ -23,6 +23,7 @@ import { EmuClock } from "./services/Clock.js"
 import { type FaultRule, Faults } from "./services/Faults.js"
 import { Journal } from "./services/Journal.js"
 import { Storage } from "./services/Storage.js"
+import { crashLine, storageFailureLine, storageFailureOf } from "./services/StorageFailure.js"
 import { flatMapNow, isDone, mapNow } from "./http/Immediate.js"
 import { CurrentModelCallObserver } from "./journal/ModelCalls.js"
 import { features as featuresOf } from "./version/Pins.js"
@@ -34,6 +35,9 @@ export const namespaceOf = (req: EmuRequestHead): string => {
   const ns = req.headers[NAMESPACE_HEADER]?.trim()
   return ns === undefined || ns === "" ? "default" : ns
 }
+
+/** A control plane request as a stderr line names it: its command, not the names it carries (a hold's). */
+const adminRoute = (req: EmuRequestHead): string => `${req.method} ${req.path.split("/").slice(0, 3).join("/")}`
 
 export type AppHandler = (req: EmuRequest) => Effect.Effect<EmuResponse, never, EmulatorServices>
 /** The app as a socket calls it: the body is read only once no middleware has answered. */
@@ -72,6 +76,18 @@ export const makeApp = Effect.gen(function*() {
   type Answer = readonly [EmuResponse, string | null]
   const answer = (response: EmuResponse, routeId: string | null): Effect.Effect<Answer> =>
     Effect.succeed([response, routeId] as const)
+
+  /**
+   * A defect (a failed statement, a bug) answered as aiohttp answers an escaped exception, with
+   * one stderr line saying what failed; the journal then records the 500 and the operation.
+   * `request` names the route, never the path itself (a path may carry a secret).
+   */
+  const crashed = (request: string, routeId: string | null) => (defect: unknown): Effect.Effect<Answer> =>
+    Effect.sync(() => {
+      const failure = storageFailureOf(defect)
+      process.stderr.write(failure === undefined ? crashLine(defect, request) : storageFailureLine(failure, storage.location, request))
+      return [internalServerError(), routeId] as const
+    })
 
   /** Hermes' middleware chain around the matched handler; plain code until the handler runs. */
   const afterFault = (
@@ -138,7 +154,11 @@ export const makeApp = Effect.gen(function*() {
     // an answer ready at once stays an Exit: no fiber runs for it (http/Immediate.ts)
     return isDone(handled)
       ? Exit.succeed(finish(handled.value))
-      : handled.pipe(Effect.map(finish), Effect.catchTag("HandlerCrash", () => answer(internalServerError(), routeId)))
+      : handled.pipe(
+        Effect.map(finish),
+        Effect.catchTag("HandlerCrash", () => answer(internalServerError(), routeId)),
+        Effect.catchAllDefect(crashed(`${match.route.method} ${match.route.path}`, routeId))
+      )
   }
 
   /**
@@ -198,7 +218,10 @@ export const makeApp = Effect.gen(function*() {
       return read
     })
     const answered: Effect.Effect<readonly [Answer, string | null], never, EmulatorServices> = admin
-      ? mapNow(adminAnswer(req, journaled, namespace), (r) => [[r, "admin"] as const, null] as const)
+      ? mapNow(
+        Effect.catchAllDefect(mapNow(adminAnswer(req, journaled, namespace), (r) => [r, "admin"] as const), crashed(adminRoute(req), "admin")),
+        (a) => [a, null] as const
+      )
       : dispatch(req, journaled, namespace)
     // agent turns started by this request (also forked ones) report their model calls to its entry
     const observed = entry.observer === undefined ? answered : Effect.locally(answered, CurrentModelCallObserver, entry.observer)

@@ -6,8 +6,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Context, Effect, Option, type Scope } from "effect"
-import type { NativeBindingUnavailable } from "./services/NativeBinding.js"
-import { createTables, Storage, storageContext, StorageLive } from "./services/Storage.js"
+import { createTables, Storage, storageContext, StorageLive, type StorageOpenError } from "./services/Storage.js"
 import { STORAGE_SCHEMA } from "./StorageSchema.js"
 
 /** The context's service when there is one, else `make()`. */
@@ -20,7 +19,7 @@ export const providedOr = <I, S>(tag: Context.Tag<I, S>, make: () => S): Effect.
  */
 export const providedStorage = (
   filename: string
-): Effect.Effect<Context.Context<Storage | SqlClient.SqlClient>, NativeBindingUnavailable, Scope.Scope> =>
+): Effect.Effect<Context.Context<Storage | SqlClient.SqlClient>, StorageOpenError, Scope.Scope> =>
   Effect.flatMap(Effect.serviceOption(Storage), (provided) => {
     if (Option.isNone(provided)) return storageContext(filename, STORAGE_SCHEMA)
     return Effect.flatMap(Effect.serviceOption(SqlClient.SqlClient), (sql) =>

@@ -26,7 +26,8 @@ Options:
   --host HOST               bind address (default: $API_SERVER_HOST or 127.0.0.1)
   --port PORT               port, 0 for any free one (default: $API_SERVER_PORT or 8642)
   --data-dir DIR            keep state in DIR/hermetic-emulator.db; a restart with the same DIR
-                            is a real restart (default: in memory)
+                            is a real restart (default: in memory); after an unclean stop the
+                            file is checked (PRAGMA quick_check) and a damaged one stops the start
   --memory                  keep all state in memory (the default without --data-dir)
   --hermes-version V        the Hermes release to emulate: ${PINS.join(" | ")} (default: 0.21.0)
   --api-key KEY             bearer key, >= 16 characters (default: $API_SERVER_KEY; none means no

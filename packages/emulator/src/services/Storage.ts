@@ -18,6 +18,7 @@ import { Context, Effect, Exit, Layer, Option, Scope, Stream } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { bindingUnavailable, isBindingFailure, type NativeBindingUnavailable } from "./NativeBinding.js"
+import { closedUncleanly, isCorruption, quickCheckProblems, sqliteMessage, storageCorrupt, type StorageCorrupt } from "./StorageIntegrity.js"
 
 /** The tables the emulator keeps (storage/Schema.ts assembles them from the parts that own them). */
 export interface StorageSchema {
@@ -48,11 +49,18 @@ export interface StorageShape {
   readonly transaction: <A>(f: () => A) => Effect.Effect<A>
   /** Deletes one namespace's durable state (admin reset). */
   readonly clearNamespace: (namespace: string) => Effect.Effect<void>
+  /** The SQLite file (`:memory:` for none), named when a request fails because storage did; a provided storage may leave it out. */
+  readonly location?: string
 }
+
+/** Why the storage did not open: better-sqlite3's addon cannot load, or the data dir's file is damaged. */
+export type StorageOpenError = NativeBindingUnavailable | StorageCorrupt
 
 export class Storage extends Context.Tag("hermetic/Storage")<Storage, StorageShape>() {}
 
 const STATEMENT_CACHE_SIZE = 500
+
+const ROLLBACK = /^\s*ROLLBACK\b/i
 
 const sqlError = (cause: unknown) => new SqlError.SqlError({ cause, message: "Failed to execute statement" })
 
@@ -68,7 +76,10 @@ const attempt = <A>(f: () => A): Exit.Exit<A> => {
 const open = (filename: string, schema: StorageSchema) => Effect.gen(() => openDatabase(filename, schema))
 
 function* openDatabase(filename: string, schema: StorageSchema) {
-  if (filename !== ":memory:") mkdirSync(dirname(filename), { recursive: true })
+  const file = filename !== ":memory:"
+  if (file) mkdirSync(dirname(filename), { recursive: true })
+  // before the open: the open itself makes a write-ahead log
+  const unclean = file && closedUncleanly(filename)
   const db = yield* Effect.acquireRelease(
     // an addon that cannot be loaded is the user's install to fix: a typed error that says how;
     // any other failure to open is a defect, as a failed statement is
@@ -81,11 +92,20 @@ function* openDatabase(filename: string, schema: StorageSchema) {
     }),
     (d) => Effect.sync(() => d.close())
   )
-  db.pragma("journal_mode = WAL")
-  // with WAL, NORMAL still survives a killed process (a restart on the same data dir, what the
-  // emulator promises); only an OS crash could lose the last commits. FULL's fsync per commit
-  // was the largest single cost of a POST /v1/runs.
-  db.pragma("synchronous = NORMAL")
+  yield* Effect.suspend(() => {
+    try {
+      db.pragma("journal_mode = WAL")
+      // with WAL, NORMAL still survives a killed process (a restart on the same data dir, what the
+      // emulator promises); only an OS crash could lose the last commits. FULL's fsync per commit
+      // was the largest single cost of a POST /v1/runs.
+      db.pragma("synchronous = NORMAL")
+      // a full check only after a process left without closing the file (StorageIntegrity.ts says why)
+      const problems = unclean ? quickCheckProblems(db.pragma("quick_check") as Array<unknown>) : undefined
+      return problems === undefined ? Effect.void : Effect.fail(storageCorrupt(filename, problems))
+    } catch (e) {
+      return isCorruption(e) ? Effect.fail(storageCorrupt(filename, sqliteMessage(e))) : Effect.die(e)
+    }
+  })
 
   // BEGIN/COMMIT prepared once: better-sqlite3's db.transaction(f) builds a new wrapper per call,
   // which cost about 9 µs of every POST /v1/runs (a nested call still takes its savepoints)
@@ -149,6 +169,10 @@ function* openDatabase(filename: string, schema: StorageSchema) {
           catch: sqlError
         })),
     executeUnprepared: (sql, params, transformRows) => {
+      // SQLite ends the transaction itself on some failures (SQLITE_FULL, SQLITE_IOERR, …): a
+      // ROLLBACK then fails with "no transaction is active", and that defect would hide the
+      // failure that matters
+      if (!db.inTransaction && ROLLBACK.test(sql)) return Effect.succeed([])
       const rows = Effect.flatMap(Effect.try({ try: () => db.prepare(sql), catch: sqlError }), (s) => execute(s, params ?? [], false))
       return transformRows === undefined ? rows : Effect.map(rows, (r) => transformRows(r as ReadonlyArray<object>))
     },
@@ -179,6 +203,7 @@ function* openDatabase(filename: string, schema: StorageSchema) {
   const use = <A>(f: () => A) => (db.inTransaction ? afterOpenTransaction(f, false) : attempt(f))
   const transaction = <A>(f: () => A) => (db.inTransaction ? afterOpenTransaction(f, true) : attempt(() => atomically(f)))
   const storage: StorageShape = {
+    location: filename,
     statement,
     use,
     transaction,
@@ -194,10 +219,10 @@ function* openDatabase(filename: string, schema: StorageSchema) {
 export const clearNamespace = (namespace: string) => Effect.flatMap(Storage, (storage) => storage.clearNamespace(namespace))
 
 /** The storage's services, open for the scope's life (a failure to open is a defect, but for an addon that cannot load). */
-export const storageContext = (filename: string, schema: StorageSchema): Effect.Effect<Context.Context<Storage | SqlClient.SqlClient>, NativeBindingUnavailable, Scope.Scope> =>
+export const storageContext = (filename: string, schema: StorageSchema): Effect.Effect<Context.Context<Storage | SqlClient.SqlClient>, StorageOpenError, Scope.Scope> =>
   Effect.gen(() => storageWithTables(filename, schema)).pipe(Effect.provideServiceEffect(Reactivity.Reactivity, Reactivity.make))
 
-export const StorageLive = (filename: string, schema: StorageSchema): Layer.Layer<Storage | SqlClient.SqlClient, NativeBindingUnavailable> =>
+export const StorageLive = (filename: string, schema: StorageSchema): Layer.Layer<Storage | SqlClient.SqlClient, StorageOpenError> =>
   Layer.scopedContext(storageContext(filename, schema))
 
 /** Creates the schema's tables on a storage (each statement is idempotent). */
@@ -209,6 +234,9 @@ export const createTables = (storage: StorageShape, schema: StorageSchema): Effe
 /** The open storage with the schema's tables created, as the layer's services. */
 function* storageWithTables(filename: string, schema: StorageSchema) {
   const { sql, storage } = yield* open(filename, schema)
-  yield* createTables(storage, schema)
+  // a damaged schema page shows when the tables are first touched
+  yield* createTables(storage, schema).pipe(
+    Effect.catchAllDefect((e) => (isCorruption(e) ? Effect.fail(storageCorrupt(filename, sqliteMessage(e))) : Effect.die(e)))
+  )
   return Context.make(Storage, storage).pipe(Context.add(SqlClient.SqlClient, sql))
 }

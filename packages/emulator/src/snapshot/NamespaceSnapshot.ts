@@ -17,6 +17,7 @@ import { SESSION_TABLE_NAMES } from "../features/sessions/SessionTables.js"
 import { SnapshotError } from "../namespace/Namespace.js"
 import { SNAPSHOT_FORMAT, SnapshotFile } from "../namespace/SnapshotFile.js"
 import { restartNamespace } from "../NamespaceLifecycle.js"
+import { type ColumnInfo, describeProblem, firstProblem, type TableInfo } from "./SnapshotValidation.js"
 
 /** Every durable table (settled_runs is process memory upstream, see runs/SettledRuns.ts). */
 export const SNAPSHOT_TABLES: ReadonlyArray<string> = [
@@ -31,10 +32,21 @@ export { SnapshotError }
 
 type Row = Record<string, string | number | null>
 
-const columnsOf = (table: string) =>
-  Effect.flatMap(SqlClient.SqlClient, (sql) => sql.unsafe<{ name: string }>(`PRAGMA table_info(${table})`)).pipe(
-    Effect.map((rows) => rows.map((r) => r.name))
-  )
+/** A table as the database declares it (its CREATE TABLE and indexes): columns and unique keys. */
+const tableInfo = (table: string) => Effect.gen(() => describeTable(table)).pipe(Effect.orDie)
+
+function* describeTable(table: string) {
+  const sql = yield* SqlClient.SqlClient
+  const columns = yield* sql.unsafe<ColumnInfo>(`PRAGMA table_info(${table})`)
+  const indexes = yield* sql.unsafe<{ name: string; unique: number }>(`PRAGMA index_list(${table})`)
+  const uniqueKeys: Array<ReadonlyArray<string>> = []
+  for (const index of indexes.filter((i) => i.unique === 1)) {
+    const parts = yield* sql.unsafe<{ seqno: number; name: string }>(`PRAGMA index_info("${index.name}")`)
+    uniqueKeys.push([...parts].sort((a, b) => a.seqno - b.seqno).map((p) => p.name))
+  }
+  const info: TableInfo = { columns, uniqueKeys }
+  return info
+}
 
 /** The namespace's durable rows, as a snapshot document. */
 export const saveSnapshot = (namespace: string) => Effect.gen(() => snapshotOf(namespace)).pipe(Effect.orDie)
@@ -60,10 +72,9 @@ function* snapshotOf(namespace: string) {
 /** Replaces the namespace's durable state with the snapshot's; returns the rows loaded per table. */
 export const loadSnapshot = (namespace: string, snapshot: SnapshotFile) => Effect.gen(() => loadRows(namespace, snapshot))
 
-/** One table's rows to insert, with the columns they use. */
+/** One table's rows to insert. */
 interface TableLoad {
   readonly table: string
-  readonly columns: ReadonlyArray<string>
   readonly rows: ReadonlyArray<Row>
 }
 
@@ -76,27 +87,30 @@ function* loadRows(namespace: string, snapshot: SnapshotFile) {
   if (unknown.length > 0) return yield* new SnapshotError({ message: `snapshot has unknown tables: ${unknown.join(", ")}` })
   const sql = yield* SqlClient.SqlClient
   const plan: Array<TableLoad> = []
+  // every cell is checked before anything changes: a refused load leaves the namespace as it was
   for (const [table, rows] of Object.entries(snapshot.tables)) {
-    const known = new Set(yield* columnsOf(table).pipe(Effect.orDie))
-    const columns = [...new Set(rows.flatMap((r) => Object.keys(r)))]
-    const foreign = columns.filter((c) => c === "namespace" || !known.has(c))
-    if (foreign.length > 0) return yield* new SnapshotError({ message: `snapshot table ${table} has unknown columns: ${foreign.join(", ")}` })
-    plan.push({ table, columns, rows })
+    const problem = firstProblem(table, yield* tableInfo(table), rows)
+    if (problem !== undefined) return yield* new SnapshotError({ message: describeProblem(problem) })
+    plan.push({ table, rows })
   }
   yield* restartNamespace(namespace)
   const counts: Record<string, number> = {}
-  yield* sql.withTransaction(Effect.gen(() => replaceRows(sql, namespace, plan, counts))).pipe(
-    Effect.mapError((e) => new SnapshotError({ message: `snapshot rows rejected by storage: ${e.message}` }))
-  )
+  // every row was checked above: what storage still refuses is storage failing (a full disk, a
+  // corrupt page), a 500 the request path reports, not a bad snapshot
+  yield* sql.withTransaction(Effect.gen(() => replaceRows(sql, namespace, plan, counts))).pipe(Effect.orDie)
   return counts
 }
 
 /** Inside the load's transaction: the namespace's rows deleted, the plan's inserted; counts per table. */
 function* replaceRows(sql: SqlClient.SqlClient, namespace: string, plan: ReadonlyArray<TableLoad>, counts: Record<string, number>) {
   yield* clearNamespace(namespace)
-  for (const { table, columns, rows } of plan) {
-    const insert = `INSERT INTO ${table} (namespace, ${columns.join(", ")}) VALUES (?, ${columns.map(() => "?").join(", ")})`
-    for (const row of rows) yield* sql.unsafe(insert, [namespace, ...columns.map((c) => row[c] ?? null)])
+  for (const { table, rows } of plan) {
+    for (const row of rows) {
+      // each row names its own columns: a column it leaves out takes the table's default
+      const columns = Object.keys(row)
+      const insert = `INSERT INTO ${table} (${["namespace", ...columns].join(", ")}) VALUES (${["?", ...columns.map(() => "?")].join(", ")})`
+      yield* sql.unsafe(insert, [namespace, ...columns.map((c) => row[c] ?? null)])
+    }
     counts[table] = rows.length
   }
 }

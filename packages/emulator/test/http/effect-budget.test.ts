@@ -10,7 +10,7 @@
 import { Effect, Layer, ManagedRuntime, RuntimeFlags, Supervisor } from "effect"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Emulator, type EmulatorShape, layer } from "../../src/Emulator.js"
-import type { NativeBindingUnavailable } from "../../src/services/NativeBinding.js"
+import type { StorageOpenError } from "../../src/services/Storage.js"
 import { API_KEY } from "../support.js"
 
 class Counting extends Supervisor.AbstractSupervisor<void> {
@@ -40,7 +40,7 @@ const settle = () => new Promise((resolve) => setTimeout(resolve, 50))
 
 describe("Effect work per request (counted)", () => {
   const counting = new Counting()
-  let runtime: ManagedRuntime.ManagedRuntime<Emulator, NativeBindingUnavailable>
+  let runtime: ManagedRuntime.ManagedRuntime<Emulator, StorageOpenError>
   let emu: EmulatorShape
   let runId = ""
   beforeAll(async () => {

@@ -17,7 +17,7 @@ import { getHeapSpaceStatistics, setFlagsFromString } from "node:v8"
 import { runInNewContext } from "node:vm"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { Emulator, type EmulatorShape, layer } from "../../src/Emulator.js"
-import type { NativeBindingUnavailable } from "../../src/services/NativeBinding.js"
+import type { StorageOpenError } from "../../src/services/Storage.js"
 import { API_KEY } from "../support.js"
 
 setFlagsFromString("--expose-gc")
@@ -42,7 +42,7 @@ const settle = async () => {
 }
 
 describe("what a request leaves in the old generation", () => {
-  let runtime: ManagedRuntime.ManagedRuntime<Emulator, NativeBindingUnavailable>
+  let runtime: ManagedRuntime.ManagedRuntime<Emulator, StorageOpenError>
   let emu: EmulatorShape
   let runId = ""
   beforeAll(async () => {

@@ -149,9 +149,71 @@ describe("snapshots: save a namespace, start from it", () => {
       text: expect.stringContaining("saved under Hermes 0.19.0, this emulator emulates 0.21.0")
     })
     expect((await load({ action: "load", snapshot: { ...snapshot, tables: { evil: [] } } })).text).toContain("unknown tables: evil")
-    expect((await load({ action: "load", snapshot: { ...snapshot, tables: { hermes_sessions: [{ "id) VALUES (1); --": 1 }] } } })).text).toContain("unknown columns")
+    expect((await load({ action: "load", snapshot: { ...snapshot, tables: { hermes_sessions: [{ "id) VALUES (1); --": 1 }] } } })).text).toContain("snapshot table hermes_sessions, row 0, column id) VALUES (1); --: not a column of hermes_sessions")
     expect((await load({ action: "load", snapshot: { format: "x" } })).text).toContain("not a hermetic snapshot")
     expect((await load({ action: "frobnicate" })).status).toBe(400)
+  })
+
+  it("checks every cell against the tables' declared columns before writing, and a refused load changes nothing", async () => {
+    const a = await open({ hermesVersion: "0.21.0" })
+    const { responseId } = await populate(a)
+    await a.admin("/restart")
+    // a run settled after the restart lives in memory only: a load (which restarts) would forget it
+    await a.script({ turns: [{ replies: [{ text: "settled" }] }] })
+    const settled = String(((await (await a.request("POST", "/v1/runs", { body: { input: "in memory" } })).json()) as Record<string, unknown>)["run_id"])
+    await a.waitForStatus(settled, ["completed"])
+    const before = await answers(a, responseId, false)
+    const saved = await snapshotOf(a)
+    const writesBefore = ((await (await fetch(`${a.emu.url}/__admin/state`, { headers: ADMIN_HEADERS })).json()) as { writes: number }).writes
+    const tables = saved["tables"] as Record<string, Array<Record<string, unknown>>>
+    /** The saved snapshot with one cell of one row of one table changed (undefined: the cell left out). */
+    const withCell = (table: string, row: number, column: string, value: unknown) => {
+      const rows = (tables[table] ?? []).map((r, i) => {
+        if (i !== row) return r
+        const { [column]: _, ...rest } = r
+        return value === undefined ? rest : { ...r, [column]: value }
+      })
+      return { ...saved, tables: { ...tables, [table]: rows } }
+    }
+    const load = async (snapshot: unknown) => {
+      const r = await fetch(`${a.emu.url}/__admin/snapshot`, { method: "POST", headers: ADMIN_HEADERS, body: JSON.stringify({ action: "load", snapshot }) })
+      return { status: r.status, error: (((await r.json()) as { error?: { message?: string } }).error?.message) ?? "" }
+    }
+    const last = (tables["hermes_sessions"]?.length ?? 0) - 1
+    expect(last).toBeGreaterThan(0)
+    expect(await load(withCell("hermes_sessions", last, "started_at", "yesterday"))).toEqual({
+      status: 400,
+      error: `snapshot table hermes_sessions, row ${last}, column started_at: expected a finite number (REAL), got "yesterday"`
+    })
+    expect(await load(withCell("hermes_sessions", 0, "message_count", "lots"))).toEqual({
+      status: 400,
+      error: `snapshot table hermes_sessions, row 0, column message_count: expected an integer (INTEGER) within ±(2^53 − 1), got "lots"`
+    })
+    expect((await load(withCell("hermes_sessions", 0, "message_count", 1e300))).error).toContain("column message_count: expected an integer")
+    expect((await load(withCell("hermes_messages", 0, "role", null))).error).toBe("snapshot table hermes_messages, row 0, column role: expected a value (NOT NULL), got null")
+    expect((await load(withCell("hermes_messages", 0, "role", 7))).error).toBe("snapshot table hermes_messages, row 0, column role: expected a string (TEXT), got 7")
+    expect((await load(withCell("cron_jobs", 0, "job_json", undefined))).error).toBe("snapshot table cron_jobs, row 0, column job_json: missing (NOT NULL, no default)")
+    expect((await load(withCell("hermes_sessions", 0, "colour", "blue"))).error).toBe("snapshot table hermes_sessions, row 0, column colour: not a column of hermes_sessions")
+    const twice = { ...saved, tables: { ...tables, hermes_sessions: [...(tables["hermes_sessions"] ?? []), tables["hermes_sessions"]?.[0]] } }
+    expect((await load(twice)).error).toBe(`snapshot table hermes_sessions, row ${last + 1}, column id: same unique key as row 0`)
+    // nothing was written, nothing restarted: every answer is the one before the refused loads
+    const writesAfter = ((await (await fetch(`${a.emu.url}/__admin/state`, { headers: ADMIN_HEADERS })).json()) as { writes: number }).writes
+    expect(writesAfter).toBe(writesBefore)
+    expect((await snapshotOf(a))["tables"]).toEqual(tables)
+    expect(await answers(a, responseId, false)).toEqual(before)
+    expect((await a.request("GET", `/v1/runs/${settled}`)).status).toBe(200)
+
+    // a cell left out of a column with a default takes the default; the load then reads back
+    const defaulted = await load(withCell("hermes_sessions", 0, "pinned", undefined))
+    expect(defaulted.status).toBe(200)
+    expect((await a.request("GET", "/api/sessions")).status).toBe(200)
+
+    // the same check stops a start from a file
+    const file = join(dir, "bad-cell.json")
+    writeFileSync(file, JSON.stringify(withCell("hermes_sessions", 0, "started_at", "yesterday")))
+    await expect(startEmulator({ apiKey: API_KEY, hermesVersion: "0.21.0", snapshot: file })).rejects.toThrow(
+      "snapshot table hermes_sessions, row 0, column started_at: expected a finite number (REAL)"
+    )
   })
 
   it("a bad --snapshot file stops the start with its reason", async () => {
