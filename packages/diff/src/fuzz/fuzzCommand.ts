@@ -13,7 +13,6 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { basename, join } from "node:path"
 import { type Pin, type RunningEmulator, startEmulator } from "@hermetic/emulator"
-import { startGateway } from "@hermetic/oracle-runner"
 import { Effect } from "effect"
 import { intFlag, type ParsedArgs, pinOf } from "../cli/args.js"
 import { CouldNotRun, UsageError } from "../cli/CliError.js"
@@ -25,6 +24,7 @@ import type { FuzzCase } from "./FuzzCase.js"
 import { generateCases } from "./generateCases.js"
 import { type RawAnswer, sendCase } from "../rawHttp/sendRaw.js"
 import { uploadProbes } from "./uploadProbe.js"
+import { loadOracleRunnerPromise } from "../target/oracleRunner.js"
 
 /** What a fuzz run hands back: its exit code, the verdict line, its counts and the evidence file. */
 export interface FuzzOutcome {
@@ -82,6 +82,7 @@ const bump = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1)
 const liveRun = async (pin: Pin, seed: number, count: number, out: string): Promise<FuzzOutcome> => {
   const started = performance.now()
   const cases = generateCases(pin, seed, count)
+  const { startGateway } = await loadOracleRunnerPromise("oracle fuzz")
   const gw = await startGateway({ pin, launcher: "process" })
   let emu: RunningEmulator | undefined
   try {
@@ -238,6 +239,7 @@ const checkLive = async (pin: Pin, cases: ReadonlyArray<FuzzCase & { readonly em
   const verified: Array<{ readonly label: string; readonly emulator: number; readonly real: number }> = []
   const refuted: Array<CaseSummary & { readonly emulator: number; readonly real: number; readonly realBody: string }> = []
   if (cases.length === 0) return { sent: 0, verified, refuted, gateway: "(not started: nothing to check)" }
+  const { startGateway } = await loadOracleRunnerPromise("oracle fuzz --live-check")
   const gw = await startGateway({ pin, launcher: "process" })
   try {
     const port = Number(new URL(gw.baseUrl).port)

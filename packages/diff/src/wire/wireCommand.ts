@@ -12,7 +12,6 @@
 import { mkdirSync, writeFileSync } from "node:fs"
 import { join } from "node:path"
 import { startEmulator } from "@hermetic/emulator"
-import { scopedGateway } from "@hermetic/oracle-runner"
 import { FileSystem, Path } from "@effect/platform"
 import { Effect } from "effect"
 import { type ParsedArgs, pinOf } from "../cli/args.js"
@@ -26,6 +25,7 @@ import { emulatorDriver } from "../target/emulatorDriver.js"
 import { gatewayDriver } from "../target/GatewayTarget.js"
 import { fetchEffect, type LiveDriver } from "../target/LiveDriver.js"
 import { liveTarget } from "../target/liveTarget.js"
+import { loadOracleRunner } from "../target/oracleRunner.js"
 import { type RawHead, rawFetch } from "../rawHttp/rawFetch.js"
 
 /** The default sample: one scenario file per family of answers (JSON, SSE, errors, 413, 503, CORS, jobs, sessions). */
@@ -87,6 +87,7 @@ export const wireCommand = (args: ParsedArgs) =>
     const out = args.values.out ?? join(repoRoot(), "evidence", "wire")
     const files = args.values.scenario ?? WIRE_SAMPLE.map((f) => join(repoRoot(), "packages", "diff", "scenarios", f))
     const inputs = yield* loadScenarioFiles(files, "strict")
+    const { scopedGateway } = yield* loadOracleRunner("oracle wire")
     progress(`wire: starting the real ${pin} gateway…`)
     const gw = yield* scopedGateway({ pin, launcher: "process", clock: {}, progress: (l) => progress(`gateway: ${l}`) })
     const fs = yield* FileSystem.FileSystem
