@@ -16,6 +16,7 @@ import { FileSystem, Path } from "@effect/platform"
 import { Effect } from "effect"
 import { type ParsedArgs, pinOf } from "../cli/args.js"
 import { loadScenarioFiles } from "../cli/loadInputs.js"
+import { builtinScenarioDir } from "../scenario/ScenarioFile.js"
 import type { CommandResult } from "../cli/OracleDocument.js"
 import { progress } from "../cli/progress.js"
 import { repoRoot } from "../evidence/provenance.js"
@@ -84,10 +85,10 @@ const recording = (heads: Array<RawHead>, base: string) => (path: string, init: 
 export const wireCommand = (args: ParsedArgs) =>
   Effect.gen(function*() {
     const pin = yield* pinOf(args)
-    const out = args.values.out ?? join(repoRoot(), "evidence", "wire")
-    const files = args.values.scenario ?? WIRE_SAMPLE.map((f) => join(repoRoot(), "packages", "diff", "scenarios", f))
-    const inputs = yield* loadScenarioFiles(files, "strict")
     const { scopedGateway } = yield* loadOracleRunner("oracle wire")
+    const out = args.values.out ?? join(repoRoot(), "evidence", "wire")
+    const files = args.values.scenario ?? WIRE_SAMPLE.map((f) => `${builtinScenarioDir()}${f}`)
+    const inputs = yield* loadScenarioFiles(files, "strict")
     progress(`wire: starting the real ${pin} gateway…`)
     const gw = yield* scopedGateway({ pin, launcher: "process", clock: {}, progress: (l) => progress(`gateway: ${l}`) })
     const fs = yield* FileSystem.FileSystem
