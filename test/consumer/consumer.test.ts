@@ -8,9 +8,14 @@
  * consumer's code is checked against the shipped .d.ts, not Effect's own declarations). tsx is not installed there, so the bins
  * prove they need no TypeScript loader.
  *
- * Offline: a tarball is unpacked where `npm install` would put it, and the registry packages it
- * declares (dependencies and peers, plus the consumer's vitest/typescript) are linked from the
- * repository's node_modules — only declared names are visible at the consumer's top level.
+ * (a)–(e) are offline: a tarball is unpacked where `npm install` would put it, and the registry
+ * packages it declares (dependencies and peers, plus the consumer's vitest/typescript) are linked
+ * from the repository's node_modules — only declared names are visible at the consumer's top level.
+ *
+ * Then every README's fenced blocks run as written (runReadme.ts; the registry for the peers), one
+ * fresh project per README: its install size is checked against the figure it states, the diff's
+ * offline install against testcontainers/execa and its live targets' message, and the emulator
+ * against a missing better-sqlite3 addon.
  */
 import { execFile } from "node:child_process"
 import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, existsSync } from "node:fs"
