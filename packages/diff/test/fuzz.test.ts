@@ -1,13 +1,21 @@
 /** The fuzz mode's generator and raw client, against the emulator (the live run is `oracle fuzz`). */
 import { readFileSync } from "node:fs"
 import { startEmulator } from "@hermetic/emulator"
+import { NodeContext } from "@effect/platform-node"
+import { Effect, Schema } from "effect"
 import { describe, expect, it } from "vitest"
-import { compareAnswers } from "../src/fuzz/compareFuzz.js"
 import fc from "fast-check"
 import { propertyParams } from "../../../test/support/propertySeed.js"
-import { requestHead, showBytes } from "../src/fuzz/FuzzCase.js"
+import { DivergenceRegister, registerPath } from "../src/diff/DivergenceRegister.js"
+import { readEvidenceFile } from "../src/evidence/readEvidence.js"
+import { caseExchange } from "../src/fuzz/caseExchange.js"
+import { judgeFuzzCase } from "../src/fuzz/compareFuzzCase.js"
+import { type FuzzCase, requestHead, showBytes } from "../src/fuzz/FuzzCase.js"
+import { fuzzReference } from "../src/fuzz/fuzzReference.js"
 import { generateCases, hardeningCases } from "../src/fuzz/generateCases.js"
+import type { RawAnswer } from "../src/rawHttp/sendRaw.js"
 import { sendCase } from "../src/rawHttp/sendRaw.js"
+import type { TargetInfo } from "../src/target/Target.js"
 
 const KEY = "fuzz-test-key-0123456789abcdef"
 
@@ -48,25 +56,20 @@ describe("oracle fuzz", () => {
   })
 
   it("every case of the committed live run gets an answer from the emulator, and a 5xx only where the real gateway gave one", async () => {
-    const live = JSON.parse(readFileSync(new URL("../../../evidence/live-comparisons/fuzz/fuzz-0.19.0.json", import.meta.url), "utf8")) as {
-      readonly seed: number
-      readonly count: number
-      readonly referenceServerErrorLabels: ReadonlyArray<string>
-      readonly referenceNonServerErrorLabels: ReadonlyArray<string>
-    }
-    const serverErrors = new Set(live.referenceServerErrorLabels)
-    const below = new Set(live.referenceNonServerErrorLabels)
+    // the committed live run: common evidence, gzipped
+    const live = await Effect.runPromise(readEvidenceFile(new URL("../../../evidence/live-comparisons/fuzz/fuzz-0.19.0.json.gz", import.meta.url).pathname).pipe(Effect.provide(NodeContext.layer)))
+    const { serverError, below } = fuzzReference(live)
     const emu = await startEmulator({ hermesVersion: "0.19.0", apiKey: KEY, port: 0 })
     try {
       // the live run's own requests (the same seed gives the same cases), so every label is in the reference
-      const cases = generateCases("0.19.0", live.seed, live.count).filter((c) => c.body._tag !== "chunked-zeros").slice(0, 300)
+      const cases = generateCases("0.19.0", live.provenance.seed ?? -1, live.provenance.runs).filter((c) => c.body._tag !== "chunked-zeros").slice(0, 300)
       let serverErrorsChecked = 0
       for (const c of cases) {
-        expect(serverErrors.has(c.label) || below.has(c.label)).toBe(true)
+        expect(serverError.has(c.label) || below.has(c.label)).toBe(true)
         const answer = await sendCase(emu.port, c, KEY, 5_000)
         if (c.body._tag !== "declared-only") expect([c.label, answer.status === 0]).toEqual([c.label, false])
         if (answer.status >= 500) {
-          expect([c.label, serverErrors.has(c.label)]).toEqual([c.label, true])
+          expect([c.label, serverError.has(c.label)]).toEqual([c.label, true])
           serverErrorsChecked++
         }
       }
@@ -77,17 +80,40 @@ describe("oracle fuzz", () => {
     }
   }, 120_000)
 
-  it("compares normalized answers and names the rule that explains a difference", () => {
+  it("judges a case with the scenario normalizer and the package's register, naming the entry that tolerates a difference", () => {
     const c = generateCases("0.19.0", 1, 1)[0]
     if (c === undefined) throw new Error("no case")
-    const answer = (statusLine: string, body: string) => ({ statusLine, status: Number(statusLine.split(" ")[1]), headers: [["Date", "x"]] as const, body })
-    expect(compareAnswers(c, answer("HTTP/1.1 201 Created", "{\"id\": \"api_1796044995_0123abcd\"}"), answer("HTTP/1.1 201 Created", "{\"id\": \"api_1796049999_ffffffff\"}"))._tag).toBe("equal")
-    expect(compareAnswers(c, answer("HTTP/1.0 400 Bad Request", "Invalid header value char"), answer("HTTP/1.1 400 Bad Request", ""))).toEqual({ _tag: "explained", rule: "http-parser-rejection-text" })
-    expect(compareAnswers(c, answer("HTTP/1.1 404 Not Found", "a"), answer("HTTP/1.1 405 Method Not Allowed", "a"))._tag).toBe("divergent")
+    const register = Schema.decodeUnknownSync(DivergenceRegister)(JSON.parse(readFileSync(registerPath(), "utf8")))
+    const verdict = (reference: RawAnswer, candidate: RawAnswer) => {
+      const judged = judgeFuzzCase(c, 1, played(REAL, c, reference), played(EMU, c, candidate), { register, pin: "0.19.0" })
+      const tolerating = judged.evidence.steps.flatMap((s) => s.differences).map((d) => d.reason?.split(":")[0])
+      return { verdict: judged.evidence.verdict, by: [...new Set(tolerating)] }
+    }
+    expect(verdict(answer("HTTP/1.1 201 Created", "{\"id\": \"api_1796044995_0123abcd\"}"), answer("HTTP/1.1 201 Created", "{\"id\": \"api_1796049999_ffffffff\"}")).verdict).toBe("equal")
+    // aiohttp's parser refusal (HTTP/1.0, text) against node:http's bare 400: the register's entry, for every part of the answer
+    expect(verdict(answer("HTTP/1.0 400 Bad Request", "Invalid header value char", "text/plain"), answer("HTTP/1.1 400 Bad Request", ""))).toEqual({ verdict: "tolerated", by: ["http-parser-rejection-text"] })
+    expect(verdict(answer("HTTP/1.0 400 Bad Request", "Line too long", "text/plain"), answer("HTTP/1.1 431 Request Header Fields Too Large", ""))).toEqual({ verdict: "tolerated", by: ["header-size-limits"] })
+    // the same difference from an HTTP/1.1 answer is not a parser refusal: a divergence
+    expect(verdict(answer("HTTP/1.1 400 Bad Request", "Invalid header value char", "text/plain"), answer("HTTP/1.1 400 Bad Request", "")).verdict).toBe("divergent")
+    expect(verdict(answer("HTTP/1.1 404 Not Found", "a"), answer("HTTP/1.1 405 Method Not Allowed", "a")).verdict).toBe("divergent")
     // ids go through the scenario normalizer's id rules: which id is random, where it reappears is compared
     const run = (hex: string) => `run_${hex.repeat(32)}`
     const twice = (a: string, b: string) => answer("HTTP/1.1 200 OK", `{"run_id": "${a}", "echo": "${b}"}`)
-    expect(compareAnswers(c, twice(run("a"), run("a")), twice(run("b"), run("b")))._tag).toBe("equal")
-    expect(compareAnswers(c, twice(run("a"), run("a")), twice(run("b"), run("c")))._tag).toBe("divergent")
+    expect(verdict(twice(run("a"), run("a")), twice(run("b"), run("b"))).verdict).toBe("equal")
+    expect(verdict(twice(run("a"), run("a")), twice(run("b"), run("c"))).verdict).toBe("divergent")
   })
 })
+
+const REAL: TargetInfo = { kind: "gateway-process", pin: "0.19.0", real: true, clock: "running", description: "test reference" }
+const EMU: TargetInfo = { kind: "emulator-http", pin: "0.19.0", real: false, clock: "running", description: "test candidate" }
+
+/** A raw answer as sendCase gives it: the head's names in order, a JSON body unless told otherwise. */
+const answer = (statusLine: string, body: string, contentType = "application/json"): RawAnswer => ({
+  statusLine,
+  status: Number(statusLine.split(" ")[1]),
+  headers: [["Content-Type", contentType], ["Date", "x"]],
+  body,
+  framing: "content-length"
+})
+
+const played = (info: TargetInfo, c: FuzzCase, a: RawAnswer) => ({ info, exchange: caseExchange(c, a), durationMs: 1 })

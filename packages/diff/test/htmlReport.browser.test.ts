@@ -15,7 +15,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest"
 import { chromiumMissing, launchChromium } from "../../../test/support/chromium.js"
 import { tamperedChatEvidence } from "../../../test/support/tamperedChat.js"
 import type { Evidence } from "../src/evidence/Evidence.js"
+import { readEvidenceFile } from "../src/evidence/readEvidence.js"
 import { writeEvidence } from "../src/evidence/writeEvidence.js"
+import { writeHtmlReport } from "../src/report/writeHtmlReport.js"
 
 const missing = chromiumMissing()
 if (missing !== undefined) process.stdout.write(`htmlReport.browser.test: skipped, ${missing}\n`)
@@ -107,4 +109,39 @@ describe.skipIf(missing !== undefined)("the HTML report in Chromium", () => {
     expect(await page.locator("#tab-register").textContent()).toContain("T-header")
     expect(errors).toEqual([])
   })
+})
+
+describe.skipIf(missing !== undefined)("the HTML report of fuzz evidence", () => {
+  it("opens the committed live fuzz run like a comparison: its cases as rows, the tolerating entry and its answer conditions", async () => {
+    const dir = await mkdtemp(join(tmpdir(), "hermetic-html-fuzz-"))
+    const browser = await launchChromium()
+    try {
+      const evidence = await Effect.runPromise(
+        readEvidenceFile(new URL("../../../evidence/live-comparisons/fuzz/fuzz-0.19.0.json.gz", import.meta.url).pathname).pipe(Effect.provide(NodeContext.layer))
+      )
+      const html = await Effect.runPromise(writeHtmlReport({ evidence, reportMarkdown: "" }, dir, dir).pipe(Effect.provide(NodeContext.layer)))
+      const page = await browser.newPage({ viewport: { width: 1400, height: 900 } })
+      const errors: Array<string> = []
+      page.on("pageerror", (e) => errors.push(String(e)))
+      await page.goto(pathToFileURL(html).href)
+      await page.waitForSelector("body[data-ready='1']")
+      expect(await page.textContent("#verdict")).toBe("no divergence")
+      // the named claims are cases like any other, found by their label
+      await page.fill("#q", "[claim] bearer variant: good — GET")
+      await page.waitForFunction(() => document.querySelectorAll("tr.row").length === 1)
+      expect(await page.locator("tr.row").textContent()).toContain("GET /v1/models")
+      // a parser refusal, tolerated by the register entry whose conditions the tab shows
+      const tolerated = evidence.scenarios.find((s) => s.steps[0]?.differences.some((d) => d.reason?.startsWith("http-parser-rejection-text:")))
+      expect(tolerated).toBeDefined()
+      await page.fill("#q", "")
+      await page.click("nav button[data-tab='register']")
+      const register = await page.locator("#tab-register").textContent()
+      expect(register).toContain("http-parser-rejection-text")
+      expect(register).toContain("when reference HTTP/1.0 400 *, candidate 400")
+      expect(errors).toEqual([])
+    } finally {
+      await browser.close()
+      await rm(dir, { recursive: true, force: true })
+    }
+  }, 120_000)
 })

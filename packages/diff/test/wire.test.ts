@@ -1,12 +1,17 @@
 /**
  * The raw-socket comparison's parts, offline: rawFetch keeps the head as it came (status line,
- * header names in order with their casing, framing) and still hands on the body (de-chunked);
- * compareHeads tells casing from order; collapsePolls pairs sides that polled a different number of times.
+ * header names in order with their casing, framing) and still hands on the body (de-chunked); the
+ * head travels in the Exchange through the normalizer, and the differ compares it only when both
+ * sides have one.
  */
 import * as net from "node:net"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
-import { type RawHead, rawFetch } from "../src/rawHttp/rawFetch.js"
-import { collapsePolls, compareHeads } from "../src/wire/wireCommand.js"
+import { diffRuns } from "../src/diff/diffRuns.js"
+import type { Exchange, ResponseHead } from "../src/exchange/Exchange.js"
+import { readResponse } from "../src/exchange/readResponse.js"
+import { normalizeRun } from "../src/normalize/normalizeRun.js"
+import { type RawHead, rawFetch, rawHeadOf } from "../src/rawHttp/rawFetch.js"
+import type { Scenario } from "../src/scenario/Scenario.js"
 
 let server: net.Server
 let port = 0
@@ -66,28 +71,46 @@ describe("rawFetch", () => {
   })
 })
 
-const head = (names: Array<string>, statusLine = "HTTP/1.1 200 OK", framing: RawHead["framing"] = "content-length"): RawHead => ({
-  requestHead: "GET / HTTP/1.1",
-  requestBodyBytes: 0,
-  statusLine,
-  headerNames: names,
-  framing
-})
-
-describe("compareHeads", () => {
-  it("is empty for equal heads and names casing, order, status line and framing apart", () => {
-    expect(compareHeads(head(["A", "B"]), head(["A", "B"]))).toEqual([])
-    expect(compareHeads(head(["Content-Type"]), head(["content-type"]))[0]).toMatch(/^header-name casing/)
-    expect(compareHeads(head(["A", "B"]), head(["B", "A"]))[0]).toMatch(/^header names\/order/)
-    expect(compareHeads(head([], "HTTP/1.1 413 Request Entity Too Large"), head([], "HTTP/1.1 413 Payload Too Large"))[0]).toMatch(/^status line/)
-    expect(compareHeads(head([], undefined, "chunked"), head([], undefined, "close"))).toEqual(["framing: chunked vs close"])
+describe("the head in the Exchange", () => {
+  it("readResponse keeps a rawFetch answer's head and adds none to a fetch answer", async () => {
+    const res = await rawFetch(`http://127.0.0.1:${port}/chunked`, {})
+    expect(rawHeadOf(res)?.statusLine).toBe("HTTP/1.1 200 OK")
+    const wire = await readResponse(res, { deadlineMs: 2_000 })
+    expect(wire.head).toEqual({ statusLine: "HTTP/1.1 200 OK", headerNames: ["Content-Type", "Transfer-Encoding", "x-lower"], framing: "chunked" })
+    const plain = await readResponse(await fetch(`http://127.0.0.1:${port}/x`), { deadlineMs: 2_000 })
+    expect(plain.status).toBe(404)
+    expect(plain.head).toBeUndefined()
   })
 })
 
-describe("collapsePolls", () => {
-  it("keeps the last of each run of identical requests", () => {
-    const r = (requestHead: string, statusLine: string): RawHead => ({ ...head([]), requestHead, statusLine })
-    const heads = [r("GET /a", "1"), r("GET /a", "2"), r("GET /a", "3"), r("GET /b", "4"), r("GET /a", "5")]
-    expect(collapsePolls(heads).map((h) => h.statusLine)).toEqual(["3", "4", "5"])
+const scenario: Scenario = { version: 1, name: "heads", steps: [{ request: { method: "GET", path: "/health", auth: "none" } }] }
+
+const exchange = (head: ResponseHead | undefined): Exchange => ({
+  request: { method: "GET", path: "/health", headers: {}, auth: "none" },
+  response: { status: 200, headers: [["content-type", "application/json"]], body: { kind: "json", text: "{}" }, ...(head !== undefined ? { head } : {}) }
+})
+
+const headDifferences = (a: ResponseHead | undefined, b: ResponseHead | undefined) => {
+  const run = (h: ResponseHead | undefined) =>
+    normalizeRun({ scenario: "heads", target: "t", pin: "0.19.0", steps: [{ index: 0, kind: "request", exchanges: [exchange(h)] }], durationMs: 0 }, scenario, { clock: "running" })
+  return diffRuns(run(a), run(b)).map((d) => [d.kind, d.path, d.expected, d.actual])
+}
+
+const head = (headerNames: Array<string>, statusLine = "HTTP/1.1 200 OK", framing: ResponseHead["framing"] = "content-length"): ResponseHead => ({ statusLine, headerNames, framing })
+
+describe("head differences", () => {
+  it("none for equal heads; status line, header names (casing or order) and framing each their own kind", () => {
+    expect(headDifferences(head(["A", "B"]), head(["A", "B"]))).toEqual([])
+    expect(headDifferences(head(["Content-Type"]), head(["content-type"]))).toEqual([["header-names", "$.response.head.headerNames", ["Content-Type"], ["content-type"]]])
+    expect(headDifferences(head(["A", "B"]), head(["B", "A"]))).toEqual([["header-names", "$.response.head.headerNames", ["A", "B"], ["B", "A"]]])
+    expect(headDifferences(head([], "HTTP/1.1 413 Request Entity Too Large"), head([], "HTTP/1.1 413 Payload Too Large"))).toEqual([
+      ["status-line", "$.response.head.statusLine", "HTTP/1.1 413 Request Entity Too Large", "HTTP/1.1 413 Payload Too Large"]
+    ])
+    expect(headDifferences(head([], undefined, "chunked"), head([], undefined, "close"))).toEqual([["framing", "$.response.head.framing", "chunked", "close"]])
+  })
+
+  it("compares heads only when both sides went over a raw socket", () => {
+    expect(headDifferences(head(["A"]), undefined)).toEqual([])
+    expect(headDifferences(undefined, head(["B"], "HTTP/1.0 400 Bad Request"))).toEqual([])
   })
 })

@@ -1,10 +1,11 @@
 /**
- * The emulator as one function from request to response: the admin plane under /__admin, then
- * Hermes' middleware chain and route table for the pinned release. Both the socket server and the
- * in-process fetch handler call this.
+ * The emulator as one function from request to response, dispatched by the one route table
+ * (RouteTable.ts): a path under /__admin passes the control plane's guard and reaches its command;
+ * any other passes Hermes' middleware chain to the pinned release's route. Both the socket server
+ * and the in-process fetch handler call this.
  */
 import { Effect, Exit } from "effect"
-import { handleAdmin, isAdminPath } from "./features/admin/AdminRoutes.js"
+import { ADMIN_PREFIX, isAdminPath } from "@hermetic/script"
 import { EmulatorConfig } from "./config/EmulatorConfig.js"
 import { aiohttpMethodNotAllowed, aiohttpNotFound, internalServerError, plainErrorResponse } from "./http/Envelopes.js"
 import { bearerGate } from "./http/Auth.js"
@@ -12,15 +13,17 @@ import type { BodyReader, EmuRequest, EmuRequestHead, EmuResponse } from "./http
 import { jsonResponse, sameHeaderName, withRequestBody } from "./http/Exchange.js"
 import { addCorsHeaders, addSecurityHeaders, bodyLimitShortCircuit, corsShortCircuit } from "./http/Middleware.js"
 import { MAX_REQUEST_BYTES } from "./http/RequestBody.js"
-import { type AppServices, type Handler, HandlerCrash, type Route, type RouteContext } from "./http/Route.js"
+import { adminError, adminGate } from "./http/AdminGate.js"
+import { type AdminHandler, type Handler, HandlerCrash, isAdminRoute, isApiRoute, type RouteContext } from "./http/Route.js"
+import type { EmulatorServices } from "./EmulatorServices.js"
 import { type RouteMatch, Router } from "./http/Router.js"
 import { Gateways } from "./services/GatewayProcess.js"
-import { routesFor } from "./RouteTable.js"
+import { routeTable } from "./RouteTable.js"
 import { EmuClock } from "./services/Clock.js"
 import { type FaultRule, Faults } from "./services/Faults.js"
 import { Journal } from "./services/Journal.js"
 import { Storage } from "./services/Storage.js"
-import { isDone, mapNow } from "./http/Immediate.js"
+import { flatMapNow, isDone, mapNow } from "./http/Immediate.js"
 import { CurrentModelCallObserver } from "./journal/ModelCalls.js"
 import { features as featuresOf } from "./version/Pins.js"
 import { sweepRunsIfDue } from "./features/runs/RunLookup.js"
@@ -32,9 +35,9 @@ export const namespaceOf = (req: EmuRequestHead): string => {
   return ns === undefined || ns === "" ? "default" : ns
 }
 
-export type AppHandler = (req: EmuRequest) => Effect.Effect<EmuResponse, never, AppServices>
+export type AppHandler = (req: EmuRequest) => Effect.Effect<EmuResponse, never, EmulatorServices>
 /** The app as a socket calls it: the body is read only once no middleware has answered. */
-export type StreamingAppHandler = (head: EmuRequestHead, body: BodyReader) => Effect.Effect<EmuResponse, never, AppServices>
+export type StreamingAppHandler = (head: EmuRequestHead, body: BodyReader) => Effect.Effect<EmuResponse, never, EmulatorServices>
 
 /** A body already in memory, held to the same limit as one read from a socket. */
 export const bodyInMemory = (bytes: Uint8Array): BodyReader =>
@@ -59,8 +62,12 @@ export const makeApp = Effect.gen(function*() {
   const faults = yield* Faults
   const journal = yield* Journal
   const storage = yield* Storage
+  const services = yield* Effect.context<EmulatorServices>()
   const features = featuresOf(config.pin)
-  const router = new Router<Route["handler"]>(routesFor(features))
+  const table = routeTable(features)
+  const router = new Router<Handler<EmulatorServices>>(table.filter(isApiRoute))
+  // the control plane is ours, not upstream's: matched on the raw path, never under /p/{profile}
+  const adminRouter = new Router<AdminHandler<EmulatorServices>>(table.filter(isAdminRoute), { profileMount: false, decodeSegments: false })
 
   type Answer = readonly [EmuResponse, string | null]
   const answer = (response: EmuResponse, routeId: string | null): Effect.Effect<Answer> =>
@@ -71,7 +78,7 @@ export const makeApp = Effect.gen(function*() {
     req: EmuRequestHead,
     body: BodyReader,
     namespace: string,
-    match: RouteMatch<Handler>,
+    match: RouteMatch<Handler<EmulatorServices>>,
     fault: FaultRule | undefined
   ) => {
     const routeId = match._tag === "found" ? match.route.id : null
@@ -96,7 +103,7 @@ export const makeApp = Effect.gen(function*() {
     // aiohttp's router exceptions pass every middleware untouched
     if (match._tag === "notFound") return answer(aiohttpNotFound(), routeId)
     if (match._tag === "methodNotAllowed") return answer(aiohttpMethodNotAllowed(match.allow), routeId)
-    const ctx: RouteContext = {
+    const ctx: RouteContext<EmulatorServices> = {
       req,
       readBody: withBody(req, body),
       params: match.params,
@@ -106,12 +113,13 @@ export const makeApp = Effect.gen(function*() {
       config,
       storage,
       now: () => clock.now(namespace),
-      loopNow: () => clock.loop(namespace)
+      loopNow: () => clock.loop(namespace),
+      services
     }
     const disconnect = fault?.disconnectAfterFrames
     // the bearer gate answers like a handler would (security and CORS headers included)
     const gate = match.route.auth === "bearer" ? bearerGate(config, features, req) : undefined
-    const answered: Effect.Effect<EmuResponse, HandlerCrash, AppServices> =
+    const answered: Effect.Effect<EmuResponse, HandlerCrash, EmulatorServices> =
       gate === undefined || gate._tag === "allowed"
         ? match.route.handler(ctx)
         : gate._tag === "denied"
@@ -133,6 +141,22 @@ export const makeApp = Effect.gen(function*() {
       : handled.pipe(Effect.map(finish), Effect.catchTag("HandlerCrash", () => answer(internalServerError(), routeId)))
   }
 
+  /**
+   * A control-plane request: the guard, then the body read whatever the path (an oversize one is
+   * a 413), then the command the table matches (no command, or another method: a 404). No fault,
+   * middleware or sweep applies: none of it is upstream's.
+   */
+  const adminAnswer = (req: EmuRequestHead, body: BodyReader, namespace: string): Effect.Effect<EmuResponse, never, EmulatorServices> => {
+    const refused = adminGate(config, req)
+    if (refused !== undefined) return Exit.succeed(refused)
+    return flatMapNow(body, (read): Effect.Effect<EmuResponse, never, EmulatorServices> => {
+      if (read.exceeded) return Exit.succeed(adminError(413, "control plane request body too large"))
+      const match = adminRouter.match(req.method, req.path)
+      if (match._tag !== "found") return Exit.succeed(adminError(404, `unknown admin route: ${req.method} ${req.path.slice(ADMIN_PREFIX.length)}`))
+      return match.route.handler({ req: withRequestBody(req, read.bytes), params: match.params, namespace })
+    })
+  }
+
   /** What the journal says about a fault that fired: its kind, never its body. */
   const faultLabel = (rule: FaultRule | undefined): string | null => {
     if (rule === undefined) return null
@@ -149,7 +173,7 @@ export const makeApp = Effect.gen(function*() {
     req: EmuRequestHead,
     body: BodyReader,
     namespace: string
-  ): Effect.Effect<readonly [Answer, string | null], never, AppServices> => {
+  ): Effect.Effect<readonly [Answer, string | null], never, EmulatorServices> => {
     const match = router.match(req.method, req.path)
     const fault = faults.take(namespace, {
       route: match._tag === "found" ? match.route.id : null,
@@ -173,8 +197,8 @@ export const makeApp = Effect.gen(function*() {
       journal.attachBody(entry.id, read.bytes)
       return read
     })
-    const answered: Effect.Effect<readonly [Answer, string | null], never, AppServices> = admin
-      ? Effect.map(handleAdmin(req, journaled, namespace), (r) => [[r, "admin"] as const, null] as const)
+    const answered: Effect.Effect<readonly [Answer, string | null], never, EmulatorServices> = admin
+      ? mapNow(adminAnswer(req, journaled, namespace), (r) => [[r, "admin"] as const, null] as const)
       : dispatch(req, journaled, namespace)
     // agent turns started by this request (also forked ones) report their model calls to its entry
     const observed = entry.observer === undefined ? answered : Effect.locally(answered, CurrentModelCallObserver, entry.observer)

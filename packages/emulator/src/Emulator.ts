@@ -1,6 +1,6 @@
 /**
  * The emulator as an Effect Layer: every service (Clock, Storage, Faults, Ids, Agent, Journal,
- * Gateways) plus the app, exposed as a request handler and a fetch function with no socket.
+ * Gateways, Runs, Namespace) plus the app, exposed as a request handler and a fetch function with no socket.
  * Storage, Faults, Ids and Agent come from the context when the user provides them
  * (`Layer.provide(Emulator.layer(), myFaults)`); ProvidedServices.ts builds the defaults otherwise.
  * `startEmulator` puts the same app on a loopback port for tests that do not use Effect.
@@ -12,7 +12,8 @@ import { EmulatorConfig, type EmulatorConfigShape, type EmulatorOptions, resolve
 import type { BodyReader, EmuRequest, EmuRequestHead, EmuResponse } from "./http/Exchange.js"
 import { allowsNoKey, startupRefusal } from "./config/StartupGuard.js"
 import { listen } from "./http/NodeAdapter.js"
-import type { AppServices } from "./http/Route.js"
+import type { EmulatorServices } from "./EmulatorServices.js"
+import { makeRuns, Runs } from "./features/runs/Runs.js"
 import { makeFetch } from "./http/WebAdapter.js"
 import { acquireGateways, Gateways } from "./services/GatewayProcess.js"
 import { Agent, makeAgent } from "./services/Agent.js"
@@ -35,7 +36,7 @@ export interface EmulatorShape {
   readonly respond: (req: EmuRequest) => Promise<EmuResponse>
   /** The socket's entry: the request head, and its body read only if the app gets that far. */
   readonly respondStreaming: (head: EmuRequestHead, body: BodyReader) => Promise<EmuResponse>
-  readonly runtime: Runtime.Runtime<AppServices>
+  readonly runtime: Runtime.Runtime<EmulatorServices>
   /** A fetch-compatible function answering from the emulator in process. */
   readonly fetch: (input: Request | string | URL, init?: RequestInit) => Promise<Response>
 }
@@ -67,7 +68,8 @@ function* buildServices(config: EmulatorConfigShape, options: EmulatorOptions, o
     Context.add(Agent, yield* providedOr(Agent, makeAgent)),
     Context.add(Faults, yield* providedOr(Faults, makeFaults)),
     Context.add(Journal, makeJournal({ ...options.journal, secrets: [config.apiKey, config.adminKey] })),
-    Context.add(Gateways, gateways)
+    Context.add(Gateways, gateways),
+    Context.add(Runs, makeRuns(gateways))
   )
   const withNamespace = Context.add(services, Namespace, makeNamespace(services))
   // the job ticker plays agent turns, which mark the gateway process warm: it needs every service
@@ -77,11 +79,11 @@ function* buildServices(config: EmulatorConfigShape, options: EmulatorOptions, o
 
 const emulatorFromServices = Effect.gen(function*() {
   const app = yield* makeApp
-  const runtime = yield* Effect.runtime<AppServices>()
+  const runtime = yield* Effect.runtime<EmulatorServices>()
   const handle = (req: EmuRequest) => Effect.provide(app.handle(req), runtime.context)
   const run = Runtime.runPromise(runtime)
   // an answer ready at once (most are) is handed back without running a fiber
-  const runNow = (answered: Effect.Effect<EmuResponse, never, AppServices>) =>
+  const runNow = (answered: Effect.Effect<EmuResponse, never, EmulatorServices>) =>
     isDone(answered) ? Promise.resolve(answered.value) : run(answered)
   const respond = (req: EmuRequest) => runNow(app.handle(req))
   const respondStreaming = (head: EmuRequestHead, body: BodyReader) => runNow(app.serve(head, body))

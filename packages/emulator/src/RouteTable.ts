@@ -1,9 +1,12 @@
 /**
- * The route table of the pinned release, in upstream's registration order. Routes a pin does not
- * have are simply absent, so aiohttp's 404/405 answers follow from the table. `auth` says which
- * routes need the bearer key; the app checks it before the handler runs (http/Auth.ts).
+ * The one route table: the routes of the pinned release in upstream's registration order, then
+ * the control plane's commands under /__admin (upstream has no such prefix). Routes a pin does not
+ * have are simply absent, so aiohttp's 404/405 answers follow from the table. `auth` says what the
+ * app checks before the handler runs: "bearer" the API key (http/Auth.ts), "admin" the control
+ * plane's guard (http/AdminGate.ts); a control-plane path that no command matches is its 404.
  */
-import type { Route } from "./http/Route.js"
+import type { AdminRoute, ApiRoute, Route } from "./http/Route.js"
+import type { EmulatorServices } from "./EmulatorServices.js"
 import type { Features } from "./version/Pins.js"
 import { capabilities } from "./features/discovery/Capabilities.js"
 import { healthDetailed } from "./features/discovery/HealthDetailed.js"
@@ -40,8 +43,25 @@ import { getRun } from "./features/runs/GetRun.js"
 import { runEvents } from "./features/runs/RunEventsStream.js"
 import { steerRun } from "./features/runs/SteerRun.js"
 import { stopRun } from "./features/runs/StopRun.js"
+import { appendScript } from "./features/admin/AppendScript.js"
+import { armFault } from "./features/admin/ArmFault.js"
+import { clearFaults } from "./features/admin/ClearFaults.js"
+import { clearJournal } from "./features/admin/ClearJournal.js"
+import { configureJournal } from "./features/admin/ConfigureJournal.js"
+import { cronTick } from "./features/admin/CronTick.js"
+import { drain } from "./features/admin/Drain.js"
+import { listFaults } from "./features/admin/ListFaults.js"
+import { listHolds } from "./features/admin/ListHolds.js"
+import { moveClock } from "./features/admin/MoveClock.js"
+import { namespaceState } from "./features/admin/NamespaceState.js"
+import { queryJournal } from "./features/admin/QueryJournal.js"
+import { releaseHold } from "./features/admin/ReleaseHold.js"
+import { resetNamespace } from "./features/admin/ResetNamespace.js"
+import { restartNamespace } from "./features/admin/RestartNamespace.js"
+import { snapshotCommand } from "./features/admin/SnapshotAdmin.js"
 
-export const routesFor = (features: Features): ReadonlyArray<Route> => [
+/** Upstream's routes of the pin: what clients of the real gateway reach (fuzzing, coverage and recordings enumerate these). */
+export const routesFor = (features: Features): ReadonlyArray<ApiRoute<EmulatorServices>> => [
   { id: "health", method: "GET", path: "/health", auth: "public", handler: health },
   { id: "health.detailed", method: "GET", path: "/health/detailed", auth: "bearer", handler: healthDetailed },
   { id: "health.v1", method: "GET", path: "/v1/health", auth: "public", handler: health },
@@ -55,11 +75,11 @@ export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "sessions.chat", method: "POST", path: "/api/sessions/{session_id}/chat", auth: "bearer", handler: sessionChatRoute },
   { id: "sessions.chat.stream", method: "POST", path: "/api/sessions/{session_id}/chat/stream", auth: "bearer", handler: sessionChatStreamRoute },
   ...(features.sessionModelLock
-    ? [{ id: "sessions.model", method: "POST", path: "/api/sessions/{session_id}/model", auth: "bearer", handler: sessionModelLockRoute } satisfies Route]
+    ? [{ id: "sessions.model", method: "POST", path: "/api/sessions/{session_id}/model", auth: "bearer", handler: sessionModelLockRoute } satisfies ApiRoute<EmulatorServices>]
     : []),
   { id: "models.list", method: "GET", path: "/v1/models", auth: "bearer", handler: listModels },
   ...(features.modelOptionsRoute
-    ? [{ id: "model.options", method: "GET", path: "/api/model/options", auth: "bearer", handler: modelOptions } satisfies Route]
+    ? [{ id: "model.options", method: "GET", path: "/api/model/options", auth: "bearer", handler: modelOptions } satisfies ApiRoute<EmulatorServices>]
     : []),
   { id: "capabilities", method: "GET", path: "/v1/capabilities", auth: "bearer", handler: capabilities },
   { id: "skills.list", method: "GET", path: "/v1/skills", auth: "bearer", handler: listSkills },
@@ -76,7 +96,7 @@ export const routesFor = (features: Features): ReadonlyArray<Route> => [
       { id: "browser_control.ws", method: "GET", path: "/v1/browser-control/ws", auth: "public", handler: browserControlDisabled },
       { id: "artifacts.upload", method: "POST", path: "/v1/artifacts/upload", auth: "public", handler: browserControlDisabled },
       { id: "artifacts.download", method: "GET", path: "/v1/artifacts/download/{artifact_id}", auth: "public", handler: browserControlDisabled }
-    ] satisfies ReadonlyArray<Route>)
+    ] satisfies ReadonlyArray<ApiRoute<EmulatorServices>>)
     : []),
   { id: "jobs.list", method: "GET", path: "/api/jobs", auth: "bearer", handler: listJobsRoute },
   { id: "jobs.create", method: "POST", path: "/api/jobs", auth: "bearer", handler: createJobRoute },
@@ -92,7 +112,34 @@ export const routesFor = (features: Features): ReadonlyArray<Route> => [
   { id: "runs.events", method: "GET", path: "/v1/runs/{run_id}/events", auth: "bearer", handler: runEvents },
   { id: "runs.approval", method: "POST", path: "/v1/runs/{run_id}/approval", auth: "bearer", handler: approveRun },
   ...(features.runSteer
-    ? [{ id: "runs.steer", method: "POST", path: "/v1/runs/{run_id}/steer", auth: "bearer", handler: steerRun } satisfies Route]
+    ? [{ id: "runs.steer", method: "POST", path: "/v1/runs/{run_id}/steer", auth: "bearer", handler: steerRun } satisfies ApiRoute<EmulatorServices>]
     : []),
   { id: "runs.stop", method: "POST", path: "/v1/runs/{run_id}/stop", auth: "bearer", handler: stopRun }
 ]
+
+/**
+ * The control plane, the same for every pin. The first five are @hermetic/script's contract
+ * (ControlPlane.ts), the rest the emulator's own. Matched on the raw path and never under
+ * /p/{profile}; every path under the prefix passes the guard first, whether a command matches or not.
+ */
+export const ADMIN_ROUTES: ReadonlyArray<AdminRoute<EmulatorServices>> = [
+  { id: "admin.script", method: "POST", path: "/__admin/script", auth: "admin", handler: appendScript },
+  { id: "admin.holds.release", method: "POST", path: "/__admin/holds/{name}/release", auth: "admin", handler: releaseHold },
+  { id: "admin.clock", method: "POST", path: "/__admin/clock", auth: "admin", handler: moveClock },
+  { id: "admin.restart", method: "POST", path: "/__admin/restart", auth: "admin", handler: restartNamespace },
+  { id: "admin.reset", method: "POST", path: "/__admin/reset", auth: "admin", handler: resetNamespace },
+  { id: "admin.cron.tick", method: "POST", path: "/__admin/cron/tick", auth: "admin", handler: cronTick },
+  { id: "admin.faults.arm", method: "POST", path: "/__admin/faults", auth: "admin", handler: armFault },
+  { id: "admin.faults.clear", method: "DELETE", path: "/__admin/faults", auth: "admin", handler: clearFaults },
+  { id: "admin.faults.list", method: "GET", path: "/__admin/faults", auth: "admin", handler: listFaults },
+  { id: "admin.holds.list", method: "GET", path: "/__admin/holds", auth: "admin", handler: listHolds },
+  { id: "admin.journal.query", method: "GET", path: "/__admin/journal", auth: "admin", handler: queryJournal },
+  { id: "admin.journal.configure", method: "POST", path: "/__admin/journal", auth: "admin", handler: configureJournal },
+  { id: "admin.journal.clear", method: "DELETE", path: "/__admin/journal", auth: "admin", handler: clearJournal },
+  { id: "admin.snapshot", method: "POST", path: "/__admin/snapshot", auth: "admin", handler: snapshotCommand },
+  { id: "admin.drain", method: "POST", path: "/__admin/drain", auth: "admin", handler: drain },
+  { id: "admin.state", method: "GET", path: "/__admin/state", auth: "admin", handler: namespaceState }
+]
+
+/** Everything the app dispatches for a pin: upstream's routes, then the control plane. */
+export const routeTable = (features: Features): ReadonlyArray<Route<EmulatorServices>> => [...routesFor(features), ...ADMIN_ROUTES]

@@ -6,8 +6,11 @@
  *   a feature (src/features/<feature>/) imports the foundation, and another feature only through
  *   a listed seam; the composition above (src/*.ts, record, snapshot, cli, testing) may import all.
  * - No import cycle, computed from the import graph (`import type` counts).
- * - Runs have one owner: run state lives in `features/runs/Runs.ts` in `#private` fields, and no
- *   file outside `features/runs/` names a run map (as GatewayState's public maps were named before).
+ * - Runs have one owner: the `Runs` service hands out each process' `features/runs/ProcessRuns.ts`,
+ *   whose run state sits in `#private` fields, and no file outside `features/runs/` names a run map
+ *   (as GatewayState's public maps were named before).
+ * - The control plane is routes of the one table (test/controlPlaneRules.ts): every /__admin route
+ *   declares `auth: "admin"`, and no file but App.ts dispatches a /__admin path, through the table.
  * - No generator function is made per call, and no function literal is assigned to a property
  *   (scripts/retention-lint.mjs): both keep a request alive until a full collection.
  */
@@ -17,6 +20,9 @@ import { tmpdir } from "node:os"
 import { join, relative, sep } from "node:path"
 import { describe, expect, it } from "vitest"
 import { FOUNDATION, importCycles, layerViolations, readImportGraph, SEAMS } from "./importGraph.js"
+import { adminAuthViolations, adminDispatchOutsideTable } from "./controlPlaneRules.js"
+import { ADMIN_ROUTES, routesFor, routeTable } from "../src/RouteTable.js"
+import { features, PINS } from "../src/version/Pins.js"
 
 const src = new URL("../src/", import.meta.url).pathname
 
@@ -96,8 +102,8 @@ describe("runs have one owner", () => {
     expect(reaching).toEqual([])
   })
 
-  it("Runs keeps every map and set of run state in a #private field", () => {
-    const owner = readFileSync(join(src, "features", "runs", "Runs.ts"), "utf8")
+  it("ProcessRuns keeps every map and set of run state in a #private field", () => {
+    const owner = readFileSync(join(src, "features", "runs", "ProcessRuns.ts"), "utf8")
     const fields = [...owner.matchAll(/^ {2}(readonly )?([#\w]+)(?:: [^=\n]+)? = new (Map|Set)\b/gm)].map((m) => m[2] ?? "")
     expect(fields.length).toBeGreaterThanOrEqual(5)
     expect(fields.filter((name) => !name.startsWith("#"))).toEqual([])
@@ -106,6 +112,42 @@ describe("runs have one owner", () => {
   it("the process memory below runs/ holds no run map", () => {
     const process = readFileSync(join(src, "services", "GatewayProcess.ts"), "utf8")
     expect(process).not.toMatch(/\b\w*[Rr]un\w*\s*=\s*new (Map|Set)\b/)
+  })
+})
+
+describe("the control plane is routes of the one table", () => {
+  const sources = new Map(files.map((f) => [relative(src, f).split(sep).join("/"), readFileSync(f, "utf8")] as const))
+
+  it("every /__admin route declares auth \"admin\", on every pin, and upstream's routes hold none", () => {
+    expect(ADMIN_ROUTES.length).toBeGreaterThanOrEqual(5)
+    for (const pin of PINS) {
+      expect(adminAuthViolations(routeTable(features(pin)))).toEqual([])
+      expect(routesFor(features(pin)).filter((r) => r.path.startsWith("/__admin"))).toEqual([])
+    }
+  })
+
+  it("no /__admin path is dispatched outside the route table", () => {
+    expect(adminDispatchOutsideTable(sources)).toEqual([])
+  })
+
+  it("the rules catch a route without auth \"admin\" and a dispatcher beside the table", () => {
+    expect(adminAuthViolations([
+      { id: "admin.x", method: "POST", path: "/__admin/x", auth: "bearer" },
+      { id: "y", method: "GET", path: "/v1/y", auth: "admin" },
+      { id: "admin.ok", method: "GET", path: "/__admin/ok", auth: "admin" }
+    ])).toEqual([
+      "admin.x (POST /__admin/x) is under /__admin with auth \"bearer\"",
+      "y (GET /v1/y) has auth \"admin\" outside /__admin"
+    ])
+    // the old dispatcher, revived beside a real command file, and a path check in a real foundation file
+    const revived = new Map(sources)
+    revived.set("features/admin/MoveClock.ts", `${sources.get("features/admin/MoveClock.ts")}\nswitch (route) { case "POST /clock": break }\n`)
+    revived.set("http/Middleware.ts", `${sources.get("http/Middleware.ts")}\nexport const admin = (p: string) => isAdminPath(p) || p === "/__admin/reset"\n`)
+    expect(adminDispatchOutsideTable(revived)).toEqual([
+      "features/admin/MoveClock.ts: switches on a method and path",
+      "http/Middleware.ts: tests for the /__admin prefix (only App.ts dispatches it, through the table)",
+      "http/Middleware.ts: names a /__admin path outside RouteTable.ts"
+    ])
   })
 })
 

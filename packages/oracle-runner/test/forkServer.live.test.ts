@@ -5,6 +5,7 @@
  * closing the scope leaves no gateway, no server and no temp directory. Live (HERMETIC_LIVE=1).
  */
 import { existsSync, readFileSync } from "node:fs"
+import net from "node:net"
 import { Effect, Exit, Scope } from "effect"
 import { describe, expect, it } from "vitest"
 import type { Gateway } from "../src/gateway/Gateway.js"
@@ -21,6 +22,46 @@ const alive = (pid: number): boolean => {
     return false
   }
 }
+
+/**
+ * Sends a declared over-limit body (10,000,001 bytes, the API server's limit plus one) and reports how
+ * much of it the gateway took: a gateway whose asyncio works answers 413 at once and then keeps
+ * reading to the end (aiohttp's lingering close); one whose preload broke asyncio.timeout resets the
+ * upload after the first chunks.
+ */
+const overLimitUpload = (gw: Gateway): Promise<{ status: string; written: number; total: number; reset: boolean }> =>
+  new Promise((resolve) => {
+    const url = new URL(gw.baseUrl)
+    const total = 10_000_001
+    const chunk = Buffer.alloc(65536, 0x61)
+    let written = 0
+    let answer = ""
+    let reset = false
+    const socket = net.connect(Number(url.port), url.hostname)
+    const done = () => {
+      socket.destroy()
+      resolve({ status: answer.split("\r\n")[0] ?? "", written, total, reset })
+    }
+    const pump = () => {
+      while (written < total) {
+        const n = Math.min(chunk.length, total - written)
+        written += n
+        if (!socket.write(chunk.subarray(0, n))) return void socket.once("drain", pump)
+      }
+      // all of it was taken: give the answer a moment to arrive if it has not yet
+      setTimeout(done, answer ? 0 : 2000)
+    }
+    socket.on("connect", () => {
+      socket.write(`POST /v1/chat/completions HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${total}\r\n\r\n`)
+      pump()
+    })
+    socket.on("data", (d) => void (answer += d.toString("latin1")))
+    socket.on("error", () => void (reset = true))
+    socket.on("close", () => {
+      if (written < total) reset = true
+      done()
+    })
+  })
 
 /** The year the gateway's own clock says, from its HTTP Date header (aiohttp reads time.time()). */
 const gatewayYear = async (gw: Gateway): Promise<number> => new Date((await fetch(`${gw.baseUrl}/health`)).headers.get("date") ?? "").getUTCFullYear()
@@ -61,6 +102,9 @@ describe.skipIf(!live)("gateways forked from a fork server", () => {
       })
       expect(chat.status).toBe(200)
       expect(JSON.stringify(await chat.json())).toContain("forked hello")
+
+      // the preload keeps asyncio whole: a forked gateway lingers on an over-limit upload as a cold one does
+      expect(await overLimitUpload(b)).toEqual({ status: "HTTP/1.1 413 Request Entity Too Large", written: 10_000_001, total: 10_000_001, reset: false })
 
       const before = b.processGroup()
       await Effect.runPromise(b.restart)

@@ -148,19 +148,23 @@ Usage: oracle wire [--pin 0.19.0] [--scenario FILE ...] [--out DIR]
   --out DIR        where the evidence goes (default: evidence/wire/)
 
 Plays a sample of scenarios (default: one file per family of answers, see src/wire/wireCommand.ts)
-on the real gateway and on the emulator over HTTP. Every request is the same HTTP/1.1 bytes on both
-sides (fixed Host, the gateway's key on both, one request per connection); each answer's status
-line (with its reason phrase), header names in wire order with their casing, and framing
-(Content-Length, chunked, close-delimited) are compared. Evidence: DIR/wire-<pin>.json and .md.
+on the real gateway (twice: what differs between its own runs is noise) and on the emulator over
+HTTP. Every request is the same HTTP/1.1 bytes on both sides (fixed Host, the gateway's key on both,
+one request per connection); each answer keeps its status line (with its reason phrase), header
+names in wire order with their casing, and framing (Content-Length, chunked, close-delimited), and
+is judged like a comparison's (normalizer, differ, divergence register) with the head compared too.
+Evidence, the common schema: DIR/wire-<pin>.json, REPORT.md, report/index.html, wire-<pin>.junit.xml
+(\`oracle report\` and \`oracle merge\` read it).
 
-Exit codes: 0 every head equal · 1 a head differs or a scenario could not be paired · 2 could not run
+Exit codes: 0 no divergence · 1 a divergence (a head or an answer differs, no register entry explains it) · 2 could not run (a scenario could not be played)
 `
 
 export const FUZZ_HELP = `oracle fuzz — differential fuzzing of malformed requests
 
 Usage:
   oracle fuzz [--count N] [--seed S] [--pin 0.19.0] --out DIR
-      the real gateway and the emulator get the same bytes; evidence: DIR/fuzz-<pin>.json and .md
+      the real gateway and the emulator get the same bytes, each case judged like a scenario (normalizer,
+      differ, divergence register); evidence, the common schema: DIR/fuzz-<pin>.json, REPORT.md, report/
   oracle fuzz --in-process [--count N] [--seed S] [--reference FILE] [--live-check] --out DIR
       the emulator alone: crashes, state changes from rejected requests, and each 5xx checked against
       the reference run; --live-check sends the 5xx requests the reference lacks to the real gateway

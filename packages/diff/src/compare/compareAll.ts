@@ -11,7 +11,8 @@ import type { Evidence, Provenance } from "../evidence/Evidence.js"
 import type { LearnedNoise } from "../noise/LearnedNoise.js"
 import type { Scenario } from "../scenario/Scenario.js"
 import type { Target } from "../target/Target.js"
-import { compareScenario, type ScenarioComparison } from "./compareScenario.js"
+import { compareScenario } from "./compareScenario.js"
+import type { ScenarioComparison } from "./judgeRuns.js"
 
 export interface ScenarioInput {
   readonly scenario: Scenario
@@ -51,7 +52,8 @@ export interface ComparisonResult {
 
 export const appliesTo = (scenario: Scenario, pin: string) => scenario.pins === undefined || scenario.pins.includes(pin)
 
-const firedCounts = (comparisons: ReadonlyArray<ScenarioComparison>): RuleCounts => {
+/** How often each normalization rule fired on each side, over all comparisons. */
+export const firedCounts = (comparisons: ReadonlyArray<ScenarioComparison>): RuleCounts => {
   const counts = new Map<string, { reference: number; candidate: number }>()
   for (const c of comparisons) {
     for (const side of ["reference", "candidate"] as const) {

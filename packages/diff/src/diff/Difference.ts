@@ -7,7 +7,13 @@ import { JsonValue } from "../json/JsonValue.js"
 
 export const DifferenceKind = Schema.Literal(
   "status",
+  /** The raw status line (version, code, reason phrase): raw-socket exchanges only. */
+  "status-line",
   "header",
+  /** Header names in wire order with their casing: raw-socket exchanges only. */
+  "header-names",
+  /** Content-Length, chunked, or delimited by the close: raw-socket exchanges only. */
+  "framing",
   "missing-field",
   "extra-field",
   "type",

@@ -63,6 +63,14 @@ const diffExchange = (e: NormalizedExchange, a: NormalizedExchange, emit: Emit) 
   }
   if (e.response === undefined || a.response === undefined) return
   if (e.response.status !== a.response.status) emit({ kind: "status", path: "$.response.status", expected: e.response.status, actual: a.response.status })
+  const eh = e.response.head
+  const ah = a.response.head
+  // heads are compared only when both sides went over a raw socket (fetch hides them)
+  if (eh !== undefined && ah !== undefined) {
+    if (eh.statusLine !== ah.statusLine) emit({ kind: "status-line", path: "$.response.head.statusLine", expected: eh.statusLine, actual: ah.statusLine })
+    if (eh.headerNames.join("\n") !== ah.headerNames.join("\n")) emit({ kind: "header-names", path: "$.response.head.headerNames", expected: [...eh.headerNames], actual: [...ah.headerNames] })
+    if (eh.framing !== ah.framing) emit({ kind: "framing", path: "$.response.head.framing", expected: eh.framing, actual: ah.framing })
+  }
   const names = new Set([...Object.keys(e.response.headers), ...Object.keys(a.response.headers)])
   for (const name of [...names].sort()) {
     const ev = e.response.headers[name]

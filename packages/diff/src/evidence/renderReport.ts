@@ -14,8 +14,21 @@ const cellText = (v: unknown): string => {
   return `\`${short.replace(/`/g, "'").replace(/\|/g, "\\|")}\``
 }
 
+type When = Evidence["register"][number]["when"]
+
+/** A register entry's answer conditions, after its path: ` when reference HTTP/1.0 400 *, candidate 400`. */
+const whenText = (when: When): string => {
+  const side = (name: string, c: NonNullable<NonNullable<When>["reference"]> | undefined) =>
+    c === undefined ? [] : [`${name} ${[...(c.statusLine !== undefined ? [`\`${c.statusLine}\``] : []), ...(c.status !== undefined ? [c.status.join("/")] : [])].join(" ")}`]
+  const parts = when === undefined ? [] : [...side("reference", when.reference), ...side("candidate", when.candidate)]
+  return parts.length === 0 ? "" : ` when ${parts.join(", ")}`
+}
+
+/** A scenario name as a table cell (a fuzz case's label lists its headers between `|`). */
+const nameCell = (name: string) => name.replace(/\|/g, "\\|")
+
 const differenceRow = (scenario: string, d: ClassifiedDifference) =>
-  `| ${scenario} | ${d.step < 0 ? "—" : d.step} | ${d.operation} | ${d.kind} | \`${d.path.replace(/\|/g, "\\|")}\` | ${cellText(d.expected)} | ${cellText(d.actual)} |`
+  `| ${nameCell(scenario)} | ${d.step < 0 ? "—" : d.step} | ${d.operation} | ${d.kind} | \`${d.path.replace(/\|/g, "\\|")}\` | ${cellText(d.expected)} | ${cellText(d.actual)} |`
 
 /** `pictures`: Markdown showing the report's pictures (written next to it), placed before the summary table. */
 export const renderReport = (e: Evidence, pictures?: string): string => {
@@ -39,7 +52,7 @@ export const renderReport = (e: Evidence, pictures?: string): string => {
   for (const sc of e.scenarios) {
     const ds = [...sc.steps.flatMap((st) => st.differences), ...sc.differences]
     lines.push(
-      `| ${sc.name} | ${VERDICT_MARK[sc.verdict] ?? sc.verdict} | ${sc.steps.length} | ${ds.filter((d) => d.classification === "divergence").length} | ${ds.filter((d) => d.classification !== "divergence").length} | ${sc.durationMs.reference} | ${sc.durationMs.candidate} |`
+      `| ${nameCell(sc.name)} | ${VERDICT_MARK[sc.verdict] ?? sc.verdict} | ${sc.steps.length} | ${ds.filter((d) => d.classification === "divergence").length} | ${ds.filter((d) => d.classification !== "divergence").length} | ${sc.durationMs.reference} | ${sc.durationMs.candidate} |`
     )
   }
   const errors = e.scenarios.filter((sc) => sc.error !== undefined)
@@ -58,13 +71,13 @@ export const renderReport = (e: Evidence, pictures?: string): string => {
   if (tolerated.length === 0) lines.push("None.")
   else {
     lines.push("| scenario | step | operation | kind | path | why tolerated |", "| --- | ---: | --- | --- | --- | --- |")
-    for (const { sc, d } of tolerated) lines.push(`| ${sc} | ${d.step} | ${d.operation} | ${d.kind} | \`${d.path}\` | ${d.classification}: ${(d.reason ?? "").replace(/\|/g, "\\|")} |`)
+    for (const { sc, d } of tolerated) lines.push(`| ${nameCell(sc)} | ${d.step} | ${d.operation} | ${d.kind} | \`${d.path}\` | ${d.classification}: ${(d.reason ?? "").replace(/\|/g, "\\|")} |`)
   }
   lines.push("", "### Divergence register", "")
   if (e.register.length === 0) lines.push("Empty: no difference is tolerated by registration.")
   else {
     lines.push("| id | operation | kind | path | category | hits | reason |", "| --- | --- | --- | --- | --- | ---: | --- |")
-    for (const r of e.register) lines.push(`| ${r.id} | ${r.operation} | ${r.kind ?? "*"} | \`${r.path}\` | ${r.category} | ${r.hits} | ${r.reason} |`)
+    for (const r of e.register) lines.push(`| ${r.id} | ${r.operation} | ${r.kind ?? "*"} | \`${r.path}\`${whenText(r.when)} | ${r.category} | ${r.hits} | ${r.reason} |`)
   }
   lines.push("", "### Learned noise", "", `Method: ${e.noise.method}.`, "")
   if (e.noise.observations.length > 0) {

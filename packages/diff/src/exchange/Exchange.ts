@@ -33,11 +33,27 @@ export const ResponseBody = Schema.Union(
 )
 export type ResponseBody = typeof ResponseBody.Type
 
+/**
+ * The answer's head exactly as it came over a socket, which fetch hides (it lower-cases and sorts
+ * header names and decodes the framing). Only the raw HTTP client (rawHttp/) records it.
+ */
+export const ResponseHead = Schema.Struct({
+  /** "HTTP/1.1 200 OK": version, code and reason phrase. */
+  statusLine: Schema.String,
+  /** Header names in wire order, with their casing. */
+  headerNames: Schema.Array(Schema.String),
+  /** How the body was delimited. */
+  framing: Schema.Literal("content-length", "chunked", "close", "none")
+})
+export type ResponseHead = typeof ResponseHead.Type
+
 export const WireResponse = Schema.Struct({
   status: Schema.Number,
   /** Header list in received order; names lower-cased (HTTP header names are case-insensitive). */
   headers: Schema.Array(Schema.Tuple(Schema.String, Schema.String)),
-  body: ResponseBody
+  body: ResponseBody,
+  /** Present when the exchange went over the raw HTTP client (`oracle wire`, `oracle fuzz`). */
+  head: Schema.optional(ResponseHead)
 })
 export type WireResponse = typeof WireResponse.Type
 

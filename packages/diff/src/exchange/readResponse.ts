@@ -3,6 +3,7 @@
  * ends, `maxFrames` frames have arrived, or the deadline passes (a held run never ends its stream
  * on its own); how the read stopped is recorded, never hidden.
  */
+import { rawHeadOf } from "../rawHttp/rawFetch.js"
 import type { ResponseBody, WireResponse } from "./Exchange.js"
 import { splitSseFrames } from "./SseFrames.js"
 
@@ -73,5 +74,6 @@ export const readResponse = async (res: Response, limits: SseReadLimits): Promis
     else if (isJsonType(contentType)) body = { kind: "json", text }
     else body = { kind: "text", text }
   }
-  return { status: res.status, headers, body }
+  const head = rawHeadOf(res)
+  return { status: res.status, headers, body, ...(head !== undefined ? { head: { statusLine: head.statusLine, headerNames: head.headerNames, framing: head.framing } } : {}) }
 }

@@ -73,17 +73,20 @@ export const showBytes = (b: Uint8Array): string => {
   return out
 }
 
+/** The body as written in a label: its bytes shown, or what is declared or streamed instead. */
+export const describeBody = (body: FuzzCase["body"]): string =>
+  body._tag === "none"
+    ? "no body"
+    : body._tag === "bytes"
+    ? `body ${showBytes(body.bytes)}`
+    : body._tag === "declared-only"
+    ? `Content-Length ${showBytes(Buffer.from(body.contentLength))} and no body`
+    : `${body.size} zero bytes chunked`
+
 /** Everything that goes on the wire, written out exactly (the key as `{{KEY}}`). */
 export const describeRequest = (c: Pick<FuzzCase, "method" | "target" | "headers" | "body">): string => {
   const headers = c.headers.map(([name, value]) => `${name}: ${showBytes(value)}`).join(" | ")
-  const body = c.body._tag === "none"
-    ? "no body"
-    : c.body._tag === "bytes"
-    ? `body ${showBytes(c.body.bytes)}`
-    : c.body._tag === "declared-only"
-    ? `Content-Length ${showBytes(Buffer.from(c.body.contentLength))} and no body`
-    : `${c.body.size} zero bytes chunked`
-  return `${c.method} ${showBytes(c.target)} {${headers}} ${body}`
+  return `${c.method} ${showBytes(c.target)} {${headers}} ${describeBody(c.body)}`
 }
 
 const withKey = (value: Uint8Array, key: string): Buffer => {

@@ -2,14 +2,16 @@
  * `oracle fuzz`: differential fuzzing of bad input.
  *
  *   oracle fuzz --count 5000 --seed 1 --out evidence/live-comparisons/fuzz
- *     the same malformed requests to the real gateway and to the emulator (both on sockets), compared
- *     like any scenario; exit 0 with no unexplained divergence, 1 otherwise, 2 when it could not run.
- *   oracle fuzz --in-process --count 100000 --seed 2 --reference evidence/live-comparisons/fuzz/fuzz-0.19.0.json --live-check --out DIR
+ *     the same malformed requests to the real gateway and to the emulator (both on sockets), each
+ *     judged like a scenario (judgeRuns: normalizer, differ, register) into common evidence that
+ *     `oracle report` and `merge` read; exit 0 with no unexplained divergence, 1 otherwise, 2 when
+ *     it could not run.
+ *   oracle fuzz --in-process --count 100000 --seed 2 --reference evidence/live-comparisons/fuzz/fuzz-0.19.0.json.gz --live-check --out DIR
  *     the emulator alone, in this process: no crash, no state change from a rejected request, and no
  *     5xx the real gateway would not give: each 5xx's request (by its exact label) is in the live
  *     reference as a 5xx, or, with --live-check, is sent to the real gateway afterwards and gets one.
  */
-import { mkdirSync, readFileSync, writeFileSync } from "node:fs"
+import { mkdirSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { basename, join } from "node:path"
 import { type Pin, type RunningEmulator, startEmulator } from "@hermetic/emulator"
@@ -18,13 +20,22 @@ import { intFlag, type ParsedArgs, pinOf } from "../cli/args.js"
 import { CouldNotRun, UsageError } from "../cli/CliError.js"
 import type { CommandResult } from "../cli/OracleDocument.js"
 import { progressMeter } from "../cli/progress.js"
+import { provenanceFor } from "../cli/provenanceFor.js"
+import { firedCounts } from "../compare/compareAll.js"
+import type { ScenarioComparison } from "../compare/judgeRuns.js"
+import { loadRegister } from "../diff/DivergenceRegister.js"
+import { assembleEvidence } from "../evidence/assembleEvidence.js"
+import { readEvidenceFile } from "../evidence/readEvidence.js"
 import { writeReportSection } from "../evidence/reportSection.js"
-import { compareAnswers, KNOWN_DIVERGENCES, type NormalizedAnswer, normalizeAnswer } from "./compareFuzz.js"
+import { writeEvidence } from "../evidence/writeEvidence.js"
+import { sendCase } from "../rawHttp/sendRaw.js"
+import { rawSocketTarget } from "../target/RawTarget.js"
+import { compareFuzzCase } from "./compareFuzzCase.js"
 import type { FuzzCase } from "./FuzzCase.js"
+import { type FuzzReference, fuzzReference } from "./fuzzReference.js"
 import { generateCases } from "./generateCases.js"
-import { type RawAnswer, sendCase } from "../rawHttp/sendRaw.js"
 import { uploadProbes } from "./uploadProbe.js"
-import { loadOracleRunnerPromise } from "../target/oracleRunner.js"
+import { loadOracleRunner, loadOracleRunnerPromise } from "../target/oracleRunner.js"
 
 /** What a fuzz run hands back: its exit code, the verdict line, its counts and the evidence file. */
 export interface FuzzOutcome {
@@ -43,160 +54,76 @@ const caseSummary = (c: FuzzCase) => ({
   body: c.body._tag === "bytes" ? Buffer.from(c.body.bytes).toString("latin1").slice(0, 200) : c.body._tag === "none" ? null : c.body
 })
 
-interface LiveEvidence {
-  readonly kind: "hermetic-fuzz-live"
-  readonly pin: Pin
-  readonly seed: number
-  readonly count: number
-  readonly reference: string
-  readonly candidate: string
-  readonly equal: number
-  readonly explained: Readonly<Record<string, number>>
-  readonly divergences: ReadonlyArray<{ readonly case: ReturnType<typeof caseSummary>; readonly reference: NormalizedAnswer; readonly emulator: NormalizedAnswer }>
-  readonly families: Readonly<Record<string, { readonly cases: number; readonly divergent: number }>>
-  readonly referenceStatuses: Readonly<Record<string, number>>
-  /** Case labels (exact: one label, one request) the real gateway answered with a 5xx. */
-  readonly referenceServerErrorLabels: ReadonlyArray<string>
-  /** Case labels the real gateway answered below 500. */
-  readonly referenceNonServerErrorLabels: ReadonlyArray<string>
-  readonly knownDivergences: ReadonlyArray<{ readonly id: string; readonly reason: string }>
-  /** The named hardening cases, answer by answer. */
-  readonly claims: ReadonlyArray<{ readonly label: string; readonly verdict: string; readonly real: ClaimAnswer; readonly emulator: ClaimAnswer }>
-  readonly durationSeconds: number
-}
-
-interface ClaimAnswer {
-  readonly statusLine: string
-  readonly securityHeaders: boolean
-  readonly body: string
-}
-
-const claimAnswer = (a: RawAnswer): ClaimAnswer => ({
-  statusLine: a.statusLine === "" ? `(no answer: ${a.transport ?? "closed"})` : a.statusLine,
-  securityHeaders: a.headers.some(([k]) => k.toLowerCase() === "x-frame-options"),
-  body: a.body.slice(0, 160)
-})
-
 const bump = (m: Record<string, number>, k: string) => (m[k] = (m[k] ?? 0) + 1)
 
-const liveRun = async (pin: Pin, seed: number, count: number, out: string): Promise<FuzzOutcome> => {
-  const started = performance.now()
-  const cases = generateCases(pin, seed, count)
-  const { startGateway } = await loadOracleRunnerPromise("oracle fuzz")
-  const gw = await startGateway({ pin, launcher: "process" })
-  let emu: RunningEmulator | undefined
-  try {
-    emu = await startEmulator({ hermesVersion: pin, apiKey: gw.apiKey, port: 0 })
-    const gwPort = Number(new URL(gw.baseUrl).port)
-    const explained: Record<string, number> = {}
-    const statuses: Record<string, number> = {}
-    const families: Record<string, { cases: number; divergent: number }> = {}
-    const serverErrors = new Set<string>()
-    const below = new Set<string>()
-    const divergences: Array<LiveEvidence["divergences"][number]> = []
-    const claims: Array<LiveEvidence["claims"][number]> = []
-    let equal = 0
+const couldNotRun = (e: unknown) => new CouldNotRun({ message: `fuzz: ${e instanceof Error ? e.message : String(e)}` })
+
+/** Per family: cases and how many were divergent, for the verdict line. */
+const familyLine = (comparisons: ReadonlyArray<ScenarioComparison>): string => {
+  const families = new Map<string, { cases: number; divergent: number }>()
+  for (const c of comparisons) {
+    const family = (c.evidence.origin as { readonly family?: string } | undefined)?.family ?? "?"
+    const f = families.get(family) ?? { cases: 0, divergent: 0 }
+    f.cases++
+    if (c.evidence.verdict === "divergent") f.divergent++
+    families.set(family, f)
+  }
+  return [...families].sort(([a], [b]) => a.localeCompare(b)).map(([f, v]) => `${f} ${v.cases}${v.divergent > 0 ? ` (${v.divergent} divergent)` : ""}`).join(", ")
+}
+
+/**
+ * The live run: every case, byte for byte, to the real gateway and to the emulator (both on
+ * sockets, one after the other), judged by the shared pipeline and written as common evidence.
+ */
+const liveRun = (pin: Pin, seed: number, count: number, out: string) =>
+  Effect.gen(function*() {
+    const startedAt = new Date().toISOString()
+    const t0 = performance.now()
+    const register = yield* loadRegister()
+    const cases = generateCases(pin, seed, count)
+    const { startGateway } = yield* loadOracleRunner("oracle fuzz")
+    const gw = yield* Effect.acquireRelease(Effect.tryPromise({ try: () => startGateway({ pin, launcher: "process" }), catch: couldNotRun }), (g) => Effect.promise(() => g.stop()))
+    // the emulator takes the gateway's key, so the Authorization bytes are the same on both sides
+    const emu = yield* Effect.acquireRelease(
+      Effect.tryPromise({ try: () => startEmulator({ hermesVersion: pin, apiKey: gw.apiKey, port: 0 }), catch: couldNotRun }),
+      (e) => Effect.promise(() => e.close())
+    )
+    const reference = rawSocketTarget(
+      { kind: "gateway-process", pin, real: true, clock: "running", description: `real Hermes ${pin} gateway (process launcher), raw socket` },
+      Number(new URL(gw.baseUrl).port),
+      gw.apiKey
+    )
+    const candidate = rawSocketTarget({ kind: "emulator-http", pin, real: false, clock: "running", description: `emulator ${pin} over HTTP (node:http), raw socket` }, emu.port, gw.apiKey)
+    const settings = { register, pin }
+    const comparisons: Array<ScenarioComparison> = []
     const meter = progressMeter(cases.length, { lineEvery: 500 })
+    let divergent = 0
     for (const c of cases) {
-      const reference = await sendCase(gwPort, c, gw.apiKey)
-      const candidate = await sendCase(emu.port, c, gw.apiKey)
-      const verdict = compareAnswers(c, reference, candidate)
-      if (c.label.startsWith("[claim]")) {
-        claims.push({ label: c.label.slice(8), verdict: verdict._tag === "explained" ? `explained: ${verdict.rule}` : verdict._tag, real: claimAnswer(reference), emulator: claimAnswer(candidate) })
-      }
-      const fam = (families[c.family] ??= { cases: 0, divergent: 0 })
-      fam.cases++
-      bump(statuses, String(reference.status))
-      ;(reference.status >= 500 ? serverErrors : below).add(c.label)
-      if (verdict._tag === "equal") equal++
-      else if (verdict._tag === "explained") bump(explained, verdict.rule)
-      else {
-        fam.divergent++
-        divergences.push({ case: caseSummary(c), reference: verdict.reference, emulator: verdict.emulator })
-      }
-      meter.tick(c.id + 1, `${divergences.length} divergent`)
+      const judged = yield* compareFuzzCase(reference, candidate, c, seed, settings)
+      if (judged.evidence.verdict === "divergent") divergent++
+      comparisons.push(judged)
+      meter.tick(c.id + 1, `${divergent} divergent`)
     }
     meter.end()
-    const evidence: LiveEvidence = {
-      kind: "hermetic-fuzz-live",
-      pin,
-      seed,
-      count,
-      reference: `real Hermes ${pin} gateway (process launcher) at ${gw.baseUrl}`,
-      candidate: `emulator ${pin} over HTTP at ${emu.url}`,
-      equal,
-      explained,
-      divergences,
-      families,
-      referenceStatuses: statuses,
-      referenceServerErrorLabels: [...serverErrors].sort(),
-      referenceNonServerErrorLabels: [...below].sort(),
-      knownDivergences: KNOWN_DIVERGENCES.map((k) => ({ id: k.id, reason: k.reason })),
-      claims,
-      durationSeconds: Math.round((performance.now() - started) / 1000)
-    }
-    mkdirSync(out, { recursive: true })
-    const written = join(out, `fuzz-${pin}.json`)
-    writeFileSync(written, `${JSON.stringify(evidence, null, 2)}\n`)
-    writeFileSync(join(out, `fuzz-${pin}.md`), liveMarkdown(evidence))
-    // the named hardening cases come on top of --count
-    const explainedCount = Object.values(explained).reduce((a, b) => a + b, 0)
+    const provenance = yield* provenanceFor(pin, "process", true, count, seed)
+    const evidence = assembleEvidence({
+      scenarios: comparisons.map((c) => c.evidence),
+      fired: firedCounts(comparisons),
+      noise: { method: "not learned: each case is sent once to each side, so only the register tolerates a difference", observations: [] },
+      register,
+      clock: "running",
+      provenance: { ...provenance, pin, reference: { ...reference.info }, candidate: { ...candidate.info }, startedAt, finishedAt: new Date().toISOString() },
+      wallSeconds: (performance.now() - t0) / 1000
+    })
+    const written = yield* writeEvidence(evidence, out, `fuzz-${pin}`)
+    const { equal, tolerated } = evidence.summary
     return {
-      exitCode: divergences.length === 0 ? 0 : 1,
-      text: `fuzz: ${cases.length} cases, ${equal} equal, ${explainedCount} explained, ${divergences.length} divergent → ${out}\n`,
-      counts: { cases: cases.length, equal, explained: explainedCount, divergent: divergences.length },
-      written
-    }
-  } finally {
-    await emu?.close()
-    await gw.stop()
-  }
-}
-
-const cell = (a: ClaimAnswer): string => `${a.statusLine.replace(/^HTTP\//, "")} \`${a.body.replace(/[|`\n]/g, " ").slice(0, 90)}\``
-
-const liveMarkdown = (e: LiveEvidence): string => {
-  const lines = [
-    `# Differential fuzzing: real Hermes ${e.pin} gateway vs the emulator`,
-    "",
-    `\`oracle fuzz --count ${e.count} --seed ${e.seed}\` sent the same ${e.equal + Object.values(e.explained).reduce((a, b) => a + b, 0) + e.divergences.length} malformed requests (the named claims and ${e.count} drawn), byte for byte, to the ${e.reference} and to the ${e.candidate}.`,
-    "",
-    `- equal: ${e.equal}`,
-    `- explained differences: ${Object.values(e.explained).reduce((a, b) => a + b, 0)} (${Object.entries(e.explained).map(([k, v]) => `${k}: ${v}`).join(", ") || "none"})`,
-    `- **unexplained divergences: ${e.divergences.length}**`,
-    `- took ${e.durationSeconds} s`,
-    "",
-    "| family | cases | divergent |",
-    "| --- | --- | --- |",
-    ...Object.entries(e.families).sort().map(([f, v]) => `| ${f} | ${v.cases} | ${v.divergent} |`),
-    "",
-    `Real gateway statuses: ${Object.entries(e.referenceStatuses).sort().map(([s, n]) => `${s}: ${n}`).join(", ")}.`,
-    "",
-    "## The hardening claims, answer by answer",
-    "",
-    "| case | real gateway | emulator | security headers (real / emulator) | verdict |",
-    "| --- | --- | --- | --- | --- |",
-    ...e.claims.map((c) => `| ${c.label} | ${cell(c.real)} | ${cell(c.emulator)} | ${c.real.securityHeaders ? "yes" : "no"} / ${c.emulator.securityHeaders ? "yes" : "no"} | ${c.verdict} |`),
-    "",
-    "## Known differences (each explained)",
-    "",
-    ...e.knownDivergences.map((k) => `- \`${k.id}\`: ${k.reason}`),
-    "",
-    `## Divergences (${e.divergences.length})`,
-    "",
-    ...e.divergences.slice(0, 50).flatMap((d) => [
-      `### case ${d.case.id}: ${d.case.label}`,
-      "",
-      "```",
-      `${d.case.method} ${d.case.target}`,
-      `real:     ${d.reference.statusLine} ${d.reference.body.slice(0, 300)}`,
-      `emulator: ${d.emulator.statusLine} ${d.emulator.body.slice(0, 300)}`,
-      "```",
-      ""
-    ])
-  ]
-  return `${lines.join("\n")}\n`
-}
+      exitCode: evidence.summary.divergent === 0 ? 0 : 1,
+      text: `fuzz: ${cases.length} cases, ${equal} equal, ${tolerated} tolerated by the register, ${evidence.summary.divergent} divergent (${familyLine(comparisons)}) → ${written.report}\n`,
+      counts: { cases: cases.length, equal, explained: tolerated, divergent: evidence.summary.divergent },
+      written: written.json
+    } satisfies FuzzOutcome
+  }).pipe(Effect.scoped)
 
 /**
  * What a rejected request must leave as it was, in two reads. `counters`, one control-plane call
@@ -254,13 +181,12 @@ const checkLive = async (pin: Pin, cases: ReadonlyArray<FuzzCase & { readonly em
   }
 }
 
-const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile: string | undefined, liveCheck: boolean, out: string): Promise<FuzzOutcome> => {
+const inProcessRun = async (pin: Pin, seed: number, count: number, referenceFile: string | undefined, reference: FuzzReference | undefined, liveCheck: boolean, out: string): Promise<FuzzOutcome> => {
   const started = performance.now()
   const loadAtStart = loadavg()
   const key = "hermetic-fuzz-key-0123456789abcdef"
-  const reference = referenceFile === undefined ? undefined : (JSON.parse(readFileSync(referenceFile, "utf8")) as LiveEvidence)
-  const allowed5xx = new Set(reference?.referenceServerErrorLabels ?? [])
-  const seenBelow = new Set(reference?.referenceNonServerErrorLabels ?? [])
+  const allowed5xx = reference?.serverError ?? new Set<string>()
+  const seenBelow = reference?.below ?? new Set<string>()
   const emu = await startEmulator({ hermesVersion: pin, apiKey: key, port: 0 })
   const statuses: Record<string, number> = {}
   const families: Record<string, number> = {}
@@ -380,17 +306,20 @@ export const fuzzCommand = (args: ParsedArgs) =>
     if (out === undefined) return yield* new UsageError({ command: "fuzz", message: "fuzz needs --out DIR" })
     if (count <= 0) return yield* new UsageError({ command: "fuzz", message: `--count wants a positive integer, got ${count}` })
     const mode = args.values["upload-probes"] === true ? "upload-probes" : args.values["in-process"] === true ? "in-process" : "live"
-    const outcome = yield* Effect.tryPromise({
-      try: () =>
-        mode === "upload-probes"
-          ? uploadProbes(pin, out)
-          : mode === "in-process"
-            ? inProcessRun(pin, seed, count, args.values.reference, args.values["live-check"] === true, out)
-            : liveRun(pin, seed, count, out),
-      catch: (e) => new CouldNotRun({ message: `fuzz: ${e instanceof Error ? e.message : String(e)}` })
-    })
-    // the verdict joins the REPORT.md of --out as its own section, beside a comparison's
-    yield* writeReportSection(join(out, "REPORT.md"), `fuzz-${mode}`, `## oracle fuzz (${mode})\n\n${outcome.text.trimEnd()}\n\nEvidence: [${basename(outcome.written)}](${basename(outcome.written)})`)
+    const referenceFile = args.values.reference
+    const outcome: FuzzOutcome = mode === "live"
+      ? yield* liveRun(pin, seed, count, out)
+      : mode === "upload-probes"
+      ? yield* Effect.tryPromise({ try: () => uploadProbes(pin, out), catch: couldNotRun })
+      : yield* Effect.gen(function*() {
+        // the live run's evidence says which requests the real gateway answered with a 5xx
+        const reference = referenceFile === undefined
+          ? undefined
+          : fuzzReference(yield* readEvidenceFile(referenceFile).pipe(Effect.mapError((e) => new UsageError({ command: "fuzz", message: `--reference: ${e.message}` }))))
+        return yield* Effect.tryPromise({ try: () => inProcessRun(pin, seed, count, referenceFile, reference, args.values["live-check"] === true, out), catch: couldNotRun })
+      })
+    // the live run's verdict is its evidence's REPORT.md; the other modes' join it as their own section
+    if (mode !== "live") yield* writeReportSection(join(out, "REPORT.md"), `fuzz-${mode}`, `## oracle fuzz (${mode})\n\n${outcome.text.trimEnd()}\n\nEvidence: [${basename(outcome.written)}](${basename(outcome.written)})`)
     return {
       exitCode: outcome.exitCode,
       text: outcome.text,

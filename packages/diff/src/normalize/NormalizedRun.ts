@@ -1,5 +1,6 @@
 /** A ScenarioRun after normalization: what the differ compares and the evidence shows. */
 import { Schema } from "effect"
+import { ResponseHead } from "../exchange/Exchange.js"
 import { JsonValue } from "../json/JsonValue.js"
 
 export const NormalizedFrame = Schema.Struct({
@@ -33,7 +34,9 @@ export const NormalizedExchange = Schema.Struct({
     Schema.Struct({
       status: Schema.Number,
       headers: Schema.Record({ key: Schema.String, value: Schema.String }),
-      body: NormalizedBody
+      body: NormalizedBody,
+      /** The head as it came over a raw socket, compared as it is (nothing in it is server-made). */
+      head: Schema.optional(ResponseHead)
     })
   ),
   transportError: Schema.optional(Schema.String)

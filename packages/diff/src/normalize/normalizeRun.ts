@@ -153,7 +153,10 @@ class Normalizer {
       headers[lower] = this.tokens.tokenize(value)
     }
     const sortedHeaders = Object.fromEntries(Object.keys(headers).sort().map((k) => [k, headers[k] as string]))
-    return { request, response: { status: res.status, headers: sortedHeaders, body: this.body(res, step, `${location}.response`) } }
+    return {
+      request,
+      response: { status: res.status, headers: sortedHeaders, body: this.body(res, step, `${location}.response`), ...(res.head !== undefined ? { head: res.head } : {}) }
+    }
   }
 }
 

@@ -22,6 +22,11 @@ export interface RawHead {
   readonly framing: Framing
 }
 
+const heads = new WeakMap<Response, RawHead>()
+
+/** The head a Response of rawFetch came with (undefined for any other Response). */
+export const rawHeadOf = (res: Response): RawHead | undefined => heads.get(res)
+
 /** The Host header both sides get, so the request bytes do not depend on the port. */
 export const WIRE_HOST = "127.0.0.1"
 
@@ -52,10 +57,10 @@ export const requestBytes = (method: string, path: string, headers: ReadonlyArra
 }
 
 /**
- * fetch(url, init) over a raw socket; `onHead` receives the head as it came. Only what the differ
+ * fetch(url, init) over a raw socket; the head as it came is `rawHeadOf(response)` (and goes to `onHead`). Only what the differ
  * sends is supported: string, buffer or stream bodies, plain-object headers.
  */
-export const rawFetch = async (url: string, init: RequestInit, onHead: (head: RawHead) => void): Promise<Response> => {
+export const rawFetch = async (url: string, init: RequestInit, onHead?: (head: RawHead) => void): Promise<Response> => {
   const u = new URL(url)
   const method = (init.method ?? "GET").toUpperCase()
   const headers = Object.entries((init.headers ?? {}) as Record<string, string>).filter(([k]) => k.toLowerCase() !== "host" && k.toLowerCase() !== "content-length")
@@ -106,7 +111,6 @@ export const rawFetch = async (url: string, init: RequestInit, onHead: (head: Ra
       head = null
       const framing: Framing = framingOf(parsed, method)
       const bodyless = framing === "none"
-      onHead({ requestHead, requestBodyBytes, statusLine, headerNames: pairs.map(([k]) => k), framing })
       if (framing === "chunked") dechunker = new Dechunker()
       else if (framing === "content-length") remaining = Number(headerValue(parsed, "content-length"))
       else if (bodyless) remaining = 0
@@ -125,7 +129,11 @@ export const rawFetch = async (url: string, init: RequestInit, onHead: (head: Ra
         }
       }
       settled = true
-      resolve(new Response(bodyless || status < 200 ? null : stream, { status: status < 200 || status > 599 ? 500 : status, headers: responseHeaders }))
+      const response = new Response(bodyless || status < 200 ? null : stream, { status: status < 200 || status > 599 ? 500 : status, headers: responseHeaders })
+      const raw = { requestHead, requestBodyBytes, statusLine, headerNames: pairs.map(([k]) => k), framing }
+      heads.set(response, raw)
+      onHead?.(raw)
+      resolve(response)
       if (remaining <= 0) finish()
       else if (rest.length > 0) onBody(rest)
     })

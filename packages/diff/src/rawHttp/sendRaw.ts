@@ -4,7 +4,7 @@
  */
 import * as net from "node:net"
 import { type FuzzCase, requestHead } from "../fuzz/FuzzCase.js"
-import { dechunk, framingOf, headerValue, parseHead } from "./rawHead.js"
+import { dechunk, type Framing, framingOf, headerValue, parseHead } from "./rawHead.js"
 
 export interface RawAnswer {
   /** "HTTP/1.1 404 Not Found"; "" when the connection closed with no answer. */
@@ -12,18 +12,21 @@ export interface RawAnswer {
   readonly status: number
   readonly headers: ReadonlyArray<readonly [string, string]>
   readonly body: string
+  /** How the body was delimited ("none" also when nothing came back). */
+  readonly framing: Framing
   /** Why nothing (or not all) came back: "closed", "reset", "timeout". */
   readonly transport?: string
 }
 
 const CHUNK = Buffer.concat([Buffer.from("10000\r\n"), Buffer.alloc(0x10000), Buffer.from("\r\n")])
 
-const parse = (raw: Buffer, transport: string | undefined): RawAnswer => {
+const parse = (raw: Buffer, method: string, transport: string | undefined): RawAnswer => {
   const end = raw.indexOf("\r\n\r\n")
-  if (end < 0) return { statusLine: "", status: 0, headers: [], body: "", transport: transport ?? "closed" }
+  if (end < 0) return { statusLine: "", status: 0, headers: [], body: "", framing: "none", transport: transport ?? "closed" }
   const head = parseHead(raw.subarray(0, end))
-  const body = framingOf(head, "") === "chunked" ? dechunk(raw.subarray(end + 4)) : raw.subarray(end + 4)
-  return { ...head, body: body.toString("utf8"), ...(transport === undefined ? {} : { transport }) }
+  const framing = framingOf(head, method)
+  const body = framing === "chunked" ? dechunk(raw.subarray(end + 4)) : raw.subarray(end + 4)
+  return { ...head, body: body.toString("utf8"), framing, ...(transport === undefined ? {} : { transport }) }
 }
 
 /** A whole answer with a Content-Length is in: no need to wait for the close. */
@@ -45,7 +48,7 @@ export const sendCase = (port: number, c: FuzzCase, key: string, timeoutMs = 15_
       done = true
       clearTimeout(timer)
       socket.destroy()
-      resolve(parse(Buffer.concat(received), transport))
+      resolve(parse(Buffer.concat(received), c.method, transport))
     }
     const timer = setTimeout(() => {
       transport = "timeout"

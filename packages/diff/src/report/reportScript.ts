@@ -216,6 +216,13 @@ export const REPORT_SCRIPT = String.raw`
     $("head").innerHTML = h;
   }
   function renderTabs() {
+    // a register entry's answer conditions (the same words as REPORT.md's table)
+    function whenText(when) {
+      if (!when) return "";
+      var side = function (name, c) { return c ? [name + " " + [c.statusLine ? "<code>" + esc(c.statusLine) + "</code>" : "", c.status ? esc(c.status.join("/")) : ""].filter(Boolean).join(" ")] : []; };
+      var parts = side("reference", when.reference).concat(side("candidate", when.candidate));
+      return parts.length ? " when " + parts.join(", ") : "";
+    }
     var tabs = [["scenarios", "Scenarios"], ["coverage", "Coverage"], ["noise", "Learned noise (" + E.noise.observations.length + ")"], ["register", "Divergence register (" + E.register.length + ")"], ["rules", "Normalization rules"], ["provenance", "Provenance"]];
     P.sections.forEach(function (s) { tabs.push(["section-" + s.id, s.title]); });
     $("tabs").innerHTML = tabs.map(function (t) { return '<button data-tab="' + t[0] + '">' + esc(t[1]) + "</button>"; }).join("");
@@ -223,7 +230,7 @@ export const REPORT_SCRIPT = String.raw`
     $("extra").innerHTML = extra;
     $("tab-coverage").innerHTML = '<p class="note">Per operation and HTTP status: verified against the real gateway, emulator only, real gateway only, or never answered.</p><div class="heat">' + P.heatmap + "</div>";
     $("tab-noise").innerHTML = '<p class="note">Method: ' + esc(E.noise.method) + "</p>" + table(["scenario", "step", "signature", "run 1", "run 2"], E.noise.observations.map(function (o) { return "<tr>" + td(esc(o.scenario)) + td(o.step) + td("<code>" + esc(o.signature) + "</code>") + td("<code>" + esc(short(o.example.expected, 120)) + "</code>") + td("<code>" + esc(short(o.example.actual, 120)) + "</code>") + "</tr>"; }));
-    $("tab-register").innerHTML = table(["id", "operation", "kind", "path", "category", "hits", "reason"], E.register.map(function (r) { return "<tr>" + td(esc(r.id)) + td(esc(r.operation)) + td(esc(r.kind || "*")) + td("<code>" + esc(r.path) + "</code>") + td(esc(r.category)) + td(r.hits) + td(esc(r.reason)) + "</tr>"; }));
+    $("tab-register").innerHTML = table(["id", "operation", "kind", "path", "category", "hits", "reason"], E.register.map(function (r) { return "<tr>" + td(esc(r.id)) + td(esc(r.operation)) + td(esc(r.kind || "*")) + td("<code>" + esc(r.path) + "</code>" + whenText(r.when)) + td(esc(r.category)) + td(r.hits) + td(esc(r.reason)) + "</tr>"; }));
     $("tab-rules").innerHTML = '<p class="note">Clock: ' + (E.normalization.clock === "pinned" ? "pinned on both sides, timestamps compared exactly" : "running, timestamps compared as relations") + "</p>" + table(["rule", "action", "fired (reference / candidate)", "applies to", "reason"], E.normalization.rules.map(function (r) { return "<tr>" + td(esc(r.id)) + td(esc(r.action)) + td(r.fired.reference + " / " + r.fired.candidate) + td("<code>" + esc(r.applies) + "</code>") + td(esc(r.reason)) + "</tr>"; }));
     var p = E.provenance, rows = [["pin", p.pin], ["launcher", p.launcher || "—"], ["runs", p.runs], ["seed", p.seed === undefined ? "—" : p.seed], ["workers", p.workers || 1], ["emulator commit", p.emulatorCommit + (p.emulatorDirty ? " (uncommitted changes)" : "")], ["node", p.node], ["command", p.command], ["time", p.startedAt + " → " + p.finishedAt]];
     if (p.installed) rows.push(["installed", Object.keys(p.installed).map(function (k) { return k + " " + p.installed[k]; }).join(", ")]);

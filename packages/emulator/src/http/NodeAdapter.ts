@@ -12,8 +12,12 @@ import { parserRejection, parserRejectionResponse } from "./ParserLimits.js"
 import { BodyBuffer, IN_MEMORY_BYTES } from "./BodyBuffer.js"
 import { MAX_REQUEST_BYTES } from "./RequestBody.js"
 
-/** aiohttp's 404 for a CONNECT (it routes no authority-form target), with the connection closed. */
-const CONNECT_NOT_FOUND = "HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 14\r\n\r\n404: Not Found"
+/**
+ * aiohttp's 404 for a CONNECT (it routes no authority-form target), with the connection closed:
+ * its head ends in Date, Server and Connection like every other answer's (`oracle fuzz` compares heads).
+ */
+const connectNotFound = (): string =>
+  `HTTP/1.1 404 Not Found\r\nContent-Type: text/plain; charset=utf-8\r\nContent-Length: 14\r\nDate: ${httpDate()}\r\nServer: ${SERVER}\r\nConnection: close\r\n\r\n404: Not Found`
 
 /** Methods whose body a handler may read; any other request's body is never read. */
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH"])
@@ -414,7 +418,7 @@ export const listen = <R>(
         answer(req, res, takeComplete(req) ?? Effect.promise(() => (reading ??= readBounded(req, MAX_REQUEST_BYTES))))
       })
     })
-    server.on("connect", (_req: http.IncomingMessage, socket: import("node:stream").Duplex) => socket.end(CONNECT_NOT_FOUND))
+    server.on("connect", (_req: http.IncomingMessage, socket: import("node:stream").Duplex) => socket.end(connectNotFound()))
     // 0: no idle timeout, and Node then sends no Keep-Alive header (aiohttp sends none)
     server.keepAliveTimeout = 0
     server.once("error", reject)

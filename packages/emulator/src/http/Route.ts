@@ -3,7 +3,7 @@
  * upstream lets escape (aiohttp then answers a bare 500) is the `HandlerCrash` failure.
  */
 import type { SqlClient } from "@effect/sql"
-import { Data, type Effect } from "effect"
+import { type Context, Data, type Effect } from "effect"
 import type { EmulatorConfig, EmulatorConfigShape } from "../config/EmulatorConfig.js"
 import type { GatewayState, Gateways } from "../services/GatewayProcess.js"
 import type { Agent } from "../services/Agent.js"
@@ -21,7 +21,7 @@ export type AppServices = EmulatorConfig | EmuClock | Ids | Agent | Faults | Jou
 
 export class HandlerCrash extends Data.TaggedError("HandlerCrash")<{ readonly reason: string }> {}
 
-export interface RouteContext {
+export interface RouteContext<R = AppServices> {
   readonly req: EmuRequestHead
   /**
    * The request with its body, read on first use: where upstream's handler awaits
@@ -39,8 +39,35 @@ export interface RouteContext {
   readonly now: () => number
   /** The namespace's loop (monotonic) clock: what asyncio timers and timed thread waits read (services/Clock.ts). */
   readonly loopNow: () => number
+  /**
+   * The services the request runs with, for a read that must not turn an answer that waits on
+   * nothing into an Effect to run (http/Immediate.ts). `R` is what the table's handlers need:
+   * the app's services, and a feature's own service (features/runs/Runs.ts) where it has one.
+   */
+  readonly services: Context.Context<R>
 }
 
-export type Handler = (ctx: RouteContext) => Effect.Effect<EmuResponse, HandlerCrash, AppServices>
+export type Handler<R = AppServices> = (ctx: RouteContext<R>) => Effect.Effect<EmuResponse, HandlerCrash, R>
 
-export type Route = RouteDef<Handler>
+/**
+ * What a control-plane command sees: the request with its body (the plane reads the body before
+ * it routes, so an oversize one is a 413 whatever the path), the path's params and the namespace.
+ */
+export interface AdminContext {
+  readonly req: EmuRequest
+  readonly params: Readonly<Record<string, string>>
+  readonly namespace: string
+}
+
+/** A control-plane command: bad input is its own 400 answer, so it never fails. */
+export type AdminHandler<R = AppServices> = (ctx: AdminContext) => Effect.Effect<EmuResponse, never, R>
+
+/** An upstream route (`auth` "bearer" or "public"). */
+export type ApiRoute<R = AppServices> = RouteDef<Handler<R>> & { readonly auth: "bearer" | "public" }
+/** A control-plane command under /__admin (`auth` "admin"). */
+export type AdminRoute<R = AppServices> = RouteDef<AdminHandler<R>> & { readonly auth: "admin" }
+
+export type Route<R = AppServices> = ApiRoute<R> | AdminRoute<R>
+
+export const isAdminRoute = <R>(route: Route<R>): route is AdminRoute<R> => route.auth === "admin"
+export const isApiRoute = <R>(route: Route<R>): route is ApiRoute<R> => route.auth !== "admin"

@@ -8,8 +8,11 @@ export interface RouteDef<H> {
   readonly id: string
   readonly method: string
   readonly path: string
-  /** "bearer": the app answers 401 before the handler unless the request carries the API key. */
-  readonly auth: "bearer" | "public"
+  /**
+   * "bearer": the app answers 401 before the handler unless the request carries the API key.
+   * "admin": a control-plane command; the plane's guard (@hermetic/script's ControlPlaneGuard) runs first.
+   */
+  readonly auth: "bearer" | "public" | "admin"
   readonly handler: H
 }
 
@@ -40,12 +43,22 @@ const decodeSegment = (segment: string): string => {
   }
 }
 
+/** How a table's paths are matched: upstream's routes are also mounted under /p/{profile} and match decoded segments. */
+export interface RouterOptions {
+  readonly profileMount: boolean
+  readonly decodeSegments: boolean
+}
+
+const UPSTREAM: RouterOptions = { profileMount: true, decodeSegments: true }
+
 export class Router<H> {
   private readonly compiled: ReadonlyArray<Compiled<H>>
   /** Candidates by segment count: a request is only matched against patterns of its own length. */
   private readonly byLength = new Map<number, Array<Compiled<H>>>()
+  private readonly decodeSegments: boolean
 
-  constructor(routes: ReadonlyArray<RouteDef<H>>) {
+  constructor(routes: ReadonlyArray<RouteDef<H>>, options: RouterOptions = UPSTREAM) {
+    this.decodeSegments = options.decodeSegments
     const parse = (raw: ReadonlyArray<string>): Array<Segment> =>
       raw.map((p) => {
         const param = PARAM.exec(p)
@@ -53,7 +66,7 @@ export class Router<H> {
       })
     this.compiled = routes.flatMap((route) => [
       { route, segments: parse(splitPath(route.path)), profiled: false },
-      { route, segments: parse(["p", "{profile}", ...splitPath(route.path)]), profiled: true }
+      ...(options.profileMount ? [{ route, segments: parse(["p", "{profile}", ...splitPath(route.path)]), profiled: true }] : [])
     ])
     for (const c of this.compiled) {
       const list = this.byLength.get(c.segments.length) ?? []
@@ -67,7 +80,8 @@ export class Router<H> {
   }
 
   match(method: string, rawPath: string): RouteMatch<H> {
-    const segments = splitPath(rawPath).map((s) => (s.includes("%") ? decodeSegment(s) : s))
+    const raw = splitPath(rawPath)
+    const segments = this.decodeSegments ? raw.map((s) => (s.includes("%") ? decodeSegment(s) : s)) : raw
     let allow: Set<string> | undefined
     for (const c of this.byLength.get(segments.length) ?? []) {
       const params = matchSegments(c.segments, segments)

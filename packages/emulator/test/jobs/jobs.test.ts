@@ -93,7 +93,7 @@ describe("jobs API on 0.19.0 (observed live: evidence/cassette-sources/live/sess
     const whenever = await call("POST", "/api/jobs", { name: "bad", schedule: "whenever" })
     expect(String(whenever.body["error"])).toMatch(/^Invalid schedule 'whenever'\. Use:\n {2}- Duration:/)
     expect(await post("/api/jobs", "nope")).toEqual({ status: 500, text: '{"error": "Expecting value: line 1 column 1 (char 0)"}' })
-    // a utf-16 body as Python decodes it (real 0.19.0 gateway, evidence/live-comparisons/fuzz/fuzz-0.19.0.md): "[]" is
+    // a utf-16 body as Python decodes it (real 0.19.0 gateway, evidence/live-comparisons/fuzz/, the earlier-format fuzz-0.19.0.md at commit 62dc1d1): "[]" is
     // one CJK character, so json.loads fails at char 0; an odd byte count is the codec's truncated data
     const utf16 = async (body: string) => {
       const res = await c.request("POST", "/api/jobs", { headers: { ...CURL, "content-type": "application/json; charset=utf-16" }, body })

@@ -9,7 +9,12 @@
  * `_hermes_home`, gateway.hooks.HOOKS_DIR, …) and starts its logging thread (hermes_logging's
  * QueueListener) then, so importing Hermes itself before the fork would share one home and a thread
  * across gateways. The list is learned, not written down: a probe child imports Hermes' CLI and
- * gateway in a scratch home and reports sys.modules; the server then imports the non-Hermes ones.
+ * gateway in a scratch home and reports sys.modules; the server then imports the non-Hermes ones,
+ * in the order the probe's start imported them (sys.modules keeps insertion order). The order
+ * matters: importing the C accelerator `_asyncio` before the `asyncio` package (as a sorted list
+ * does) makes asyncio.tasks fall back to its pure-Python task registry while tasks still register in
+ * the C one, so `asyncio.current_task()` is None inside every task and `asyncio.timeout` raises
+ * "Timeout should be used inside a task" (aiohttp's lingering close after a 413 then reset uploads).
  *
  * Each forked child then does what the `hermes` console script does: its own process group
  * (set by server and child both, so it exists before the server answers), PR_SET_PDEATHSIG (it dies with the server,
@@ -51,7 +56,7 @@ def hermes_tops():
     return tops
 
 def probe():
-    """The modules Hermes' entry imports, learned in a child with a scratch HERMES_HOME."""
+    """The modules Hermes' entry imports, in import order, learned in a child with a scratch HERMES_HOME."""
     scratch = tempfile.mkdtemp(prefix="hermetic-forkprobe-")
     r, w = os.pipe()
     pid = os.fork()
@@ -65,7 +70,7 @@ def probe():
             os.dup2(devnull, 2)
             for name in ENTRY:
                 importlib.import_module(name)
-            os.write(w, json.dumps(sorted(sys.modules)).encode())
+            os.write(w, json.dumps(list(sys.modules)).encode())
         finally:
             os._exit(0)
     os.close(w)

@@ -1,34 +1,28 @@
 /**
- * Snapshots on the control plane (namespace by header, JSON in and out):
- *   POST /__admin/snapshot {"action": "save"}                       → {"snapshot": {...}}
- *   POST /__admin/snapshot {"action": "load", "snapshot": {...}}    → {"loaded": {table: rows}}
+ * POST /__admin/snapshot (namespace by header, JSON in and out), through the `Namespace` service:
+ *   {"action": "save"}                       → {"snapshot": {...}}
+ *   {"action": "load", "snapshot": {...}}    → {"loaded": {table: rows}}
  * The file stays on the caller's side: the control plane never reads or writes paths it is sent.
  */
 import { Effect, Either, Schema } from "effect"
-import { type EmuRequest, type EmuResponse, jsonResponse } from "../../http/Exchange.js"
-import type { AppServices } from "../../http/Route.js"
+import { adminError } from "../../http/AdminGate.js"
+import { jsonResponse } from "../../http/Exchange.js"
+import type { AdminContext, AdminHandler } from "../../http/Route.js"
 import { Namespace } from "../../namespace/Namespace.js"
+import { parseAdminBody } from "./AdminBody.js"
 
 const SnapshotCommand = Schema.Union(
   Schema.Struct({ action: Schema.Literal("save") }),
   Schema.Struct({ action: Schema.Literal("load"), snapshot: Schema.Unknown })
 )
 
-type ParseBody = <A, I>(schema: Schema.Schema<A, I>, req: EmuRequest) => Either.Either<A, string>
-type AdminError = (status: number, message: string) => EmuResponse
+export const snapshotCommand: AdminHandler = (ctx) => Effect.gen(() => snapshotRequest(ctx))
 
-export const handleSnapshotAdmin = (
-  req: EmuRequest,
-  ns: string,
-  parse: <A, I>(schema: Schema.Schema<A, I>, req: EmuRequest) => Either.Either<A, string>,
-  adminError: (status: number, message: string) => EmuResponse
-): Effect.Effect<EmuResponse, never, AppServices> => Effect.gen(() => snapshotRequest(req, ns, parse, adminError))
-
-function* snapshotRequest(req: EmuRequest, ns: string, parse: ParseBody, adminError: AdminError) {
-  const cmd = parse(SnapshotCommand, req)
+function* snapshotRequest(ctx: AdminContext) {
+  const cmd = parseAdminBody(SnapshotCommand, ctx.req.body)
   if (Either.isLeft(cmd)) return adminError(400, `expected {"action": "save"} or {"action": "load", "snapshot": {...}}: ${cmd.left}`)
   const namespace = yield* Namespace
-  if (cmd.right.action === "save") return jsonResponse({ snapshot: yield* namespace.save(ns) })
-  const loaded = yield* Effect.either(namespace.load(ns, cmd.right.snapshot))
+  if (cmd.right.action === "save") return jsonResponse({ snapshot: yield* namespace.save(ctx.namespace) })
+  const loaded = yield* Effect.either(namespace.load(ctx.namespace, cmd.right.snapshot))
   return Either.isLeft(loaded) ? adminError(400, loaded.left.message) : jsonResponse({ loaded: loaded.right })
 }

@@ -13,7 +13,6 @@
  *   drain begins or ends, and every second while draining (a held run then counts 1, observed
  *   live through a generated scenario).
  */
-import { activeApiRuns } from "../runs/Runs.js"
 import type { GatewayState } from "../../services/GatewayProcess.js"
 import { PyFloat } from "../../python/index.js"
 
@@ -29,7 +28,8 @@ export const pyIsoFormat = (epochSeconds: number): string => {
 }
 
 
-export const detailedHealth = (gw: GatewayState, version: string) => {
+/** `activeApiRuns`: the process' runs in flight (features/runs/Runs.ts counts them). */
+export const detailedHealth = (gw: GatewayState, activeApiRuns: number, version: string) => {
   const gatewayState = gw.draining ? "draining" : "running"
   const startedAt = pyIsoFormat(gw.startedAt)
   const checks = {
@@ -38,7 +38,7 @@ export const detailedHealth = (gw: GatewayState, version: string) => {
     model: { status: "ok" },
     disk: { status: "ok", used_percent: new PyFloat(EMULATED_DISK.usedPercent), free_bytes: EMULATED_DISK.freeBytes },
     gateway: { status: "ok", state: gatewayState, connected_platforms: 1, platforms: 1 },
-    background_queues: { status: "ok", active_api_runs: activeApiRuns(gw), process_completions: 0, active_delegations: 0 }
+    background_queues: { status: "ok", active_api_runs: activeApiRuns, process_completions: 0, active_delegations: 0 }
   }
   return {
     status: "ok",
@@ -47,7 +47,7 @@ export const detailedHealth = (gw: GatewayState, version: string) => {
     version,
     gateway_state: gatewayState,
     platforms: { api_server: { state: "connected", error_code: null, error_message: null, updated_at: startedAt } },
-    active_agents: gw.draining ? activeApiRuns(gw) : gw.persistedActiveAgents,
+    active_agents: gw.draining ? activeApiRuns : gw.persistedActiveAgents,
     gateway_busy: false,
     // derive_gateway_drainable: only a running gateway can begin a drain
     gateway_drainable: gatewayState === "running",

@@ -6,6 +6,7 @@
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
 import { isDict, pyDumps, pyJsonLoads, pyStr, toHandlerValue } from "../../python/index.js"
+import { JOB_DUE_KEY } from "./JobTables.js"
 
 export type Job = Record<string, unknown>
 
@@ -63,9 +64,64 @@ export const saveJobs = (ns: string, jobs: ReadonlyArray<Job>) =>
     )
   ).pipe(Effect.asVoid, Effect.orDie)
 
-/** Namespaces that have jobs (the ticker visits them). */
+/** One stored job with its list position. */
+export interface JobEntry {
+  readonly seq: number
+  readonly job: Job
+}
+
+const entriesOf = (rows: ReadonlyArray<{ readonly seq: number; readonly job_json: string }>): Array<JobEntry> =>
+  rows.flatMap((r) => {
+    const job = parse(r.job_json)
+    return isDict(job) ? [{ seq: r.seq, job }] : []
+  })
+
+/** The first job (in list order) whose id is `id`, with its position. */
+export const loadJobEntry = (ns: string, id: string) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql<{ readonly seq: number; readonly job_json: string }>`SELECT seq, job_json FROM cron_jobs
+      WHERE namespace = ${ns} AND id = ${id} ORDER BY seq`
+  ).pipe(
+    Effect.map((rows) => entriesOf(rows).find((e) => e.job["id"] === id)),
+    Effect.orDie
+  )
+
+/**
+ * The jobs that may be due at `now` (epoch seconds), in list order: a superset the ticker decides
+ * on, read off the due index. The margin covers any zone offset (see JOB_DUE_KEY).
+ */
+export const loadMaybeDueJobs = (ns: string, now: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql.unsafe<{ readonly seq: number; readonly job_json: string }>(MAYBE_DUE_SQL, [ns, now / 86400 + 2440587.5 + DUE_MARGIN_DAYS])
+  ).pipe(Effect.map(entriesOf), Effect.orDie)
+
+/** The due query (namespace, Julian day bound); its text must repeat the index's expression to use it. */
+export const MAYBE_DUE_SQL = `SELECT seq, job_json FROM cron_jobs WHERE namespace = ? AND ${JOB_DUE_KEY} <= ? ORDER BY seq`
+
+/** Wider than any UTC offset (−12 h to +14 h). */
+const DUE_MARGIN_DAYS = 15 / 24
+
+/** Rewrites the job at a list position. */
+export const saveJobAt = (ns: string, seq: number, job: Job) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) =>
+    sql`UPDATE cron_jobs SET id = ${pyStr(job["id"])}, job_json = ${pyDumps(job)} WHERE namespace = ${ns} AND seq = ${seq}`
+  ).pipe(Effect.asVoid, Effect.orDie)
+
+/** Removes the job at a list position. */
+export const deleteJobAt = (ns: string, seq: number) =>
+  Effect.flatMap(SqlClient.SqlClient, (sql) => sql`DELETE FROM cron_jobs WHERE namespace = ${ns} AND seq = ${seq}`).pipe(
+    Effect.asVoid,
+    Effect.orDie
+  )
+
+/** Namespaces that have jobs (the ticker visits them): one index seek per namespace, not a scan of every job. */
 export const jobNamespaces = Effect.flatMap(SqlClient.SqlClient, (sql) =>
-  sql<{ readonly namespace: string }>`SELECT DISTINCT namespace FROM cron_jobs`
+  sql<{ readonly namespace: string }>`WITH RECURSIVE ns(namespace) AS (
+      SELECT MIN(namespace) FROM cron_jobs
+      UNION ALL
+      SELECT (SELECT MIN(c.namespace) FROM cron_jobs c WHERE c.namespace > ns.namespace) FROM ns WHERE ns.namespace IS NOT NULL
+    )
+    SELECT namespace FROM ns WHERE namespace IS NOT NULL`
 ).pipe(
   Effect.map((rows) => rows.map((r) => r.namespace)),
   Effect.orDie

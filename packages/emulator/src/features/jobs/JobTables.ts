@@ -5,6 +5,22 @@
  * cost in proportion to the jobs already stored. Execution records are what the list endpoint
  * reports as `latest_execution`.
  */
+/**
+ * When a job is due, in Julian days, as SQLite reads its `next_run_at` (NULL: never due — no
+ * next run, paused, or disabled). It keys an index so the ticker reads only due jobs. It is a
+ * prefilter, never the decision: a time without an offset is read as UTC here while the ticker
+ * reads it in the configured zone, so the ticker asks for a margin wider than any zone offset and
+ * decides on the jobs returned; a row it cannot read (not canonical JSON, a time SQLite cannot
+ * parse) is always returned. `julianday` only sees text that starts like a date: an index
+ * expression may not depend on the clock ("now").
+ */
+export const JOB_DUE_KEY = `(CASE
+    WHEN NOT json_valid(job_json) THEN -1
+    WHEN json_type(job_json, '$.next_run_at') IS NOT 'text' THEN NULL
+    WHEN json_extract(job_json, '$.state') IS 'paused' OR json_type(job_json, '$.enabled') IS 'false' THEN NULL
+    WHEN json_extract(job_json, '$.next_run_at') NOT GLOB '[0-9][0-9][0-9][0-9]-[0-9][0-9]-[0-9][0-9]*' THEN -1
+    ELSE COALESCE(julianday(json_extract(job_json, '$.next_run_at')), -1) END)`
+
 export const JOB_TABLES: ReadonlyArray<string> = [
   `CREATE TABLE IF NOT EXISTS cron_jobs (
      namespace TEXT NOT NULL,
@@ -14,6 +30,8 @@ export const JOB_TABLES: ReadonlyArray<string> = [
      PRIMARY KEY (namespace, seq)
    )`,
   `CREATE INDEX IF NOT EXISTS cron_jobs_id ON cron_jobs (namespace, id, seq)`,
+  // the ticker's due jobs (see JOB_DUE_KEY)
+  `CREATE INDEX IF NOT EXISTS cron_jobs_due ON cron_jobs (namespace, ${JOB_DUE_KEY})`,
   `CREATE TABLE IF NOT EXISTS cron_executions (
      namespace TEXT NOT NULL,
      seq INTEGER NOT NULL,

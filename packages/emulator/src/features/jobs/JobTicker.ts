@@ -21,7 +21,7 @@ import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
 import { endSession, writeTitle } from "../sessions/SessionStore.js"
 import { fromEpochSeconds, fromIsoformat, assumeConfiguredZone, strftime } from "./IsoTime.js"
 import { nowIso } from "./JobRecord.js"
-import { type Job, jobNamespaces, loadJobs, saveExecution, saveJobs } from "./JobStore.js"
+import { deleteJobAt, type Job, type JobEntry, jobNamespaces, loadJobEntry, loadMaybeDueJobs, saveExecution, saveJobAt } from "./JobStore.js"
 import { computeNextRun, graceSeconds } from "./NextRun.js"
 import { isDict, pyStr, pyTruthy } from "../../python/index.js"
 
@@ -37,11 +37,9 @@ const dueAt = (job: Job): number | undefined => {
   return Either.isLeft(t) ? undefined : assumeConfiguredZone(t.right).micros / 1e6
 }
 
-/** `mark_job_run`: Right(list) after recording the outcome. */
-const markRun = (jobs: Array<Job>, id: string, ok: boolean, error: string | null, now: number): Array<Job> => {
-  const i = jobs.findIndex((j) => j["id"] === id)
-  if (i < 0) return jobs
-  const job: Job = { ...(jobs[i] as Job) }
+/** `mark_job_run` on one job: the job after recording the outcome, or null when its repeat count is reached. */
+const markRun = (stored: Job, ok: boolean, error: string | null, now: number): Job | null => {
+  const job: Job = { ...stored }
   const at = nowIso(now)
   job["last_run_at"] = at
   job["last_status"] = ok ? "ok" : "error"
@@ -56,7 +54,7 @@ const markRun = (jobs: Array<Job>, id: string, ok: boolean, error: string | null
     const preclaimed = schedule["kind"] === "once" && times !== null && times > 0 && completed > 0
     if (!preclaimed) completed += 1
     job["repeat"] = { ...repeat, completed }
-    if (times !== null && times > 0 && completed >= times) return jobs.filter((_, k) => k !== i)
+    if (times !== null && times > 0 && completed >= times) return null
   }
   const next = computeNextRun(schedule, now, at)
   job["next_run_at"] = Either.isRight(next) ? next.right : null
@@ -67,26 +65,26 @@ const markRun = (jobs: Array<Job>, id: string, ok: boolean, error: string | null
       job["state"] = "completed"
     }
   } else if (job["state"] !== "paused") job["state"] = "scheduled"
-  const out = [...jobs]
-  out[i] = job
-  return out
+  return job
 }
 
-/** One-shot jobs with a repeat limit claim their firing before it runs (at most `times` firings). */
-const claim = (jobs: Array<Job>, id: string): { readonly jobs: Array<Job>; readonly proceed: boolean } => {
-  const i = jobs.findIndex((j) => j["id"] === id)
-  const job = jobs[i]
-  if (job === undefined) return { jobs, proceed: true }
+/**
+ * One-shot jobs with a repeat limit claim their firing before it runs (at most `times` firings):
+ * the job to store (null: removed, undefined: unchanged) and whether the firing proceeds.
+ */
+const claim = (job: Job): { readonly store: Job | null | undefined; readonly proceed: boolean } => {
   const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
   const repeat = isDict(job["repeat"]) ? job["repeat"] : undefined
   const times = typeof repeat?.["times"] === "number" ? repeat["times"] : null
-  if (schedule["kind"] !== "once" || repeat === undefined || times === null || times <= 0) return { jobs, proceed: true }
+  if (schedule["kind"] !== "once" || repeat === undefined || times === null || times <= 0) return { store: undefined, proceed: true }
   const completed = typeof repeat["completed"] === "number" ? repeat["completed"] : 0
-  if (completed >= times) return { jobs: jobs.filter((_, k) => k !== i), proceed: false }
-  const out = [...jobs]
-  out[i] = { ...job, repeat: { ...repeat, completed: completed + 1 } }
-  return { jobs: out, proceed: true }
+  if (completed >= times) return { store: null, proceed: false }
+  return { store: { ...job, repeat: { ...repeat, completed: completed + 1 } }, proceed: true }
 }
+
+/** Stores what became of the first job with this id (the list lookup upstream's functions make). */
+const storeOutcome = (ns: string, entry: JobEntry, job: Job | null | undefined) =>
+  job === undefined ? Effect.void : job === null ? deleteJobAt(ns, entry.seq) : saveJobAt(ns, entry.seq, job)
 
 const fire = (ns: string, job: Job) =>
   Effect.gen(() => fireJob(ns, job))
@@ -97,9 +95,9 @@ function* fireJob(ns: string, job: Job) {
   const id = pyStr(job["id"])
   const started = clock.now(ns)
   const startedIso = nowIso(started)
-  let jobs = yield* loadJobs(ns)
-  const claimed = claim(jobs, id)
-  yield* saveJobs(ns, claimed.jobs)
+  const before = yield* loadJobEntry(ns, id)
+  const claimed = before === undefined ? { store: undefined, proceed: true } : claim(before.job)
+  if (before !== undefined) yield* storeOutcome(ns, before, claimed.store)
   if (!claimed.proceed) return
   const stamp = fromEpochSeconds(started)
   const sessionId = `cron_${id}_${strftime(stamp, "%Y%m%d_%H%M%S")}`
@@ -109,8 +107,8 @@ function* fireJob(ns: string, job: Job) {
   yield* recordPlayedTurn(ns, sessionId, { messages: result.messages, usage: result.usage }, finished, "cron")
   yield* writeTitle(ns, sessionId, `${pyStr(job["name"])} \u00b7 ${strftime(stamp, "%b %d %H:%M")}`)
   yield* endSession(ns, sessionId, "cron_complete", finished)
-  jobs = yield* loadJobs(ns)
-  yield* saveJobs(ns, markRun(jobs, id, !result.failed, result.error ?? null, finished))
+  const after = yield* loadJobEntry(ns, id)
+  if (after !== undefined) yield* storeOutcome(ns, after, markRun(after.job, !result.failed, result.error ?? null, finished))
   yield* saveExecution(ns, id, {
     id: ids.hex(32),
     job_id: id,
@@ -140,24 +138,21 @@ function* tickOnce(ns: string) {
   const clock = yield* EmuClock
   const now = clock.now(ns)
   ;(yield* Gateways).get(ns).lastCronTickLoop = clock.loop(ns)
-  const jobs = yield* loadJobs(ns)
+  // only the jobs the due index returns: a tick reads and rewrites no other job
   const due: Array<Job> = []
-  let changed = false
-  const kept = jobs.map((job) => {
+  for (const { seq, job } of yield* loadMaybeDueJobs(ns, now)) {
     const at = dueAt(job)
     const enabled = "enabled" in job ? pyTruthy(job["enabled"]) : true
-    if (!enabled || job["state"] === "paused" || at === undefined || at > now) return job
+    if (!enabled || job["state"] === "paused" || at === undefined || at > now) continue
     const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
     const recurring = schedule["kind"] === "cron" || schedule["kind"] === "interval"
     if (recurring && now - at > graceSeconds(schedule, now)) {
       const next = computeNextRun(schedule, now)
-      changed = true
-      return { ...job, next_run_at: Either.isRight(next) ? next.right : null }
+      yield* saveJobAt(ns, seq, { ...job, next_run_at: Either.isRight(next) ? next.right : null })
+      continue
     }
     due.push(job)
-    return job
-  })
-  if (changed) yield* saveJobs(ns, kept)
+  }
   for (const job of due) yield* fire(ns, job)
   return due.length
 }

@@ -8,15 +8,15 @@ import { jsonResponse } from "../../http/Exchange.js"
 import { readJson } from "../../http/RequestBody.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
 import { lookupRun } from "./RunLookup.js"
-import { runsOf } from "./Runs.js"
+import { runsIn, type RunsServices } from "./Runs.js"
 import { coerceRequestBool, isDict, pyStr, pyStrip } from "../../python/index.js"
 
 const ALIASES: Record<string, string> = { approve: "once", approved: "once", allow: "once" }
 const ALLOWED = new Set(["once", "session", "always", "deny"])
 
-export const approveRun: Handler = (ctx) => Effect.gen(() => answerApproval(ctx))
+export const approveRun: Handler<RunsServices> = (ctx) => Effect.gen(() => answerApproval(ctx))
 
-function* answerApproval(ctx: RouteContext) {
+function* answerApproval(ctx: RouteContext<RunsServices>) {
   const runId = ctx.params["run_id"] ?? ""
   if ((yield* lookupRun(ctx, runId)) === undefined) return runNotFound(runId)
   const parsed = readJson(yield* ctx.readBody)
@@ -31,7 +31,7 @@ function* answerApproval(ctx: RouteContext) {
     })
   }
   const all = coerceRequestBool(body["all"], false) || coerceRequestBool(body["resolve_all"], false)
-  const outcome = yield* runsOf(ctx.gateway).approve(ctx.namespace, runId, choice, all, ctx.now())
+  const outcome = yield* runsIn(ctx).approve(ctx.namespace, runId, choice, all, ctx.now())
   switch (outcome._tag) {
     case "notActive":
       return errorResponse(409, `Run has no active approval session: ${runId}`, { code: "approval_not_active" })

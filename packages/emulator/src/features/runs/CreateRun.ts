@@ -12,7 +12,7 @@ import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
 import type { StoredResponse } from "../responses/ResponseStore.js"
 import { startRun } from "./RunExecutor.js"
-import { runsOf } from "./Runs.js"
+import { runsIn, type RunsServices } from "./Runs.js"
 import { admitKeyed, type KeyedAdmission, ownerScope, runFingerprint } from "./RunLedger.js"
 import { lookupRun } from "./RunLookup.js"
 import { type RunRecord, setRunStatus } from "./RunRecord.js"
@@ -32,9 +32,9 @@ const initialRecord = (ctx: RouteContext, runId: string, request: RunRequest, ch
 const conflict = () =>
   errorResponse(409, "Idempotency-Key was already used with a different request payload", { code: "idempotency_key_conflict" })
 
-export const createRun: Handler = (ctx) => admitAgentRequest(ctx, (release) => Effect.gen(() => admitRun(ctx, release)))
+export const createRun: Handler<RunsServices> = (ctx) => admitAgentRequest(ctx, (release) => Effect.gen(() => admitRun(ctx, release)))
 
-function* admitRun(ctx: RouteContext, release: () => void) {
+function* admitRun(ctx: RouteContext<RunsServices>, release: () => void) {
   const ledger = ctx.features.runsIdempotencyLedger
   const sessionKey = parseSessionKeyHeader(ctx)
   if (sessionKey._tag === "rejected") return sessionKey.response
@@ -101,12 +101,12 @@ function* admitRun(ctx: RouteContext, release: () => void) {
   }
 }
 
-const startNew = (ctx: RouteContext, runId: string, record: RunRecord, request: RunRequest, chained: StoredResponse | undefined) =>
+const startNew = (ctx: RouteContext<RunsServices>, runId: string, record: RunRecord, request: RunRequest, chained: StoredResponse | undefined) =>
   startRun(
     {
       runId,
       namespace: ctx.namespace,
-      runs: runsOf(ctx.gateway),
+      runs: runsIn(ctx),
       now: ctx.now,
       loopNow: ctx.loopNow,
       userMessage: request.userMessage,

@@ -3,9 +3,10 @@ import { mapNow } from "../../http/Immediate.js"
 import { runNotFound } from "../../http/Envelopes.js"
 import { jsonResponse, jsonTextResponse } from "../../http/Exchange.js"
 import type { Handler } from "../../http/Route.js"
+import type { RunsServices } from "./Runs.js"
 import { findRun } from "./RunLookup.js"
 
-export const getRun: Handler = (ctx) => {
+export const getRun: Handler<RunsServices> = (ctx) => {
   const runId = ctx.params["run_id"] ?? ""
   return mapNow(findRun(ctx, runId), (found) => {
     switch (found._tag) {

@@ -8,20 +8,21 @@ import { Duration, Effect, Stream } from "effect"
 import { runNotFound } from "../../http/Envelopes.js"
 import { sseResponse } from "../../http/Exchange.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
-import { type Runs, runsOf, type RunStream } from "./Runs.js"
+import type { ProcessRuns, RunStream } from "./ProcessRuns.js"
+import { runsIn, type RunsServices } from "./Runs.js"
 import { STREAM_CLOSED_FRAME, dataFrame } from "./RunEvents.js"
 import { keepaliveFrames } from "../../http/SseKeepalive.js"
 import { sweepRunsIfDue } from "./RunLookup.js"
 
 /** The run's events until it ends; a client gone interrupts the stream (EmuBody in http/Exchange.ts) and unsubscribes it. */
-const frames = (runs: Runs, runId: string, stream: RunStream): Stream.Stream<string> =>
+const frames = (runs: ProcessRuns, runId: string, stream: RunStream): Stream.Stream<string> =>
   keepaliveFrames(stream.queue, dataFrame, STREAM_CLOSED_FRAME).pipe(Stream.ensuring(Effect.sync(() => runs.unsubscribe(runId, stream))))
 
-export const runEvents: Handler = (ctx) => Effect.gen(() => subscribeToEvents(ctx))
+export const runEvents: Handler<RunsServices> = (ctx) => Effect.gen(() => subscribeToEvents(ctx))
 
-function* subscribeToEvents(ctx: RouteContext) {
+function* subscribeToEvents(ctx: RouteContext<RunsServices>) {
   const runId = ctx.params["run_id"] ?? ""
-  const runs = runsOf(ctx.gateway)
+  const runs = runsIn(ctx)
   let stream: RunStream | undefined
   for (let attempt = 0; attempt < 20; attempt++) {
     const swept = sweepRunsIfDue(ctx)

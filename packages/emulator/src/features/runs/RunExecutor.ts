@@ -20,14 +20,14 @@ import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
 import type { Gateways } from "../../services/GatewayProcess.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import type { RunRecord, RunStatus } from "./RunRecord.js"
-import type { LiveRun, Runs } from "./Runs.js"
+import type { LiveRun, ProcessRuns } from "./ProcessRuns.js"
 import { PyFloat, pyStr, pyStrip } from "../../python/index.js"
 
 export interface RunSpec {
   readonly runId: string
   readonly namespace: string
   /** The run owner of the process the run belongs to. */
-  readonly runs: Runs
+  readonly runs: ProcessRuns
   /** Wall time (time.time()). */
   readonly now: () => number
   /** Loop time: what the approval wait's time.monotonic() deadline reads (services/Clock.ts). */
@@ -213,6 +213,6 @@ export const startRun = (spec: RunSpec, record: RunRecord, keyed: boolean, sessi
 function* enterAndStart(spec: RunSpec, record: RunRecord, keyed: boolean, sessionId: string) {
   const live = yield* spec.runs.enter(spec.runId, record, keyed, spec.now())
   markAgentTurn(spec.runs.process)
-  // however the task ends, Runs.attach ends the run's buffer and the run leaves live memory
+  // however the task ends, ProcessRuns.attach ends the run's buffer and the run leaves live memory
   spec.runs.attach(live, yield* runTask(spec, live, sessionId).pipe(Effect.forkDaemon))
 }

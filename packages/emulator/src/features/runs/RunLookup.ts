@@ -11,7 +11,7 @@ import type { RouteContext } from "../../http/Route.js"
 import { decodeStatus, INTERRUPTED_ERROR, isTerminal, ledger } from "./RunLedger.js"
 import type { RunRecord } from "./RunRecord.js"
 import { decodeSettled, loadSettled, type SettledRun, sweepSettled } from "./SettledRuns.js"
-import { runsOf } from "./Runs.js"
+import { runsIn, type RunsServices } from "./Runs.js"
 import { PyFloat } from "../../python/index.js"
 
 export type FoundRun =
@@ -23,8 +23,8 @@ export type FoundRun =
 const ABSENT: FoundRun = { _tag: "absent" }
 
 /** Where the run's status is, without decoding a settled one (GET answers its stored bytes). */
-export const findRun = (ctx: RouteContext, runId: string): Effect.Effect<FoundRun, never, SqlClient.SqlClient> => {
-  const runs = runsOf(ctx.gateway)
+export const findRun = (ctx: RouteContext<RunsServices>, runId: string): Effect.Effect<FoundRun, never, SqlClient.SqlClient> => {
+  const runs = runsIn(ctx)
   const swept = sweepRunsIfDue(ctx)
   const live = runs.status(runId)
   if (live !== undefined) {
@@ -44,14 +44,14 @@ export const findRun = (ctx: RouteContext, runId: string): Effect.Effect<FoundRu
  * The sweep, when a run route finds it due on the loop clock: memory at once, Storage's settled
  * statuses in the background (reads apply it until that is done).
  */
-export const sweepRunsIfDue = (ctx: RouteContext): Effect.Effect<void, never, SqlClient.SqlClient> | undefined => {
-  const runs = runsOf(ctx.gateway)
+export const sweepRunsIfDue = (ctx: RouteContext<RunsServices>): Effect.Effect<void, never, SqlClient.SqlClient> | undefined => {
+  const runs = runsIn(ctx)
   const sweep = runs.sweepIfDue(ctx.now(), ctx.loopNow())
   return sweep === undefined ? undefined : sweepSettled(ctx.namespace, sweep, (s) => runs.sweepDeleted(s))
 }
 
 /** The run's status as a record, wherever it is. */
-export const lookupRun = (ctx: RouteContext, runId: string): Effect.Effect<RunRecord | undefined, never, SqlClient.SqlClient> =>
+export const lookupRun = (ctx: RouteContext<RunsServices>, runId: string): Effect.Effect<RunRecord | undefined, never, SqlClient.SqlClient> =>
   mapNow(findRun(ctx, runId), (f) =>
     f._tag === "live" ? f.record : f._tag === "settled" ? decodeSettled(f.run) : undefined)
 

@@ -10,7 +10,7 @@ import { jsonResponse } from "../../http/Exchange.js"
 import { readJson } from "../../http/RequestBody.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
 import { lookupRun } from "./RunLookup.js"
-import { runsOf } from "./Runs.js"
+import { runsIn, type RunsServices } from "./Runs.js"
 import { isDict } from "../../python/index.js"
 
 /** Steer text from input | message | text; a list of parts is flattened to its text. */
@@ -29,9 +29,9 @@ const steerText = (body: Record<string, unknown>): string => {
   return ""
 }
 
-export const steerRun: Handler = (ctx) => Effect.gen(() => queueSteer(ctx))
+export const steerRun: Handler<RunsServices> = (ctx) => Effect.gen(() => queueSteer(ctx))
 
-function* queueSteer(ctx: RouteContext) {
+function* queueSteer(ctx: RouteContext<RunsServices>) {
   const runId = ctx.params["run_id"] ?? ""
   const record = yield* lookupRun(ctx, runId)
   if (record === undefined) return runNotFound(runId)
@@ -44,7 +44,7 @@ function* queueSteer(ctx: RouteContext) {
       code: "invalid_steer_input"
     })
   }
-  const accepted = record["status"] === "running" && (yield* runsOf(ctx.gateway).steer(runId, text, ctx.now()))
+  const accepted = record["status"] === "running" && (yield* runsIn(ctx).steer(runId, text, ctx.now()))
   if (!accepted) {
     return errorResponse(409, `Run is not currently accepting steer input: ${runId}`, { code: "run_not_accepting_steer" })
   }

@@ -8,14 +8,14 @@ import { jsonResponse } from "../../http/Exchange.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
 import { lookupRun } from "./RunLookup.js"
 import { TERMINAL_STATUSES, type RunStatus } from "./RunRecord.js"
-import { runsOf } from "./Runs.js"
+import { runsIn, type RunsServices } from "./Runs.js"
 
-export const stopRun: Handler = (ctx) => Effect.gen(() => stopLiveRun(ctx))
+export const stopRun: Handler<RunsServices> = (ctx) => Effect.gen(() => stopLiveRun(ctx))
 
-function* stopLiveRun(ctx: RouteContext) {
+function* stopLiveRun(ctx: RouteContext<RunsServices>) {
   const runId = ctx.params["run_id"] ?? ""
   const known = yield* lookupRun(ctx, runId)
-  if (yield* runsOf(ctx.gateway).stop(ctx.namespace, runId, ctx.now())) return jsonResponse({ run_id: runId, status: "stopping" })
+  if (yield* runsIn(ctx).stop(ctx.namespace, runId, ctx.now())) return jsonResponse({ run_id: runId, status: "stopping" })
   if (ctx.features.stopWithoutLiveTask === "not-found") return runNotFound(runId)
   if (known === undefined) return runNotFound(runId)
   if (TERMINAL_STATUSES.has(known["status"] as RunStatus)) return jsonResponse(known)

@@ -86,9 +86,12 @@ function* nextFreeLineageTitle(ns: string, baseTitle: string) {
   const sql = yield* SqlClient.SqlClient
   const numbered = /^([\s\S]*?) #(\d+)$/.exec(baseTitle)
   const base = numbered === null ? baseTitle : (numbered[1] as string)
+  // two arms rather than one OR: each is a range of a title index, where the OR scanned the namespace
   const rows = yield* sql.unsafe<{ readonly title: string }>(
-    `SELECT title FROM hermes_sessions WHERE namespace = ? AND (title = ? OR title LIKE ? ESCAPE '\\')`,
-    [ns, base, `${escapeLike(base)} #%`]
+    `SELECT title FROM hermes_sessions WHERE namespace = ? AND title = ?
+     UNION ALL
+     SELECT title FROM hermes_sessions WHERE namespace = ? AND title LIKE ? ESCAPE '\\'`,
+    [ns, base, ns, `${escapeLike(base)} #%`]
   )
   if (rows.length === 0) return base
   let max = 1

@@ -89,15 +89,17 @@ function* selectSessionPage(ns: string, q: ListQuery) {
   }
   if (q.excludeArchived) where.push("s.archived = 0")
   const whereSql = `WHERE ${where.join(" AND ")}`
-  // Only the page's rows get a preview and last_active; only compression roots walk a chain (any
-  // other listed session's chain is itself). The CROSS JOINs keep SQLite from scanning the chain
-  // queue once per candidate child, which made the list quadratic in the number of sessions.
+  // A listed session's activity is its own (kept in hermes_session_activity, see SessionActivity),
+  // except a compression root's, which is its chain's latest. So the page is the merge of the
+  // first limit+offset other sessions, read backwards off the activity index, and the compression
+  // roots with their chains walked: neither reads the whole store (roots are as many as clients
+  // ended sessions with "compression"). The CROSS JOINs fix the join order: the index outside.
   const rows = yield* sql.unsafe<RawRow>(
-    `WITH RECURSIVE listed AS MATERIALIZED (
-       SELECT s.id, s.started_at, s.end_reason FROM hermes_sessions s ${whereSql}
+    `WITH RECURSIVE roots AS MATERIALIZED (
+       SELECT s.id, s.started_at FROM hermes_sessions s ${whereSql} AND s.end_reason = 'compression'
      ),
      chain(root_id, cur_id) AS (
-       SELECT id, id FROM listed WHERE end_reason = 'compression'
+       SELECT id, id FROM roots
        UNION
        SELECT chain.root_id, c.id FROM chain
          CROSS JOIN hermes_sessions p ON p.namespace = ? AND p.id = chain.cur_id
@@ -108,22 +110,28 @@ function* selectSessionPage(ns: string, q: ListQuery) {
          AND COALESCE(c.source, '') != 'tool'
      ),
      chain_max AS MATERIALIZED (
-       SELECT root_id, MAX(COALESCE(
-         (SELECT MAX(m.timestamp) FROM hermes_messages m WHERE m.namespace = ? AND m.session_id = chain.cur_id),
-         (SELECT ss.started_at FROM hermes_sessions ss WHERE ss.namespace = ? AND ss.id = chain.cur_id))) AS effective
-       FROM chain GROUP BY root_id
+       SELECT chain.root_id, MAX(a.active_at) AS effective FROM chain
+         CROSS JOIN hermes_session_activity a ON a.namespace = ? AND a.id = chain.cur_id
+       GROUP BY chain.root_id
+     ),
+     plain AS MATERIALIZED (
+       SELECT a.id, a.started_at, a.active_at AS effective FROM hermes_session_activity a
+         CROSS JOIN hermes_sessions s ON s.namespace = a.namespace AND s.id = a.id
+       ${whereSql} AND a.namespace = ? AND s.end_reason IS NOT 'compression'
+       ORDER BY a.active_at DESC, a.started_at DESC, a.id DESC
+       LIMIT ?
      ),
      page AS MATERIALIZED (
-       SELECT l.id, l.started_at, COALESCE(cm.effective,
-         (SELECT MAX(m.timestamp) FROM hermes_messages m WHERE m.namespace = ? AND m.session_id = l.id), l.started_at) AS effective
-       FROM listed l LEFT JOIN chain_max cm ON cm.root_id = l.id
-       ORDER BY effective DESC, l.started_at DESC, l.id DESC
+       SELECT id, started_at, effective FROM plain
+       UNION ALL
+       SELECT r.id, r.started_at, cm.effective FROM roots r CROSS JOIN chain_max cm ON cm.root_id = r.id
+       ORDER BY 3 DESC, 2 DESC, 1 DESC
        LIMIT ? OFFSET ?
      )
      SELECT ${COLUMNS}, ${PREVIEW_RAW} AS preview_raw, ${LAST_ACTIVE} AS last_active
      FROM page CROSS JOIN hermes_sessions s ON s.namespace = ? AND s.id = page.id
      ORDER BY page.effective DESC, page.started_at DESC, page.id DESC`,
-    [...params, ns, ns, ns, ns, ns, q.limit, q.offset, ns]
+    [...params, ns, ns, ns, ...params, ns, q.limit + q.offset, q.limit, q.offset, ns]
   )
   const sessions = rows.map(toRich)
   if (q.includeChildren) return sessions

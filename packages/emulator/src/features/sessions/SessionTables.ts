@@ -1,3 +1,5 @@
+import { SESSION_ACTIVITY_TABLES } from "./SessionActivity.js"
+
 /**
  * The emulator's copy of the part of Hermes' state.db (hermes_state.SessionDB) that the API shows:
  * the `sessions` and `messages` tables, one set of rows per namespace (a namespace is one emulated
@@ -56,6 +58,13 @@ export const SESSION_TABLES: ReadonlyArray<string> = [
   // the list walks compression chains parent to child, and takes each session's latest message time
   `CREATE INDEX IF NOT EXISTS hermes_sessions_parent ON hermes_sessions (namespace, parent_session_id)`,
   `CREATE INDEX IF NOT EXISTS hermes_messages_session_time ON hermes_messages (namespace, session_id, timestamp)`,
+  // titles: the uniqueness check on create/patch/fork, and the "title #N" lookup of a fork (LIKE is
+  // ASCII case-insensitive, so only a NOCASE index can serve its prefix)
+  `CREATE INDEX IF NOT EXISTS hermes_sessions_title ON hermes_sessions (namespace, title)`,
+  `CREATE INDEX IF NOT EXISTS hermes_sessions_title_nocase ON hermes_sessions (namespace, title COLLATE NOCASE)`,
+  // the list reads compression roots apart (their activity is their chain's)
+  `CREATE INDEX IF NOT EXISTS hermes_sessions_end_reason ON hermes_sessions (namespace, end_reason)`,
+  ...SESSION_ACTIVITY_TABLES,
   `CREATE TABLE IF NOT EXISTS hermes_message_seq (
      namespace TEXT PRIMARY KEY,
      last_id INTEGER NOT NULL
@@ -63,3 +72,6 @@ export const SESSION_TABLES: ReadonlyArray<string> = [
 ]
 
 export const SESSION_TABLE_NAMES = ["hermes_sessions", "hermes_messages", "hermes_message_seq"] as const
+
+/** Tables derived from the ones above (kept by triggers): cleared with the namespace, never in a snapshot. */
+export { SESSION_ACTIVITY_TABLE_NAMES as SESSION_DERIVED_TABLE_NAMES } from "./SessionActivity.js"
