@@ -8,17 +8,24 @@
  * consumer's code is checked against the shipped .d.ts, not Effect's own declarations). tsx is not installed there, so the bins
  * prove they need no TypeScript loader.
  *
- * Offline: a tarball is unpacked where `npm install` would put it, and the registry packages it
- * declares (dependencies and peers, plus the consumer's vitest/typescript) are linked from the
- * repository's node_modules — only declared names are visible at the consumer's top level.
+ * (a)–(e) are offline: a tarball is unpacked where `npm install` would put it, and the registry
+ * packages it declares (dependencies and peers, plus the consumer's vitest/typescript) are linked
+ * from the repository's node_modules — only declared names are visible at the consumer's top level.
+ *
+ * Then every README's fenced blocks run as written (runReadme.ts; the registry for the peers), one
+ * fresh project per README: its install size is checked against the figure it states, the diff's
+ * offline install against testcontainers/execa and its live targets' message, and the emulator
+ * against a missing better-sqlite3 addon.
  */
 import { execFile } from "node:child_process"
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, existsSync } from "node:fs"
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, symlinkSync, existsSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { dirname, join, resolve } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
 import { afterAll, beforeAll, describe, expect, it } from "vitest"
+import { fencedBlocks, type Packed, shellCommands, statedInstallCount } from "./readmeBlocks.js"
+import { readmeProjects, runReadme, strangerEnv } from "./runReadme.js"
 
 const repo = resolve(dirname(fileURLToPath(import.meta.url)), "..", "..")
 const repoModules = join(repo, "node_modules")
@@ -38,11 +45,13 @@ interface Installed {
 
 let project = ""
 const installed: Array<Installed> = []
+/** The tarballs as npm packed them (for the README blocks' installs). */
+let tarballs: Array<Packed> = []
 
 /** Runs a command in the consumer project; async, so the test worker stays responsive. */
 const run = (file: string, args: ReadonlyArray<string>, cwd = project) =>
   new Promise<{ status: number | null; stdout: string; stderr: string }>((done) => {
-    execFile(file, [...args], { cwd, encoding: "utf8", timeout: 240_000, env: { ...process.env, NODE_OPTIONS: "" } }, (error, stdout, stderr) =>
+    execFile(file, [...args], { cwd, encoding: "utf8", timeout: 240_000, env: { ...strangerEnv() } }, (error, stdout, stderr) =>
       done({ status: error === null ? 0 : typeof error.code === "number" ? error.code : null, stdout, stderr }))
   })
 
@@ -57,7 +66,8 @@ beforeAll(async () => {
   mkdirSync(packs)
   const packed = JSON.parse(
     (await exec("npm", ["pack", "--workspaces", "--json", "--pack-destination", packs], { cwd: repo, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 })).stdout
-  ) as Array<{ filename: string; name: string }>
+  ) as Array<{ filename: string; name: string; version: string }>
+  tarballs = packed.map((p) => ({ name: p.name, version: p.version, tarball: join(packs, p.filename.replace(/^@[^/]+\//, "").replace(/\//g, "-")) }))
 
   project = join(root, "project")
   cpSync(join(repo, "test", "consumer", "project"), project, { recursive: true })
@@ -150,4 +160,61 @@ describe("the packed packages in a fresh project", () => {
     expect(r.stdout + r.stderr).toBe("")
     expect(r.status).toBe(0)
   }, 270_000)
+})
+
+const readmeFiles = ["README.md", ...readdirSync(join(repo, "packages")).map((d) => join("packages", d, "README.md")).filter((f) => existsSync(join(repo, f)))]
+
+describe("every README's blocks, as written, from the tarballs in a fresh project (network: the registry for the peers)", () => {
+  it.each(readmeFiles)("%s", async (file) => {
+    const markdown = readFileSync(join(repo, file), "utf8")
+    const blocks = fencedBlocks(markdown)
+    expect(blocks.filter((b) => b.mark.kind === "unmarked").map((b) => b.line), `${file}: blocks neither run nor excluded with a reason`).toEqual([])
+    const result = await runReadme(file, markdown, tarballs, join(dirname(project), "readmes"))
+    const failed = result.runs.filter((r) => r.status !== 0).map((r) => `block at line ${r.block}: ${r.command}\nexit ${r.status}\n${r.output.slice(-3000)}`)
+    expect(failed, file).toEqual([])
+    expect(result.missing, file).toEqual([])
+    expect(result.runs.length, file).toBe(blocks.flatMap((b) => (b.mark.kind !== "run" ? [] : b.mark.runner === "shell" ? shellCommands(b.body) : [b.body])).length)
+    const stated = statedInstallCount(markdown)
+    if (file === "README.md") return // the repository's own README installs no package
+    // caret ranges resolve to newer releases over time: the stated figure holds within a tenth
+    process.stdout.write(`${file}: npm added ${result.added} packages (README states ${stated})\n`)
+    expect(stated, `${file} states no install size`).toBeTypeOf("number")
+    expect(Math.abs((result.added ?? Number.NaN) - (stated ?? 0)), `${file}: README says ${stated} packages, npm added ${result.added}`).toBeLessThanOrEqual(Math.ceil((stated ?? 0) / 10))
+  }, 1_200_000)
+
+  it("@hermetic/diff, installed as its README says, has no testcontainers or execa; schema runs; each live target names the install it needs", async () => {
+    const dir = readmeProjects.get("packages/diff/README.md")
+    expect(dir).toBeDefined()
+    if (dir === undefined) return
+    for (const absent of ["testcontainers", "execa", "@hermetic/oracle-runner"]) expect(existsSync(join(dir, "node_modules", absent)), absent).toBe(false)
+    const sh = (command: string) => run("bash", ["-c", command], dir)
+    const schema = await sh("npx oracle schema")
+    expect(schema.status, schema.stderr).toBe(0)
+    expect(schema.stdout).toMatch(/evidence\.schema\.json/)
+    const version = tarballs.find((t) => t.name === "@hermetic/oracle-runner")?.version
+    for (const live of ["npx oracle compare --target process --out live", "npx oracle compare --target container --out live", "npx oracle fuzz --count 1 --out fuzz", "npx oracle wire --out wire"]) {
+      const r = await sh(live)
+      expect({ live, status: r.status }).toEqual({ live, status: 2 })
+      expect(r.stderr, live).toContain(`npm i -D @hermetic/oracle-runner@${version}`)
+    }
+  }, 300_000)
+
+  it("the emulator without better-sqlite3's addon (a pruned install) says what happened and what to run", async () => {
+    const dir = readmeProjects.get("packages/emulator/README.md")
+    expect(dir).toBeDefined()
+    if (dir === undefined) return
+    // better-sqlite3 13 loads prebuilds/<platform>-<arch>.node with no install script, so
+    // --ignore-scripts changes nothing; a file missing from the package is what can happen
+    const addon = join(dir, "node_modules", "better-sqlite3", "prebuilds", `${process.platform}-${process.arch}.node`)
+    expect(existsSync(addon), addon).toBe(true)
+    renameSync(addon, `${addon}.moved`)
+    try {
+      const r = await run("bash", ["-c", "npx hermes-emulator serve --port 0 --api-key test-key-0123456789"], dir)
+      expect(r.status).not.toBe(0)
+      expect(r.stderr).toContain("better-sqlite3's native addon could not be loaded")
+      expect(r.stderr).toContain("npm rebuild better-sqlite3")
+    } finally {
+      renameSync(`${addon}.moved`, addon)
+    }
+  }, 120_000)
 })

@@ -1,5 +1,5 @@
 /** `oracle`'s option table: each command takes only its own options, help names them all, and the progress meter's two renderings. */
-import { closest } from "@hermetic/oracle-runner"
+import { closest } from "@hermetic/script"
 import { Effect, Either } from "effect"
 import { describe, expect, it } from "vitest"
 import { COMMANDS, optionsOf, parseCommand } from "../src/cli/args.js"

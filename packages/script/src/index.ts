@@ -1,4 +1,4 @@
-/** @hermetic/script — the Script schema, the one Script cursor, holds, and the control-plane wire shapes. */
+/** @hermetic/script — the Script schema, the one Script cursor, holds, the control-plane wire shapes, and the few facts and helpers both targets and both CLIs share. */
 export * from "./Script.js"
 export * from "./RetryPolicy.js"
 export * from "./ModelCall.js"
@@ -8,3 +8,5 @@ export * from "./Holds.js"
 export * from "./ScriptPlayer.js"
 export * from "./ControlPlane.js"
 export * from "./ControlPlaneGuard.js"
+export * from "./ToolsProfile.js"
+export * from "./Closest.js"

@@ -6,10 +6,11 @@
  */
 import { readFileSync } from "node:fs"
 import { parseArgs } from "node:util"
-import { closest, defaultLockPath } from "@hermetic/oracle-runner"
+import { closest } from "@hermetic/script"
 import { Effect } from "effect"
 import { isPinName } from "../coverage/emulatorRoutes.js"
 import { GATEWAY_PROFILES, type GatewayProfile, isGatewayProfile } from "../profile/GatewayProfile.js"
+import { sourceLockPath } from "../evidence/sourceLockPath.js"
 import { UsageError } from "./CliError.js"
 
 export const COMMANDS = ["compare", "record", "replay", "merge", "report", "wire", "fuzz", "schema", "bench"] as const
@@ -145,7 +146,7 @@ export const unknownCommand = (name: string): UsageError => {
 
 export const defaultPin = (): string => {
   try {
-    return (JSON.parse(readFileSync(defaultLockPath(), "utf8")) as { default: string }).default
+    return (JSON.parse(readFileSync(sourceLockPath(), "utf8")) as { default: string }).default
   } catch {
     return "0.19.0"
   }

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from "node:fs"
 import { cpus } from "node:os"
-import { containerCpuSeconds } from "@hermetic/oracle-runner"
+import { loadedOracleRunner } from "../target/oracleRunner.js"
 
 /** USER_HZ: the unit of /proc/self/stat and /proc/stat on every Linux build this runs on. */
 const TICKS_PER_SECOND = 100
@@ -51,7 +51,8 @@ export const sampleCpu = (): CpuSample => {
   const machine = cpuLine === undefined || cpuLine.length < 8
     ? null
     : { busy: (cpuLine[0] ?? 0) + (cpuLine[1] ?? 0) + (cpuLine[2] ?? 0) + (cpuLine[5] ?? 0) + (cpuLine[6] ?? 0) + (cpuLine[7] ?? 0), total: cpuLine.slice(0, 8).reduce((a, b) => a + b, 0) }
-  const containers = containerCpuSeconds()
+  // no runner loaded, no container started
+  const containers = loadedOracleRunner()?.containerCpuSeconds() ?? { seconds: 0, complete: true }
   return { runner: (usage.user + usage.system) / 1e6, reapedChildren: reaped, containers: containers.seconds, containersComplete: containers.complete, machine }
 }
 

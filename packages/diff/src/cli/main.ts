@@ -4,7 +4,6 @@
  */
 import * as NodeContext from "@effect/platform-node/NodeContext"
 import * as NodeRuntime from "@effect/platform-node/NodeRuntime"
-import { guardInterrupts } from "@hermetic/oracle-runner"
 import { Cause, Effect, Exit } from "effect"
 import { program, reportFailure } from "./program.js"
 import { tolerateClosedPipes } from "./closedPipes.js"
@@ -19,8 +18,7 @@ const main: Effect.Effect<number> = Effect.scoped(program(process.argv.slice(2))
 )
 
 // @effect/platform-node's runtime: SIGINT/SIGTERM interrupt the comparison and its scope (gateways, emulators) closes;
-// the guard keeps execa's signal-exit from killing the process first (interruptGuard.ts)
-guardInterrupts()
+// loading the oracle runner (a live target) adds its guard, which keeps execa's signal-exit from killing the process first
 tolerateClosedPipes()
 NodeRuntime.runMain(main, {
   teardown: (exit, onExit) => onExit(Exit.isSuccess(exit) ? Number(exit.value) : Cause.isInterruptedOnly(exit.cause) ? 130 : 2)

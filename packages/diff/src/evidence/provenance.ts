@@ -9,9 +9,9 @@ import { homedir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { FileSystem } from "@effect/platform"
-import { defaultLockPath } from "@hermetic/oracle-runner"
 import { Effect } from "effect"
 import type { JsonValue } from "../json/JsonValue.js"
+import { sourceLockPath } from "./sourceLockPath.js"
 
 /** A command's stdout; a command that cannot run or fails is the failure (git, the venv's Python: the process edge). */
 const output = (file: string, args: ReadonlyArray<string>, options: { readonly cwd?: string; readonly timeout?: number } = {}): Effect.Effect<string, Error> =>
@@ -31,7 +31,7 @@ export const emulatorGitState: Effect.Effect<{ commit: string; dirty: boolean }>
 }).pipe(Effect.orElseSucceed(() => ({ commit: "unknown (not a git checkout)", dirty: false })))
 
 export const sourceLockEntry = (pin: string): Effect.Effect<JsonValue | undefined, never, FileSystem.FileSystem> =>
-  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(defaultLockPath())).pipe(
+  Effect.flatMap(FileSystem.FileSystem, (fs) => fs.readFileString(sourceLockPath())).pipe(
     Effect.flatMap((text) => Effect.try(() => (JSON.parse(text) as { pins?: Record<string, JsonValue> }).pins?.[pin])),
     Effect.orElseSucceed(() => undefined)
   )

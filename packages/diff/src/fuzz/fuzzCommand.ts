@@ -15,7 +15,6 @@ import { mkdirSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { basename, join } from "node:path"
 import { type Pin, type RunningEmulator, startEmulator } from "@hermetic/emulator"
-import { startGateway } from "@hermetic/oracle-runner"
 import { Effect } from "effect"
 import { intFlag, type ParsedArgs, pinOf } from "../cli/args.js"
 import { CouldNotRun, UsageError } from "../cli/CliError.js"
@@ -36,6 +35,7 @@ import type { FuzzCase } from "./FuzzCase.js"
 import { type FuzzReference, fuzzReference } from "./fuzzReference.js"
 import { generateCases } from "./generateCases.js"
 import { uploadProbes } from "./uploadProbe.js"
+import { loadOracleRunner, loadOracleRunnerPromise } from "../target/oracleRunner.js"
 
 /** What a fuzz run hands back: its exit code, the verdict line, its counts and the evidence file. */
 export interface FuzzOutcome {
@@ -81,6 +81,7 @@ const liveRun = (pin: Pin, seed: number, count: number, out: string) =>
     const t0 = performance.now()
     const register = yield* loadRegister()
     const cases = generateCases(pin, seed, count)
+    const { startGateway } = yield* loadOracleRunner("oracle fuzz")
     const gw = yield* Effect.acquireRelease(Effect.tryPromise({ try: () => startGateway({ pin, launcher: "process" }), catch: couldNotRun }), (g) => Effect.promise(() => g.stop()))
     // the emulator takes the gateway's key, so the Authorization bytes are the same on both sides
     const emu = yield* Effect.acquireRelease(
@@ -165,6 +166,7 @@ const checkLive = async (pin: Pin, cases: ReadonlyArray<FuzzCase & { readonly em
   const verified: Array<{ readonly label: string; readonly emulator: number; readonly real: number }> = []
   const refuted: Array<CaseSummary & { readonly emulator: number; readonly real: number; readonly realBody: string }> = []
   if (cases.length === 0) return { sent: 0, verified, refuted, gateway: "(not started: nothing to check)" }
+  const { startGateway } = await loadOracleRunnerPromise("oracle fuzz --live-check")
   const gw = await startGateway({ pin, launcher: "process" })
   try {
     const port = Number(new URL(gw.baseUrl).port)

@@ -10,8 +10,8 @@ import * as net from "node:net"
 import { loadavg } from "node:os"
 import { join } from "node:path"
 import { type Pin, startEmulator } from "@hermetic/emulator"
-import { startGateway } from "@hermetic/oracle-runner"
 import type { FuzzOutcome } from "./fuzzCommand.js"
+import { loadOracleRunnerPromise } from "../target/oracleRunner.js"
 
 export interface UploadOutcome {
   readonly statusLine: string
@@ -98,6 +98,7 @@ const alike = (real: UploadOutcome, emu: UploadOutcome): boolean =>
 
 export const uploadProbes = async (pin: Pin, out: string): Promise<FuzzOutcome> => {
   const load = loadavg().map((l) => Number(l.toFixed(2)))
+  const { startGateway } = await loadOracleRunnerPromise("oracle fuzz --upload-probes")
   const gw = await startGateway({ pin, launcher: "process" })
   const emu = await startEmulator({ hermesVersion: pin, apiKey: gw.apiKey, port: 0 })
   const rows: Array<{ readonly probe: string; readonly real: UploadOutcome; readonly emulator: UploadOutcome; readonly alike: boolean }> = []

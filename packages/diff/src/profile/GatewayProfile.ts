@@ -7,7 +7,7 @@
  * names its profile (`"profile": "tools"`); a comparison runs one profile at a time.
  */
 import type { EmulatorOptions } from "@hermetic/emulator"
-import { TOOLS_PROFILE_TOOLSETS } from "@hermetic/oracle-runner"
+import { TOOLS_PROFILE_TOOLSETS } from "@hermetic/script"
 import type { Scenario } from "../scenario/Scenario.js"
 
 export type GatewayProfile = "strict" | "tools" | "wall-clock"

@@ -17,11 +17,12 @@
  */
 import { FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { type ForkServer, type Gateway, type GatewayOptions, type OracleError, scopedGateway, scopedGatewayForkServer } from "@hermetic/oracle-runner"
+import type { ForkServer, Gateway, GatewayOptions, OracleError } from "@hermetic/oracle-runner"
 import { Effect, Exit, Fiber, type Scope as ScopeType, Scope } from "effect"
 import { type GatewayTargetOptions, gatewayDriver } from "./GatewayTarget.js"
 import type { LiveDriver } from "./LiveDriver.js"
 import { liveTarget } from "./liveTarget.js"
+import { loadOracleRunner, type OracleRunner, type OracleRunnerMissing } from "./oracleRunner.js"
 import type { Target } from "./Target.js"
 
 export interface FreshGatewayOptions extends GatewayTargetOptions {
@@ -51,7 +52,7 @@ interface Fresh {
 }
 
 /** Starts one gateway in a scope of its own, with the driver that restores its pristine config.yaml. */
-const startFresh = (options: GatewayOptions): Effect.Effect<Fresh, OracleError> =>
+const startFresh = ({ scopedGateway }: OracleRunner, options: GatewayOptions): Effect.Effect<Fresh, OracleError> =>
   Effect.gen(function*() {
     const scope = yield* Scope.make()
     const close = Scope.close(scope, Exit.void)
@@ -67,8 +68,9 @@ const startFresh = (options: GatewayOptions): Effect.Effect<Fresh, OracleError> 
  * started before this returns (typed OracleErrors when it cannot: the venv may have to be built);
  * the rest are started ahead in the background. Everything stops when the scope closes.
  */
-export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<{ target: Target; stats: FreshPoolStats }, OracleError, ScopeType.Scope> =>
+export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<{ target: Target; stats: FreshPoolStats }, OracleError | OracleRunnerMissing, ScopeType.Scope> =>
   Effect.gen(function*() {
+    const runner = yield* loadOracleRunner(`--target ${options.launcher}`)
     const gatewayOptions: GatewayOptions = {
       pin: options.pin,
       launcher: options.launcher,
@@ -79,7 +81,7 @@ export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<
     const withProgress = { ...gatewayOptions, ...(options.progress ? { progress: options.progress } : {}) }
     // two servers, alternated play by play: a scenario's two plays then run under two hash seeds, as two cold starts do
     const servers: ReadonlyArray<ForkServer> = (options.starter ?? "fork") === "fork" && options.launcher === "process"
-      ? [yield* scopedGatewayForkServer(withProgress), yield* scopedGatewayForkServer(gatewayOptions)]
+      ? [yield* runner.scopedGatewayForkServer(withProgress), yield* runner.scopedGatewayForkServer(gatewayOptions)]
       : []
     const optionsFor = (n: number): GatewayOptions => ({
       ...gatewayOptions,
@@ -109,11 +111,11 @@ export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<
       })
     )
     // only the first gateway reports progress (it may build the venv); a line per fresh gateway would drown the comparison's own
-    const first = yield* startFresh({ ...optionsFor(0), ...(options.progress ? { progress: options.progress } : {}) })
+    const first = yield* startFresh(runner, { ...optionsFor(0), ...(options.progress ? { progress: options.progress } : {}) })
     live.add(first)
     const fill = () => {
       while (queue.length < ahead) {
-        queue.push(Effect.runFork(startFresh(optionsFor(stats.started))))
+        queue.push(Effect.runFork(startFresh(runner, optionsFor(stats.started))))
         stats.started++
       }
     }

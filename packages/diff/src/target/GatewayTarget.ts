@@ -12,7 +12,7 @@
  */
 import { FileSystem, Path } from "@effect/platform"
 import { NodeContext } from "@effect/platform-node"
-import { type Gateway, type OracleError, RealGateway, RealGatewayLayer } from "@hermetic/oracle-runner"
+import type { Gateway, OracleError } from "@hermetic/oracle-runner"
 import { Context, Duration, Effect, Layer, type Scope } from "effect"
 import type { ClockCommand } from "../scenario/Scenario.js"
 import { externalDrain } from "./externalDrain.js"
@@ -20,6 +20,7 @@ import { fingerprintDifference, type StateFingerprint, stateFingerprint } from "
 import type { LiveDriver } from "./LiveDriver.js"
 import { fetchEffect } from "./LiveDriver.js"
 import { liveTarget } from "./liveTarget.js"
+import { loadOracleRunner, type OracleRunnerMissing } from "./oracleRunner.js"
 import type { Target } from "./Target.js"
 
 export type GatewayLauncher = "process" | "container"
@@ -126,9 +127,10 @@ export const gatewayDriver = (gw: Gateway, fs: FileSystem.FileSystem, configFile
   }
 }
 
-/** Starts the gateway (verified against source-lock.json) for the scope; typed OracleErrors when it cannot. */
-export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ target: Target; gateway: Gateway }, OracleError, Scope.Scope> =>
+/** Starts the gateway (verified against source-lock.json) for the scope; typed OracleErrors when it cannot, OracleRunnerMissing without the runner. */
+export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ target: Target; gateway: Gateway }, OracleError | OracleRunnerMissing, Scope.Scope> =>
   Effect.gen(function*() {
+    const { RealGateway, RealGatewayLayer } = yield* loadOracleRunner(`--target ${options.launcher}`)
     // the oracle runner's gateway as a service: built in this scope, stopped when it closes
     // killed at the end, not stopped gracefully: its temp HERMES_HOME goes with it, and a gateway whose faked
     // clock was set back ignores SIGINT (its shutdown timers follow that clock), which held the CLI's exit 20 s

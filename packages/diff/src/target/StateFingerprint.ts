@@ -8,7 +8,7 @@
  * that leaves the gateway in another state than it found it would hand that state to the next
  * scenario (and to the second play noise is learned from), so the difference is the play's error.
  */
-import { type Gateway } from "@hermetic/oracle-runner"
+import type { Gateway } from "@hermetic/oracle-runner"
 import { Effect, Schema } from "effect"
 
 const Listed = Schema.Struct({ id: Schema.String, message_count: Schema.optional(Schema.Unknown) })

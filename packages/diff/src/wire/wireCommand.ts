@@ -11,11 +11,12 @@
  */
 import { join } from "node:path"
 import { startEmulator } from "@hermetic/emulator"
-import { scopedGateway } from "@hermetic/oracle-runner"
 import { FileSystem, Path } from "@effect/platform"
 import { Effect } from "effect"
 import { type ParsedArgs, pinOf } from "../cli/args.js"
 import { loadScenarioFiles } from "../cli/loadInputs.js"
+import { builtinScenarioDir } from "../scenario/ScenarioFile.js"
+import { loadOracleRunner } from "../target/oracleRunner.js"
 import type { CommandResult } from "../cli/OracleDocument.js"
 import { progress } from "../cli/progress.js"
 import { provenanceFor } from "../cli/provenanceFor.js"
@@ -75,8 +76,10 @@ export const wireCommand = (args: ParsedArgs) =>
     const startedAt = new Date().toISOString()
     const t0 = performance.now()
     const pin = yield* pinOf(args)
+    // the runner first: without it, say so before reading scenarios or printing a start line
+    const { scopedGateway } = yield* loadOracleRunner("oracle wire")
     const out = args.values.out ?? join(repoRoot(), "evidence", "wire")
-    const files = args.values.scenario ?? WIRE_SAMPLE.map((f) => join(repoRoot(), "packages", "diff", "scenarios", f))
+    const files = args.values.scenario ?? WIRE_SAMPLE.map((f) => `${builtinScenarioDir()}${f}`)
     const inputs = yield* loadScenarioFiles(files, "strict")
     const register = yield* loadRegister()
     progress(`wire: starting the real ${pin} gateway…`)

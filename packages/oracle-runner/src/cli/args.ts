@@ -6,7 +6,7 @@
  */
 import { Data, Effect } from "effect"
 import { parseArgs } from "node:util"
-import { closest } from "./closest.js"
+import { closest } from "@hermetic/script"
 
 export class UsageError extends Data.TaggedError("UsageError")<{ readonly message: string }> {}
 

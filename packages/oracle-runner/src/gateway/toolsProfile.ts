@@ -9,14 +9,14 @@
  *   (e.g. `echo DROP TABLE t`, harmless once approved) stops for a decision; on /v1/runs that is
  *   `approval.request` and `POST /v1/runs/{id}/approval`.
  */
+import { TOOLS_PROFILE_TOOLSETS } from "@hermetic/script"
 
 /** Toolsets the strict profile disables (everything that could add prompt text or model calls). */
 export const ALL_OPTIONAL_TOOLSETS: ReadonlyArray<string> = [
   "memory", "skills", "delegation", "terminal", "file", "web", "browser", "code_execution", "cronjob", "session_search", "todo"
 ]
 
-/** The toolsets the tools profile enables for the api_server platform. */
-export const TOOLS_PROFILE_TOOLSETS: ReadonlyArray<string> = ["terminal", "todo"]
+export { TOOLS_PROFILE_TOOLSETS }
 
 export const toolsProfile = (workDir: string): { readonly toolsets: ReadonlyArray<string>; readonly config: Record<string, unknown> } => ({
   toolsets: TOOLS_PROFILE_TOOLSETS,

@@ -1,4 +1,4 @@
-/** "Did you mean": the candidate nearest to a mistyped name, if one is near enough to be what was meant. */
+/** "Did you mean": the candidate nearest to a mistyped name, if one is near enough to be what was meant (both CLIs, oracle and oracle-runner, use it). */
 
 /** Levenshtein distance (insertions, deletions, substitutions), one row at a time. */
 export const editDistance = (a: string, b: string): number => {
