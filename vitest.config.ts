@@ -23,6 +23,10 @@ export default defineConfig({
     // idle but for transforms), while many files mostly wait: on child processes, sockets, timers.
     // Two at least: bench/test-suite.ts measures the difference (evidence/benchmarks/test-suite/).
     maxWorkers: Math.max(2, availableParallelism() - 1),
+    // a worker keeps the modules it has loaded (Effect, the emulator's sources) from one file to the
+    // next instead of loading them again per file: about half the CPU of collecting. The files
+    // restore what they change (spies in afterEach, temp dirs in afterAll), which this relies on.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000
   }
