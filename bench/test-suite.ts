@@ -1,7 +1,7 @@
 /**
  * Where `npm test`'s time goes: one `vitest run` (the default suite, or the files given after `--`)
  * under `/usr/bin/time -v`, with vitest's JSON reporter beside its default one. Writes to --out:
- * vitest.log (the default reporter, whose summary carries the transform/setup/collect/tests phase
+ * vitest-output.txt (the default reporter, whose summary carries the transform/setup/collect/tests phase
  * times), results.json (the JSON reporter: each file's start and end), time.txt (/usr/bin/time: user
  * and sys CPU of vitest and every child it waited for), load.txt (/proc/loadavg every 5 s: the
  * machine is shared, so a wall time means little without the load beside it) and summary.json.
@@ -72,13 +72,13 @@ const measure = async (out: string, fresh: boolean, vitestArgs: ReadonlyArray<st
   const vitest = join(root, "node_modules", "vitest", "vitest.mjs")
   const args = ["-v", "-o", join(out, "time.txt"), process.execPath, vitest, "run", "--reporter=default", "--reporter=json", `--outputFile.json=${results}`, ...vitestArgs]
   const code = await new Promise<number>((done, fail) => {
-    const child = spawn("/usr/bin/time", args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0" } })
+    const child = spawn("/usr/bin/time", args, { cwd: root, stdio: ["ignore", "pipe", "pipe"], env: { ...process.env, FORCE_COLOR: "0", NO_COLOR: "1" } })
     const log: Array<Buffer> = []
     child.stdout.on("data", (d: Buffer) => log.push(d))
     child.stderr.on("data", (d: Buffer) => log.push(d))
     child.on("error", fail)
     child.on("close", (c) => {
-      writeFileSync(join(out, "vitest.log"), Buffer.concat(log))
+      writeFileSync(join(out, "vitest-output.txt"), Buffer.concat(log))
       done(c ?? 1)
     })
   })
@@ -87,7 +87,7 @@ const measure = async (out: string, fresh: boolean, vitestArgs: ReadonlyArray<st
   return summarize(out, code)
 }
 
-/** Reads a run's files (time.txt, vitest.log, results.json, load.txt) into its summary.json. */
+/** Reads a run's files (time.txt, vitest-output.txt, results.json, load.txt) into its summary.json. */
 const summarize = (out: string, code: number): Summary => {
   const results = join(out, "results.json")
   const loadLines = readFileSync(join(out, "load.txt"), "utf8").trim().split("\n")
@@ -120,7 +120,7 @@ const summarize = (out: string, code: number): Summary => {
       max1m: ones.length === 0 ? Number.NaN : Math.max(...ones),
       samples: ones.length
     },
-    phases: parsePhases(readFileSync(join(out, "vitest.log"), "utf8")),
+    phases: parsePhases(readFileSync(join(out, "vitest-output.txt"), "utf8")),
     counts: {
       passed: json?.numPassedTests ?? 0,
       failed: json?.numFailedTests ?? 0,
