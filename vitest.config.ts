@@ -1,3 +1,4 @@
+import { availableParallelism } from "node:os"
 import { defaultServerConditions } from "vite"
 import { configDefaults, defineConfig } from "vitest/config"
 
@@ -18,6 +19,14 @@ export default defineConfig({
   test: {
     include: slowOnly ? slow : ["packages/*/test/**/*.test.ts", "packages/*/examples/**/*.test.ts", "test/**/*.test.ts", "docs/examples/**/*.test.ts"],
     exclude: slowOnly ? configDefaults.exclude : [...configDefaults.exclude, ...slow],
+    // vitest's default is one worker per core but one (a single worker on 2 cores, the other core
+    // idle but for transforms), while many files mostly wait: on child processes, sockets, timers.
+    // Two at least: bench/test-suite.ts measures the difference (evidence/benchmarks/test-suite/).
+    maxWorkers: Math.max(2, availableParallelism() - 1),
+    // a worker keeps the modules it has loaded (Effect, the emulator's sources) from one file to the
+    // next instead of loading them again per file: about half the CPU of collecting. The files
+    // restore what they change (spies in afterEach, temp dirs in afterAll), which this relies on.
+    isolate: false,
     testTimeout: 30_000,
     hookTimeout: 60_000
   }

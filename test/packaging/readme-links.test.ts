@@ -5,11 +5,12 @@
  * fixtures copied in at pack time count).
  */
 import { execFile } from "node:child_process"
-import { readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
+import { tmpdir } from "node:os"
 import { join, normalize } from "node:path"
 import { fileURLToPath } from "node:url"
 import { promisify } from "node:util"
-import { beforeAll, describe, expect, it } from "vitest"
+import { afterAll, beforeAll, describe, expect, it } from "vitest"
 
 const repo = fileURLToPath(new URL("../..", import.meta.url))
 
@@ -27,8 +28,15 @@ const linkTargets = (markdown: string): Array<string> =>
 const isRelative = (target: string) => !/^[a-z][a-z0-9+.-]*:/i.test(target) && !target.startsWith("//")
 
 let packed: Array<Packed> = []
+// npm runs the packages' prepack/postpack scripts, which copy into and then delete from the package
+// folders (the diff's fixtures/, which fixturesDir() prefers when present): packed from a copy made
+// of hard links, so test files running beside this one never see a half-made fixtures/ in the checkout
+const stage = mkdtempSync(join(tmpdir(), "hermetic-pack-"))
+afterAll(() => rmSync(stage, { recursive: true, force: true }))
 beforeAll(async () => {
-  const { stdout } = await promisify(execFile)("npm", ["pack", "--dry-run", "--json", "--workspaces"], { cwd: repo, maxBuffer: 64 * 1024 * 1024 })
+  const run = promisify(execFile)
+  await run("cp", ["-al", "package.json", "source-lock.json", "fixtures", "packages", stage], { cwd: repo })
+  const { stdout } = await run("npm", ["pack", "--dry-run", "--json", "--workspaces"], { cwd: stage, maxBuffer: 64 * 1024 * 1024 })
   packed = JSON.parse(stdout) as Array<Packed>
 }, 120_000)
 

@@ -5,14 +5,15 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { promisify } from "node:util"
 import { describe, expect, it } from "vitest"
+import { cliEntry } from "../../../test/support/cliEntry.js"
 import { fixturesDir } from "../src/cassette/cassetteFiles.js"
 
 const run = promisify(execFile)
-const main = new URL("../src/cli/main.ts", import.meta.url).pathname
+const entry = cliEntry("oracle")
 
 const oracle = async (...args: Array<string>): Promise<{ code: number; stdout: string; stderr: string }> => {
   try {
-    const { stdout, stderr } = await run(process.execPath, ["--conditions=@hermetic/source", "--import", "tsx", main, ...args], { timeout: 110_000 })
+    const { stdout, stderr } = await run(process.execPath, [...entry, ...args], { timeout: 110_000 })
     return { code: 0, stdout, stderr }
   } catch (e) {
     const err = e as { code?: number; stdout?: string; stderr?: string }
@@ -20,7 +21,7 @@ const oracle = async (...args: Array<string>): Promise<{ code: number; stdout: s
   }
 }
 
-// each case starts node + tsx over the sources: seconds alone, much more on a loaded machine
+// each case starts a node process: a second or more of CPU, much more wall on a loaded machine
 describe.concurrent("oracle CLI", { timeout: 120_000 }, () => {
   it("exits 2 and says why when the pin's cassettes do not exist", async () => {
     const r = await oracle("compare", "--pin", "0.21.0", "--target", "cassette")

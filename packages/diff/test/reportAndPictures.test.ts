@@ -12,6 +12,7 @@ import { gzipSync } from "node:zlib"
 import { NodeContext } from "@effect/platform-node"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { cliEntry } from "../../../test/support/cliEntry.js"
 import { compareAll } from "../src/compare/compareAll.js"
 import { EMPTY_REGISTER } from "../src/diff/DivergenceRegister.js"
 import type { Evidence } from "../src/evidence/Evidence.js"
@@ -70,9 +71,8 @@ describe("oracle report --base --head", () => {
       const write = async (e: Evidence, to: string) => (await Effect.runPromise(writeEvidence(e, to).pipe(Effect.provide(NodeContext.layer)))).json
       const base = await write(await evidenceOf(false), join(dir, "base"))
       const head = await write(await evidenceOf(true), join(dir, "head"))
-      const main = new URL("../src/cli/main.ts", import.meta.url).pathname
       const oracle = (...args: Array<string>) =>
-        promisify(execFile)(process.execPath, ["--import", "tsx", main, ...args], { timeout: 60_000 }).then(
+        promisify(execFile)(process.execPath, [...cliEntry("oracle"), ...args], { timeout: 60_000 }).then(
           (r) => ({ code: 0, stdout: r.stdout }),
           (e: { code?: number; stdout?: string }) => ({ code: e.code ?? -1, stdout: e.stdout ?? "" })
         )

@@ -7,6 +7,7 @@ import { once } from "node:events"
 import { readFileSync } from "node:fs"
 import { Effect } from "effect"
 import { afterEach, describe, expect, it, vi } from "vitest"
+import { cliEntry } from "../../../../test/support/cliEntry.js"
 import { program } from "../../src/cli/program.js"
 
 const version = (JSON.parse(readFileSync(new URL("../../package.json", import.meta.url), "utf8")) as { version: string }).version
@@ -44,8 +45,7 @@ describe("hermes-emulator CLI", () => {
   )
 
   it("serve on the Node runtime answers /health, then SIGTERM closes it and the process exits 0", async () => {
-    const main = new URL("../../src/cli/main.ts", import.meta.url).pathname
-    const child = spawn(process.execPath, ["--import", "tsx", main, "serve", "--port", "0", "--api-key", "cli-test-key-0123456789"], { stdio: ["ignore", "pipe", "pipe"] })
+    const child = spawn(process.execPath, [...cliEntry("hermes-emulator"), "serve", "--port", "0", "--api-key", "cli-test-key-0123456789"], { stdio: ["ignore", "pipe", "pipe"] })
     let out = ""
     child.stdout.on("data", (d: Buffer) => (out += d.toString()))
     const deadline = Date.now() + 50_000

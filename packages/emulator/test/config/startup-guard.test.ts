@@ -1,5 +1,6 @@
 import { execFile, spawn } from "node:child_process"
 import { describe, expect, it } from "vitest"
+import { cliEntry } from "../../../../test/support/cliEntry.js"
 import { startupRefusal, isLoopbackHost } from "../../src/config/StartupGuard.js"
 import { startEmulator, StartupRefused } from "../../src/index.js"
 
@@ -43,7 +44,7 @@ describe("start-up guard (Hermes 0.19.0's rules)", () => {
   it("the CLI exits 1 (the server could not start) with the reason", async () => {
     const run = (args: ReadonlyArray<string>) =>
       new Promise<{ code: number; stderr: string }>((resolve) => {
-        execFile(process.execPath, ["--import", "tsx", "packages/emulator/src/cli/main.ts", "serve", "--port", "0", ...args], { env: { PATH: process.env["PATH"] ?? "" } }, (err, _out, stderr) =>
+        execFile(process.execPath, [...cliEntry("hermes-emulator"), "serve", "--port", "0", ...args], { env: { PATH: process.env["PATH"] ?? "" } }, (err, _out, stderr) =>
           resolve({ code: err === null ? 0 : Number(err.code), stderr })
         )
       })
@@ -56,7 +57,7 @@ describe("start-up guard (Hermes 0.19.0's rules)", () => {
   }, 120_000)
 
   it("no key on loopback starts (a deliberate difference from Hermes), and the start-up message says so plainly", async () => {
-    const proc = spawn(process.execPath, ["--import", "tsx", "packages/emulator/src/cli/main.ts", "serve", "--port", "0", "--host", "127.0.0.1"], { env: { PATH: process.env["PATH"] ?? "" } })
+    const proc = spawn(process.execPath, [...cliEntry("hermes-emulator"), "serve", "--port", "0", "--host", "127.0.0.1"], { env: { PATH: process.env["PATH"] ?? "" } })
     let stderr = ""
     proc.stderr.on("data", (d: Buffer) => (stderr += d.toString()))
     try {
