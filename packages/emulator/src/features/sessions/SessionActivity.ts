@@ -50,10 +50,13 @@ export const SESSION_ACTIVITY_TABLES: ReadonlyArray<string> = [
      ${refresh("OLD.namespace", "OLD.session_id")}
      ${refresh("NEW.namespace", "NEW.session_id")}
    END`,
-  // a data dir written before this table existed: its sessions get their rows once
+  // a data dir written before this table existed: its sessions get their rows once. Only while the
+  // table is empty (the triggers keep a filled one whole), so a start reads no session: the gate,
+  // first by CROSS JOIN, ends the statement before hermes_sessions is opened
   `INSERT OR IGNORE INTO hermes_session_activity (namespace, id, active_at, started_at)
      SELECT s.namespace, s.id, ${activityOf("s.namespace", "s.id", "s.started_at")}, s.started_at
-     FROM hermes_sessions s
+     FROM (SELECT 1 WHERE NOT EXISTS (SELECT 1 FROM hermes_session_activity)) AS empty_table
+     CROSS JOIN hermes_sessions s
      WHERE NOT EXISTS (SELECT 1 FROM hermes_session_activity a WHERE a.namespace = s.namespace AND a.id = s.id)`
 ]
 
