@@ -46,7 +46,9 @@ const START: ClockState = { wallOffset: 0, loopOffset: 0, frozenAt: undefined }
 export const makeEmuClock = (source: Clock.Clock, mode: ClockMode = "both"): EmuClockShape => {
   const states = new Map<string, ClockState>()
   const state = (ns: string): ClockState => states.get(ns) ?? START
-  const realWall = () => source.unsafeCurrentTimeMillis() / 1000
+  // below the millisecond, as Python's time.time() is: two sessions made in one millisecond still
+  // list in the order they were made (a millisecond clock tied them, and the tie fell to their ids)
+  const realWall = () => Number(source.unsafeCurrentTimeNanos()) / 1e9
   const realLoop = () => Number(source.unsafeCurrentTimeNanos()) / 1e9
   const now = (ns: string): number => {
     const s = state(ns)
