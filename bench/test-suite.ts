@@ -192,7 +192,7 @@ if (values.help === true) {
   }
   const s = await measure(resolve(values.out), values.fresh === true, dash === -1 ? [] : process.argv.slice(dash + 1))
   process.stdout.write(
-    `${s.label}: wall ${s.wallSeconds} s, CPU ${(s.userSeconds + s.sysSeconds).toFixed(1)} s, load ${s.load.before} → ${s.load.after}; ` +
+    `${s.label}: wall ${s.wallSeconds.toFixed(1)} s, CPU ${(s.userSeconds + s.sysSeconds).toFixed(1)} s, load ${s.load.before} → ${s.load.after}; ` +
       `${s.counts.passed} passed, ${s.counts.skipped} skipped, ${s.counts.failed} failed (exit ${s.exitCode})\n`
   )
   process.exitCode = s.exitCode
