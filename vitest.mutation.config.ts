@@ -1,4 +1,4 @@
-import { defineConfig } from "vitest/config"
+import { configDefaults, defineConfig } from "vitest/config"
 import base from "./vitest.config.js"
 
 /**
@@ -8,11 +8,14 @@ import base from "./vitest.config.js"
  */
 export const RECORDED_EVIDENCE_SUITE = [
   "packages/diff/test/cassettes.replay.test.ts",
+  // the same cassettes over the emulator's node:http server in this process (Stryker switches
+  // mutants in this process only, so cli.test.ts's replay through a child CLI cannot kill any)
+  "packages/diff/test/cassettes.replay.http.slow.test.ts",
   "packages/emulator/test/chat/chat-vs-live.test.ts",
   "packages/diff/test/responses-live-parity/live-parity.test.ts"
 ]
 
-// the base config with its include replaced (mergeConfig would append to it). Without isolation a
-// mutant's run reuses the modules the worker already loaded: Stryker switches mutants through a
-// global read at call time, so only the test files run again, not the collection of everything they import
-export default defineConfig({ ...base, test: { ...base.test, include: RECORDED_EVIDENCE_SUITE, isolate: false, pool: "threads" } })
+// the base config with its include replaced (mergeConfig would append to it) and the slow tier let
+// back in (the HTTP replay is in it). Without isolation a mutant's run reuses the modules the worker
+// already loaded: Stryker switches mutants through a global read at call time, so only the test files run again, not the collection of everything they import
+export default defineConfig({ ...base, test: { ...base.test, include: RECORDED_EVIDENCE_SUITE, exclude: configDefaults.exclude, isolate: false, pool: "threads" } })

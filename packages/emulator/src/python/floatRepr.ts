@@ -21,15 +21,8 @@ export const pyFloatRepr = (x: number): string => {
   const exp = ax.toExponential()
   const ePos = exp.indexOf("e")
   const mantissa = exp.slice(0, ePos)
-  const digits = mantissa.length > 1 ? mantissa[0] + mantissa.slice(2) : mantissa
+  // past the fast path the exponent is ≤ -5 or ≥ 16: Python always writes those in exponent form
   const exponent = Number(exp.slice(ePos + 1))
-  // decpt: where the decimal point falls relative to the digit string.
-  const decpt = exponent + 1
-  if (decpt > -4 && decpt <= 16) {
-    if (decpt <= 0) return `${sign}0.${"0".repeat(-decpt)}${digits}`
-    if (decpt >= digits.length) return `${sign}${digits}${"0".repeat(decpt - digits.length)}.0`
-    return `${sign}${digits.slice(0, decpt)}.${digits.slice(decpt)}`
-  }
   const abs = Math.abs(exponent)
   const expText = `${exponent < 0 ? "-" : "+"}${abs < 10 ? "0" : ""}${abs}`
   return `${sign}${mantissa}e${expText}`
