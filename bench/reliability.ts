@@ -12,7 +12,7 @@
  *
  * `--soak [--soak-minutes N] [--soak-rate R]` runs only the soak instead (bench/soak.ts).
  */
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as net from "node:net"
 import { loadavg, tmpdir } from "node:os"
 import { join } from "node:path"
@@ -236,24 +236,23 @@ const render = (r: Record<string, unknown>): string => {
 }
 
 
+/** OUT/reliability/NAME.{json,md}, the NAME section of OUT/REPORT.md (made if missing), and the Markdown on stdout. */
+const writeFigures = (out: string, name: "soak" | "reliability", result: unknown, md: string): void => {
+  mkdirSync(join(out, "reliability"), { recursive: true })
+  writeFileSync(join(out, "reliability", `${name}.json`), `${JSON.stringify(result, null, 2)}\n`)
+  writeFileSync(join(out, "reliability", `${name}.md`), `${md.trimEnd()}\n`)
+  const reportPath = join(out, "REPORT.md")
+  const text = existsSync(reportPath) ? readFileSync(reportPath, "utf8") : ""
+  writeFileSync(reportPath, replaceReportSection(text, name, md))
+  process.stdout.write(`${md}\n`)
+}
+
 /** `--soak`: the soak alone; its figures go to OUT/reliability/soak.{json,md} and the soak section of OUT/REPORT.md. */
 const soak = async (out: string, minutes: number, rate: number, warmupMinutes: number) => {
   const dir = mkdtempSync(join(tmpdir(), "hermetic-soak-"))
   try {
     const result = await runSoak({ minutes, rate, warmupMinutes, dataDir: dir, log: (s) => process.stderr.write(`reliability: ${s}\n`) })
-    const md = renderSoak(result)
-    mkdirSync(join(out, "reliability"), { recursive: true })
-    writeFileSync(join(out, "reliability", "soak.json"), `${JSON.stringify(result, null, 2)}\n`)
-    writeFileSync(join(out, "reliability", "soak.md"), `${md.trimEnd()}\n`)
-    const reportPath = join(out, "REPORT.md")
-    let text = ""
-    try {
-      text = readFileSync(reportPath, "utf8")
-    } catch {
-      text = ""
-    }
-    writeFileSync(reportPath, replaceReportSection(text, "soak", md))
-    process.stdout.write(`${md}\n`)
+    writeFigures(out, "soak", result, renderSoak(result))
     const met = result.verdict.met
     return met.errors && met.rate && met.rssDrift && met.p99 ? 0 : 1
   } finally {
@@ -303,19 +302,7 @@ const main = async () => {
     log("big uploads")
     const up = await bigUploads(dir, 10, quick ? 40 : 400)
     const result = { at: new Date().toISOString(), quick, loadAverage: { start: loadAtStart, end: loadNow() }, keyedSubmits: keyed, killUnderLoad: kill, sseSubscribers: sse, slowClients: slow, bigUploads: up }
-    const md = render(result)
-    mkdirSync(join(out, "reliability"), { recursive: true })
-    writeFileSync(join(out, "reliability", "reliability.json"), `${JSON.stringify(result, null, 2)}\n`)
-    writeFileSync(join(out, "reliability", "reliability.md"), `${md.trimEnd()}\n`)
-    const reportPath = join(out, "REPORT.md")
-    let text = ""
-    try {
-      text = readFileSync(reportPath, "utf8")
-    } catch {
-      text = ""
-    }
-    writeFileSync(reportPath, replaceReportSection(text, "reliability", md))
-    process.stdout.write(`${md}\n`)
+    writeFigures(out, "reliability", result, render(result))
   } finally {
     rmSync(dir, { recursive: true, force: true })
   }
