@@ -20,7 +20,7 @@
  */
 import Database from "better-sqlite3"
 import { execa } from "execa"
-import { mkdtempSync, readFileSync } from "node:fs"
+import { mkdtempSync, readFileSync, rmSync } from "node:fs"
 import * as http from "node:http"
 import type { AddressInfo } from "node:net"
 import { createServer as createNetServer } from "node:net"
@@ -152,7 +152,11 @@ const control = await new Promise<number>((resolve) => {
 })
 const stop = () => {
   cli.kill("SIGTERM")
-  void Promise.race([cli, new Promise((resolve) => setTimeout(resolve, 5000))]).finally(() => process.exit(0))
+  void Promise.race([cli, new Promise((resolve) => setTimeout(resolve, 5000))]).finally(() => {
+    // the seeded store is this child's alone: it goes with it (each run left one in the temp dir)
+    rmSync(dataDir, { recursive: true, force: true })
+    process.exit(0)
+  })
 }
 process.once("SIGINT", stop)
 process.once("SIGTERM", stop)
