@@ -15,6 +15,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs"
 import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { afterAll, describe, expect, it } from "vitest"
+import { refused } from "./support.js"
 
 const live = process.env["HERMETIC_LIVE"] === "1"
 if (!live) console.log("[skip] oracle compare exits and cleans up on every path: set HERMETIC_LIVE=1 to start the real Hermes 0.19.0 gateway")
@@ -122,15 +123,6 @@ const run = (flags: ReadonlyArray<string>, ending: Ending): Promise<Ended> =>
       })
     })
   })
-
-const refused = async (baseUrl: string): Promise<boolean> => {
-  try {
-    await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(3000) })
-    return false
-  } catch {
-    return true
-  }
-}
 
 const expectNothingLeft = async (r: Ended, codes: ReadonlyArray<number>) => {
   const tail = r.stderr.slice(-2500)

@@ -10,6 +10,7 @@ import { tmpdir } from "node:os"
 import { basename, dirname, join } from "node:path"
 import { probeEngine } from "@hermetic/oracle-runner"
 import { afterAll, describe, expect, it } from "vitest"
+import { refused } from "./support.js"
 
 const live = process.env["HERMETIC_LIVE"] === "1"
 const engine = live ? await probeEngine() : { ok: false as const, reason: "HERMETIC_LIVE is not 1" }
@@ -126,15 +127,6 @@ const interruptCompare = (target: "process" | "container"): Promise<Interrupted>
       })
     })
   })
-
-const refused = async (baseUrl: string): Promise<boolean> => {
-  try {
-    await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(3000) })
-    return false
-  } catch {
-    return true
-  }
-}
 
 const expectNothingLeft = async (r: Interrupted) => {
   expect({ code: r.code, signal: r.signal }, r.stderr.slice(-2000)).toEqual({ code: 130, signal: null })

@@ -45,3 +45,13 @@ export const runOf = (...steps: Array<Exchange | Omit<StepRecord, "index">>): Sc
   durationMs: 1,
   steps: steps.map((s, index) => ("request" in s ? { index, kind: "request" as const, exchanges: [s] } : { ...s, index }))
 })
+
+/** Whether nothing answers at `baseUrl` any more (a gateway the harness should have stopped). */
+export const refused = async (baseUrl: string): Promise<boolean> => {
+  try {
+    await fetch(`${baseUrl}/health`, { signal: AbortSignal.timeout(3000) })
+    return false
+  } catch {
+    return true
+  }
+}
