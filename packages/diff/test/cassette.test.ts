@@ -9,6 +9,7 @@ import { join } from "node:path"
 import { NodeContext } from "@effect/platform-node"
 import { Effect } from "effect"
 import { afterAll, describe, expect, it } from "vitest"
+import { cassetteFileName } from "../src/cassette/Cassette.js"
 import { readCassette, writeCassette } from "../src/cassette/cassetteFiles.js"
 import { recordCassette } from "../src/cassette/recordCassette.js"
 import { compareAll, exitCodeOf } from "../src/compare/compareAll.js"
@@ -36,6 +37,14 @@ afterAll(async () => {
 })
 
 describe("cassettes", () => {
+  it("a generated scenario's file is named for the seed and path that generate it again; a written one for its name", () => {
+    expect(cassetteFileName(scenario)).toBe("run-poll-read-events.json")
+    // two generated chains that share their first 80 characters still get files of their own
+    const chain = "createSession → ".repeat(10)
+    expect(cassetteFileName({ ...scenario, name: `${chain}GET /health (#3)`, origin: { seed: 26101, path: "2" } })).toBe("generated-seed-26101-2.json")
+    expect(cassetteFileName({ ...scenario, name: `${chain}GET /v1/models (#4)`, origin: { seed: 26101, path: "3" } })).toBe("generated-seed-26101-3.json")
+  })
+
   it("record, write stably, read back and replay equal against the emulator", async () => {
     const dir = await mkdtemp(join(tmpdir(), "hermetic-cassette-"))
     dirs.push(dir)

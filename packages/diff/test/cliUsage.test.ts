@@ -60,6 +60,13 @@ describe.concurrent("oracle CLI usage", { timeout: 120_000 }, () => {
     expect(r.stdout).toBe("")
   })
 
+  it("record: --seed without --generate is a usage error (exit 2) that says to give both, before any gateway starts", async () => {
+    const r = await oracle("record", "--seed", "5")
+    expect(r.code).toBe(2)
+    expect(r.stderr).toContain("--seed is the seed of --generate N")
+    expect(r.stderr).not.toContain("starting the real")
+  })
+
   it("--json writes one document that parses; a second run into the same --out is refused without --force", async () => {
     const out = mkdtempSync(join(tmpdir(), "oracle-json-"))
     const cassette = readdirSync(join(fixturesDir(), "0.19.0")).find((f) => f.startsWith("health")) ?? ""

@@ -32,3 +32,12 @@ export type Cassette = typeof Cassette.Type
 /** A file name for a scenario: lower-case words joined by dashes. */
 export const cassetteSlug = (name: string) =>
   name.toLowerCase().replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 80) || "scenario"
+
+/**
+ * A cassette's file name: a generated scenario's (its name is its command chain, too long to tell
+ * apart once cut) is named for the seed and path that generate it again; a written one by its name.
+ */
+export const cassetteFileName = (scenario: Scenario): string =>
+  scenario.origin?.seed !== undefined && scenario.origin.path !== undefined
+    ? `generated-seed-${scenario.origin.seed}-${cassetteSlug(scenario.origin.path)}.json`
+    : `${cassetteSlug(scenario.name)}.json`

@@ -4,7 +4,7 @@ import { join, resolve } from "node:path"
 import { FileSystem } from "@effect/platform"
 import { Data, Effect, ParseResult, Schema } from "effect"
 import { stableStringify } from "../json/stableStringify.js"
-import { Cassette, cassetteSlug } from "./Cassette.js"
+import { Cassette, cassetteFileName } from "./Cassette.js"
 
 export class InvalidCassette extends Data.TaggedError("InvalidCassette")<{ readonly file: string; readonly reason: string }> {
   override get message(): string {
@@ -27,7 +27,7 @@ export const writeCassette = (cassette: Cassette, dir: string): Effect.Effect<st
     const fs = yield* FileSystem.FileSystem
     const target = join(dir, cassette.pin)
     yield* fs.makeDirectory(target, { recursive: true })
-    const file = join(target, `${cassetteSlug(cassette.scenario.name)}.json`)
+    const file = join(target, cassetteFileName(cassette.scenario))
     // the scenario stays as written: its request bodies are sent in that key order
     yield* fs.writeFileString(file, stableStringify(Schema.encodeSync(Cassette)(cassette), ["scenario"]))
     return file

@@ -25,7 +25,8 @@ export const OPTIONS = {
   pin: { type: "string", commands: ["compare", "record", "replay", "bench", "wire", "fuzz"] },
   target: { type: "string", commands: ["compare", "record", "replay", "bench"] },
   runs: { type: "string", commands: ["compare", "record", "bench"] },
-  seed: { type: "string", commands: ["compare", "bench", "fuzz"] },
+  seed: { type: "string", commands: ["compare", "record", "bench", "fuzz"] },
+  generate: { type: "string", commands: ["record"] },
   scenario: { type: "string", multiple: true, commands: ["compare", "record", "bench", "wire"] },
   out: { type: "string", commands: ["compare", "record", "replay", "merge", "report", "bench", "wire", "fuzz"] },
   register: { type: "string", commands: ["compare"] },
@@ -33,7 +34,7 @@ export const OPTIONS = {
   profile: { type: "string", commands: ["compare", "record", "replay"] },
   "no-noise": { type: "boolean", commands: ["compare"] },
   fresh: { type: "boolean", commands: ["compare"] },
-  shared: { type: "boolean", commands: ["compare"] },
+  shared: { type: "boolean", commands: ["compare", "record"] },
   candidate: { type: "string", commands: ["compare"] },
   "no-shrink": { type: "boolean", commands: ["compare"] },
   workers: { type: "string", commands: ["compare", "bench"] },
@@ -173,7 +174,7 @@ export const oneOf = <T extends string>(args: ParsedArgs, flag: "target" | "cand
   return Effect.fail(new UsageError({ command: args.command, message: `--${flag} is ${orList(choices)}, not ${value}${near !== undefined ? `; did you mean ${near}?` : ""}` }))
 }
 
-export const intFlag = (args: ParsedArgs, name: "runs" | "seed" | "workers" | "count", fallback: number): Effect.Effect<number, UsageError> => {
+export const intFlag = (args: ParsedArgs, name: "runs" | "seed" | "workers" | "count" | "generate", fallback: number): Effect.Effect<number, UsageError> => {
   const raw = args.values[name]
   if (raw === undefined) return Effect.succeed(fallback)
   return /^-?\d+$/.test(raw) ? Effect.succeed(Number(raw)) : Effect.fail(new UsageError({ command: args.command, message: `--${name} wants an integer, got ${raw}` }))

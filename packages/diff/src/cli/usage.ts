@@ -83,11 +83,16 @@ Exit codes: 0 no divergence · 1 divergences (each listed in REPORT.md) · 2 the
 
 export const RECORD_HELP = `oracle record — record scenarios against the real gateway as cassettes
 
-Usage: oracle record [--pin P] [--target process|container] [--scenario FILE ...] [--out DIR] [--runs 1|2] [--source DIR]
-                     [--profile strict|tools]
+Usage: oracle record [--pin P] [--target process|container] [--scenario FILE ...] [--generate N --seed S]
+                     [--out DIR] [--runs 1|2] [--source DIR] [--profile strict|tools] [--shared]
 
-  --out DIR    fixtures directory (default: fixtures/); cassettes go to DIR/<pin>/<scenario-name>.json
-  --runs 1|2   play each scenario this often (default 2: replay can then learn the gateway's noise offline)
+  --out DIR      fixtures directory (default: fixtures/); cassettes go to DIR/<pin>/<scenario-name>.json
+  --runs 1|2     play each scenario this often (default 2: replay can then learn the gateway's noise offline)
+  --generate N   also record N generated scenarios (the ones compare --runs N --seed S plays), each to
+                 DIR/<pin>/generated-seed-S-<path>.json; without --scenario, only those
+  --seed S       seed for --generate (default: random; always printed)
+  --shared       play every scenario on one gateway instead of the default, a fresh gateway per play
+                 (as compare): on a shared gateway a recording holds what earlier scenarios left behind
   --pin P, --target T, --scenario FILE, --source DIR, --profile P: as for oracle compare
 
 Exit codes: 0 recorded · 2 the oracle could not run.
