@@ -1,4 +1,5 @@
 // @ts-check
+import { behaviourGlobs } from "./tools/mutation/scope.ts"
 /**
  * The mutation score of the emulator's behaviour code against the recorded evidence: StrykerJS
  * changes one piece of the emulator at a time (a condition, an operator, a literal, a removed
@@ -9,18 +10,7 @@
  * change); HERMETIC_MUTATE narrows the files (a comma-separated list of globs or file:line ranges).
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
-const BEHAVIOUR = [
-  "packages/emulator/src/**/*.ts",
-  // not behaviour a gateway has: the CLI, the test helpers, record/replay tooling, the admin plane,
-  // snapshots and namespaces (tools/mutation/scope.ts holds the same list)
-  "!packages/emulator/src/**/cli/**",
-  "!packages/emulator/src/**/testing/**",
-  "!packages/emulator/src/**/record/**",
-  "!packages/emulator/src/**/admin/**",
-  "!packages/emulator/src/**/snapshot/**",
-  "!packages/emulator/src/**/namespace/**",
-  "!packages/emulator/src/index.ts"
-]
+const BEHAVIOUR = behaviourGlobs()
 export default {
   testRunner: "vitest",
   vitest: { configFile: "vitest.mutation.config.ts" },

@@ -1,14 +1,37 @@
 /**
  * What the mutation score mutates: the emulator's behaviour code, the part that answers as the
- * gateway does. Left out, because no gateway has them: the CLI, the test helpers, record/replay
- * tooling, the admin (control) plane and snapshots. stryker.config.mjs holds the same list as globs.
+ * gateway does. Left out, because no gateway has them, so no recording of one can judge them: the
+ * CLI and its start-up guard, the test helpers, record/replay tooling, the admin (control) plane and
+ * its gate, the request journal, armed faults, snapshots, namespaces, and the storage layer's failure
+ * reporting and integrity check. stryker.config.mjs imports these (Node strips the types), as globs.
  */
 export const BEHAVIOUR_ROOT = "packages/emulator/src"
 
-const NOT_BEHAVIOUR = ["/cli/", "/testing/", "/record/", "/admin/", "/snapshot/", "/namespace/"]
+export const NOT_BEHAVIOUR = [
+  "/cli/",
+  "/testing/",
+  "/record/",
+  "/admin/",
+  "/snapshot/",
+  "/namespace/",
+  "/journal/",
+  "/services/Journal.ts",
+  "/services/Faults.ts",
+  "/services/StorageFailure.ts",
+  "/services/StorageIntegrity.ts",
+  "/http/AdminGate.ts",
+  "/config/StartupGuard.ts"
+]
 
 export const isBehaviourFile = (path: string): boolean =>
   path.startsWith(`${BEHAVIOUR_ROOT}/`) &&
   path.endsWith(".ts") &&
   path !== `${BEHAVIOUR_ROOT}/index.ts` &&
   !NOT_BEHAVIOUR.some((part) => path.includes(part))
+
+/** The same scope as Stryker's `mutate` globs: every source file, then each part left out. */
+export const behaviourGlobs = (): Array<string> => [
+  `${BEHAVIOUR_ROOT}/**/*.ts`,
+  `!${BEHAVIOUR_ROOT}/index.ts`,
+  ...NOT_BEHAVIOUR.map((part) => (part.endsWith("/") ? `!${BEHAVIOUR_ROOT}/**${part}**` : `!${BEHAVIOUR_ROOT}/**${part}`))
+]
