@@ -15,6 +15,7 @@ import type { DangerousMatch } from "../../agent/tools/DangerousCommands.js"
 import type { ApprovalChoice } from "../../agent/tools/ToolCalls.js"
 import { toolPreview } from "../../agent/tools/ToolProgress.js"
 import type { Agent } from "../../services/Agent.js"
+import type { EmuClock } from "../../services/Clock.js"
 import type { Storage } from "../../services/Storage.js"
 import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
 import type { Gateways } from "../../services/GatewayProcess.js"
@@ -130,7 +131,7 @@ function* approvalWait(spec: RunSpec, live: LiveRun, call: ExecutedToolCall, mat
   return choice
 }
 
-const playTurn = (spec: RunSpec, live: LiveRun, sessionId: string): Effect.Effect<AgentTurnResult, never, Agent | Gateways | Storage> =>
+const playTurn = (spec: RunSpec, live: LiveRun, sessionId: string): Effect.Effect<AgentTurnResult, never, Agent | Gateways | Storage | EmuClock> =>
   // the callbacks' status writes reach the ledger through the run task's own Storage
   playAgentTurn({
     namespace: spec.namespace,
