@@ -1,8 +1,9 @@
 /**
  * Turns StrykerJS's JSON report (reports/mutation/mutation.json, the mutation-testing-report-schema)
  * into the evidence a reviewer reads: the score, the counts by status and by file, every surviving
- * mutant with its place and replacement, and which survivors are listed as equivalent (and why) in
- * evidence/mutation/equivalent-mutants.json. Writes evidence/mutation/summary.json and the
+ * mutant with its place and replacement, which survivors are listed as equivalent (and why) in
+ * evidence/mutation/equivalent-mutants.json, and which sit in code only another pin reaches
+ * (evidence/mutation/pin-only-mutants.json: no recording of the recordable pin can judge them). Writes evidence/mutation/summary.json and the
  * `mutation` section of evidence/REPORT.md. For a run on a sample (what sampleLines.ts drew) the
  * score is labelled an estimate, with a 95 % Wilson interval (mutants of one line are not
  * independent draws, so the interval is a little optimistic).
@@ -50,13 +51,21 @@ export interface MutationSummary {
   readonly scoreWithoutEquivalents: number
   readonly interval95: readonly [number, number] | undefined
   readonly byFile: ReadonlyArray<{ readonly file: string; readonly detected: number; readonly undetected: number }>
-  readonly survivors: ReadonlyArray<{ readonly key: string; readonly status: string; readonly equivalent: string | undefined }>
+  /** Detected over the mutants a recording of the recordable pin can judge: equivalents and pin-only mutants left out. */
+  readonly scoreOverReachable: number
+  readonly survivors: ReadonlyArray<{ readonly key: string; readonly status: string; readonly equivalent: string | undefined; readonly pinOnly?: string }>
 }
 
-export const summarize = (report: StrykerReport, equivalents: Readonly<Record<string, string>>, meta: Pick<MutationSummary, "measuredAt" | "commit" | "loadAverage" | "sample">): MutationSummary => {
+/** Survivors that cannot change behaviour, and survivors in code only another pin reaches, each with its reason. */
+export interface SurvivorLists {
+  readonly equivalents: Readonly<Record<string, string>>
+  readonly pinOnly: Readonly<Record<string, string>>
+}
+
+export const summarize = (report: StrykerReport, lists: SurvivorLists, meta: Pick<MutationSummary, "measuredAt" | "commit" | "loadAverage" | "sample">): MutationSummary => {
   const counts: Record<string, number> = {}
   const byFile: Array<{ file: string; detected: number; undetected: number }> = []
-  const survivors: Array<{ key: string; status: string; equivalent: string | undefined }> = []
+  const survivors: Array<{ key: string; status: string; equivalent: string | undefined; pinOnly?: string }> = []
   for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
     let detected = 0
     let undetected = 0
@@ -66,7 +75,8 @@ export const summarize = (report: StrykerReport, equivalents: Readonly<Record<st
       if (UNDETECTED.has(m.status)) {
         undetected++
         const key = keyOf(file, m)
-        survivors.push({ key, status: m.status, equivalent: equivalents[key] })
+        const pinOnly = lists.pinOnly[key]
+        survivors.push({ key, status: m.status, equivalent: lists.equivalents[key], ...(pinOnly !== undefined ? { pinOnly } : {}) })
       }
     }
     if (detected + undetected > 0) byFile.push({ file, detected, undetected })
@@ -74,11 +84,13 @@ export const summarize = (report: StrykerReport, equivalents: Readonly<Record<st
   const detected = byFile.reduce((n, f) => n + f.detected, 0)
   const total = byFile.reduce((n, f) => n + f.detected + f.undetected, 0)
   const equivalent = survivors.filter((s) => s.equivalent !== undefined).length
+  const pinOnly = survivors.filter((s) => s.equivalent === undefined && s.pinOnly !== undefined).length
   return {
     ...meta,
     counts,
     score: total === 0 ? 0 : detected / total,
     scoreWithoutEquivalents: total - equivalent === 0 ? 0 : detected / (total - equivalent),
+    scoreOverReachable: total - equivalent - pinOnly === 0 ? 0 : detected / (total - equivalent - pinOnly),
     interval95: meta.sample === undefined ? undefined : wilson(detected, total - equivalent),
     byFile,
     survivors
@@ -99,6 +111,8 @@ export const renderSection = (s: MutationSummary): string => {
       ? `**Score: ${pct(s.score)}** — ${detected} of ${total} mutants detected; ${pct(s.scoreWithoutEquivalents)} without the listed equivalent mutants.`
       : `**Estimated score: ${pct(s.scoreWithoutEquivalents)}** (95 % interval ${pct(s.interval95?.[0] ?? 0)}–${pct(s.interval95?.[1] ?? 1)}) from the mutants of ${s.sample.lines} lines drawn at random (seed ${s.sample.seed}) from ${s.sample.codeLines} code lines: ${detected} of ${total} detected, ${s.survivors.filter((v) => v.equivalent !== undefined).length} listed as equivalent. Target 85 %.`,
     "",
+    `Over the mutants the recordable pin can judge (the ${s.survivors.filter((v) => v.equivalent === undefined && v.pinOnly !== undefined).length} survivors in code only another pin reaches left out, each listed with why): **${pct(s.scoreOverReachable)}**.`,
+    "",
     `Statuses: ${Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(" · ")}`,
     "",
     "| file | detected | not detected |",
@@ -107,7 +121,7 @@ export const renderSection = (s: MutationSummary): string => {
     "",
     `Surviving mutants (${s.survivors.length}; file:line:mutator:replacement):`,
     "",
-    ...s.survivors.map((v) => `- \`${v.key.replace("packages/emulator/src/", "")}\` ${v.status}${v.equivalent !== undefined ? ` — equivalent: ${v.equivalent}` : ""}`)
+    ...s.survivors.map((v) => `- \`${v.key.replace("packages/emulator/src/", "")}\` ${v.status}${v.equivalent !== undefined ? ` — equivalent: ${v.equivalent}` : v.pinOnly !== undefined ? ` — only another pin reaches it: ${v.pinOnly}` : ""}`)
   ]
   return lines.join("\n")
 }
@@ -115,9 +129,11 @@ export const renderSection = (s: MutationSummary): string => {
 /** Writes evidence/mutation/summary.json and the REPORT.md section; returns the section's headline. */
 export const writeMutationEvidence = (options: { readonly report: string; readonly out: string; readonly sample: MutationSummary["sample"] }): string => {
   const report = JSON.parse(readFileSync(options.report, "utf8")) as StrykerReport
-  const equivalentsFile = `${options.out}/equivalent-mutants.json`
-  const equivalents = existsSync(equivalentsFile) ? (JSON.parse(readFileSync(equivalentsFile, "utf8")) as Record<string, string>) : {}
-  const summary = summarize(report, equivalents, {
+  const list = (name: string) => {
+    const file = `${options.out}/${name}`
+    return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>) : {}
+  }
+  const summary = summarize(report, { equivalents: list("equivalent-mutants.json"), pinOnly: list("pin-only-mutants.json") }, {
     measuredAt: new Date().toISOString(),
     commit: execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim(),
     loadAverage: loadavg()[0] ?? 0,

@@ -7,6 +7,8 @@
  *
  *   npm run mutation                         the whole scope (nightly)
  *   npm run mutation -- --sample 200 --seed 26
+ *   npm run mutation -- --sample 200 --seed 26 --report-only   the evidence again from the last report
+ *                                            (after editing the equivalent or pin-only lists)
  */
 import { spawnSync } from "node:child_process"
 import { parseArgs } from "node:util"
@@ -14,7 +16,13 @@ import { writeMutationEvidence } from "./mutationReport.js"
 import { sampleLines } from "./sampleLines.js"
 
 const { values } = parseArgs({
-  options: { sample: { type: "string" }, seed: { type: "string", default: "26" }, concurrency: { type: "string" }, out: { type: "string", default: "evidence/mutation" } }
+  options: {
+    sample: { type: "string" },
+    seed: { type: "string", default: "26" },
+    concurrency: { type: "string" },
+    out: { type: "string", default: "evidence/mutation" },
+    "report-only": { type: "boolean", default: false }
+  }
 })
 const env: NodeJS.ProcessEnv = { ...process.env }
 let sample: { lines: number; seed: number; codeLines: number } | undefined
@@ -25,9 +33,11 @@ if (values.sample !== undefined) {
   process.stderr.write(`mutation: ${drawn.ranges.length} lines drawn from ${drawn.codeLines} code lines (seed ${drawn.seed})\n`)
 }
 if (values.concurrency !== undefined) env["HERMETIC_MUTATION_CONCURRENCY"] = values.concurrency
-const stryker = spawnSync("npx", ["stryker", "run", "stryker.config.mjs"], { stdio: "inherit", env })
-if (stryker.status !== 0) {
-  process.stderr.write(`mutation: StrykerJS exited ${stryker.status ?? stryker.signal}: no score written\n`)
-  process.exit(2)
+if (values["report-only"] !== true) {
+  const stryker = spawnSync("npx", ["stryker", "run", "stryker.config.mjs"], { stdio: "inherit", env })
+  if (stryker.status !== 0) {
+    process.stderr.write(`mutation: StrykerJS exited ${stryker.status ?? stryker.signal}: no score written\n`)
+    process.exit(2)
+  }
 }
 process.stdout.write(`${writeMutationEvidence({ report: "reports/mutation/mutation.json", out: values.out, sample })}\n`)
