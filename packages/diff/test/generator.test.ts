@@ -108,5 +108,36 @@ describe("REPORT.md's time mechanisms", () => {
     // the last move is read by nothing after it
     expect(counts["advance forward"]["timestamps"]).toBe(0)
     expect(counts["set future"]["run status TTL (sweep)"]).toBe(0)
+    // nothing is stopped after the move
+    expect(counts["set past"]["stop during a model call"]).toBe(0)
+  })
+
+  it("count a stop during a model call: a run accepted before the move, unsettled, stopped after it", async () => {
+    const scenario: Scenario = {
+      version: 1,
+      name: "stop across a set to the past",
+      steps: [
+        { script: { turns: [{ replies: [{ text: "held", hold: "h1" }] }] } },
+        { request: { method: "POST", path: "/v1/runs", body: { input: "hi" } }, as: "r1" },
+        { awaitHold: "h1" },
+        { clock: { set: 1_700_000_000 } },
+        { request: { method: "POST", path: "/v1/runs/{r1.run_id}/stop" } },
+        { release: "h1" },
+        { request: { method: "GET", path: "/v1/runs/{r1.run_id}" }, until: { terminal: true } }
+      ]
+    }
+    const evidence = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function*() {
+          const reference = yield* emulatorInProcessTarget({ pin: "0.19.0" })
+          const candidate = yield* emulatorInProcessTarget({ pin: "0.19.0" })
+          return (yield* compareScenario(reference, candidate, scenario, { register: EMPTY_REGISTER, pin: "0.19.0" })).evidence
+        })
+      )
+    )
+    expect(evidence.verdict).toBe("equal")
+    const counts = countTimeMechanisms([evidence], Date.now() / 1000)
+    expect(counts["set past"]["stop during a model call"]).toBe(1)
+    expect(counts["set past"]["run status TTL (sweep)"]).toBe(0)
   })
 })

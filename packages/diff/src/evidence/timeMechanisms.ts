@@ -3,11 +3,13 @@
  * the evidence's played steps, never from what a generator meant: a clock step exercises a
  * mechanism when, at that point of the play, the real gateway had answered the requests that
  * create its subject (a run, a keyed chat, a job, a waiting approval) and a later step reads that
- * subject again. `timestamps` is any request after the move.
+ * subject again. `timestamps` is any request after the move; `stop during a model call` is a run
+ * accepted and not yet settled before the move and stopped after it (the agent sees a stop at the
+ * end of a wait slice on loop time).
  */
 import type { ScenarioEvidence, StepEvidence } from "./Evidence.js"
 
-export const TIME_MECHANISMS = ["run status TTL (sweep)", "run buffer TTL (sweep)", "chat idempotency window", "cron ticker", "approval wait", "timestamps"] as const
+export const TIME_MECHANISMS = ["run status TTL (sweep)", "run buffer TTL (sweep)", "chat idempotency window", "cron ticker", "approval wait", "stop during a model call", "timestamps"] as const
 export type TimeMechanism = (typeof TIME_MECHANISMS)[number]
 
 export const CLOCK_OPERATIONS = ["advance forward", "advance backward", "set past", "set future", "freeze", "unfreeze"] as const
@@ -90,6 +92,9 @@ const exercisedAt = (steps: ReadonlyArray<StepEvidence>, i: number): ReadonlySet
   if ([...settled].some((a) => runs.has(a) && readLater(a, false))) found.add("run status TTL (sweep)")
   if ([...runs].some((a) => readLater(a, true))) found.add("run buffer TTL (sweep)")
   if ([...waiting].some((a) => after.some((r) => runAliasOf(r.path) === a))) found.add("approval wait")
+  if ([...runs].some((a) => !settled.has(a) && after.some((r) => r.method === "POST" && runAliasOf(r.path) === a && r.path.endsWith("/stop")))) {
+    found.add("stop during a model call")
+  }
   const keys = new Set(before.flatMap(({ request }) => (request?.key !== undefined && request.path === "/v1/chat/completions" && request.statuses.includes(200) ? [request.key] : [])))
   if (after.some((r) => r.key !== undefined && keys.has(r.key) && r.path === "/v1/chat/completions")) found.add("chat idempotency window")
   const jobs = new Set<string>()
