@@ -21,7 +21,7 @@ interface StrykerMutant {
   readonly status: string
   readonly location: { readonly start: { readonly line: number; readonly column: number } }
 }
-interface StrykerReport {
+export interface StrykerReport {
   readonly files: Readonly<Record<string, { readonly mutants: ReadonlyArray<StrykerMutant> }>>
 }
 
@@ -127,8 +127,28 @@ export const renderSection = (s: MutationSummary): string => {
 }
 
 /** Writes evidence/mutation/summary.json and the REPORT.md section; returns the section's headline. */
-export const writeMutationEvidence = (options: { readonly report: string; readonly out: string; readonly sample: MutationSummary["sample"] }): string => {
-  const report = JSON.parse(readFileSync(options.report, "utf8")) as StrykerReport
+/**
+ * Only the mutants on the drawn lines (`file:N-N` ranges): StrykerJS's incremental report also
+ * carries the results of lines an earlier run mutated, which are not part of this sample.
+ */
+export const onDrawnLines = (report: StrykerReport, ranges: ReadonlyArray<string>): StrykerReport => {
+  const drawn = new Set(ranges.map((r) => r.replace(/-\d+$/, "")))
+  return {
+    files: Object.fromEntries(
+      Object.entries(report.files).map(([file, { mutants }]) => [file, { mutants: mutants.filter((m) => drawn.has(`${file}:${m.location.start.line}`)) }])
+    )
+  }
+}
+
+export const writeMutationEvidence = (options: {
+  readonly report: string
+  readonly out: string
+  readonly sample: MutationSummary["sample"]
+  /** The sample's `file:N-N` ranges, when the run mutated a sample. */
+  readonly ranges?: ReadonlyArray<string>
+}): string => {
+  const full = JSON.parse(readFileSync(options.report, "utf8")) as StrykerReport
+  const report = options.ranges === undefined ? full : onDrawnLines(full, options.ranges)
   const list = (name: string) => {
     const file = `${options.out}/${name}`
     return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>) : {}

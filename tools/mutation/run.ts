@@ -26,9 +26,11 @@ const { values } = parseArgs({
 })
 const env: NodeJS.ProcessEnv = { ...process.env }
 let sample: { lines: number; seed: number; codeLines: number } | undefined
+let ranges: ReadonlyArray<string> | undefined
 if (values.sample !== undefined) {
   const drawn = sampleLines(process.cwd(), Number(values.sample), Number(values.seed))
   sample = { lines: drawn.ranges.length, seed: drawn.seed, codeLines: drawn.codeLines }
+  ranges = drawn.ranges
   env["HERMETIC_MUTATE"] = drawn.ranges.join(",")
   process.stderr.write(`mutation: ${drawn.ranges.length} lines drawn from ${drawn.codeLines} code lines (seed ${drawn.seed})\n`)
 }
@@ -40,4 +42,4 @@ if (values["report-only"] !== true) {
     process.exit(2)
   }
 }
-process.stdout.write(`${writeMutationEvidence({ report: "reports/mutation/mutation.json", out: values.out, sample })}\n`)
+process.stdout.write(`${writeMutationEvidence({ report: "reports/mutation/mutation.json", out: values.out, sample, ...(ranges !== undefined ? { ranges } : {}) })}\n`)
