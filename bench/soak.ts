@@ -193,7 +193,7 @@ export const runSoak = async (options: {
   /** Where the emulator writes its event-loop blocks, slow statements and GC pauses (JSON), if anywhere. */
   readonly trace?: string
 }): Promise<SoakResult> => {
-  const trace = options.trace === undefined ? {} : { nodeArgs: ["--import", STALL_TRACE], env: { HERMETIC_STALL_TRACE: options.trace } }
+  const trace = options.trace === undefined ? {} : { nodeArgs: ["--require", STALL_TRACE], env: { HERMETIC_STALL_TRACE: options.trace } }
   const e = await startBundledServe(await freePort(), ["--data-dir", join(options.dataDir, "soak"), "--api-key", KEY, "--max-concurrent-runs", "0"], trace)
   const pid = e.proc.pid as number
   const pools: Pools = { sessions: [], jobs: [], runs: [], responses: [] }

@@ -15,8 +15,7 @@
  *   (synchronous=NORMAL), and a killed process leaves the same committed log behind.
  */
 import { existsSync, statSync } from "node:fs"
-import { createRequire } from "node:module"
-import { Worker } from "node:worker_threads"
+import type { Worker } from "node:worker_threads"
 
 /** Pages the log may hold before the main connection checkpoints itself (the worker's backstop). */
 export const BACKSTOP_PAGES = 4000
@@ -79,6 +78,9 @@ export const walCheckpointer = (filename: string): WalCheckpointer => {
   const waiting: Array<{ resolve: (r: CheckpointReport) => void; reject: (e: unknown) => void }> = []
 
   const start = (): Worker => {
+    // loaded with the worker, not at start: worker_threads and node:module's loader cost a start milliseconds
+    const { Worker } = process.getBuiltinModule("node:worker_threads")
+    const { createRequire } = process.getBuiltinModule("node:module")
     const w = new Worker(WORKER_SOURCE, {
       eval: true,
       workerData: { filename, module: createRequire(import.meta.url).resolve("better-sqlite3"), maxPasses: MAX_PASSES }
