@@ -1,8 +1,10 @@
 /**
  * Where the emulator's event loop blocks, for the soak (`npm run reliability -- --soak
- * --soak-trace FILE`): preloaded into the bundled CLI (`node --require bench/tools/stall-trace.ts`, which reaches worker threads too;
- * Node's own type stripping, so only erasable syntax here), it records
- * - every event-loop block of at least STALL_MS (a 2 ms timer that fired late; the block is the lateness),
+ * --soak-trace FILE`): preloaded into the bundled CLI (`node --require bench/tools/stall-trace.ts`,
+ * which reaches worker threads too; Node's own type stripping, so only erasable syntax here), it
+ * records
+ * - every event-loop block of at least STALL_MS (a 2 ms timer that fired late; the block is the
+ *   lateness), with the thread's CPU time during it,
  * - every SQLite statement that took at least SLOW_SQL_MS, with its SQL and whether a WAL
  *   checkpoint ran inside it (the `-shm` file's backfill count moved),
  * - every GC pause of at least SLOW_GC_MS,
