@@ -17,6 +17,7 @@ interface Group {
 }
 interface Trace {
   readonly statements: number
+  readonly maxLogMiB?: number
   readonly mainThreadCheckpoints: number
   readonly mainThreadCheckpointMs: number
   readonly workerCheckpoints: { readonly requests: number; readonly totalMs: number; readonly maxMs: number; readonly atLeast10Ms: number }
@@ -44,7 +45,7 @@ for (const file of process.argv.slice(2)) {
   const s = t.summary
   const frequent = new Map<string, number>()
   for (const q of t.slowSql) if (!q.checkpoint && q.ms >= 10) frequent.set(q.sql.slice(0, 48), (frequent.get(q.sql.slice(0, 48)) ?? 0) + 1)
-  console.log(`== ${file}: ${t.statements} statements`)
+  console.log(`== ${file}: ${t.statements} statements${t.maxLogMiB === undefined ? "" : `, the WAL file at most ${t.maxLogMiB} MiB`}`)
   console.log(`  event-loop blocks >= 10 ms: ${s.blocks.count} (${s.blocks.ms} ms); >= 20 ms: ${s.atLeast20Ms.count} (${s.atLeast20Ms.ms} ms)`)
   for (const [cause, g] of Object.entries(s.byCause)) console.log(`    under ${cause.padEnd(10)} ${g.count} blocks, ${g.ms} ms, longest ${g.maxMs}`)
   console.log(`  checkpoints inside main-connection statements: ${t.mainThreadCheckpoints} (${t.mainThreadCheckpointMs} ms); >= 10 ms: ${atLeast10(t.slowSql.filter((q) => q.checkpoint).map((q) => q.ms))}`)

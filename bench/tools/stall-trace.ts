@@ -16,7 +16,7 @@
  * $HERMETIC_STALL_TRACE.thread-N.json every 2 s; the main thread reads those at exit, so a
  * checkpoint the worker ran while a main statement was running is not counted as that statement's.
  */
-import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, writeFileSync } from "node:fs"
+import { closeSync, existsSync, openSync, readdirSync, readFileSync, readSync, statSync, writeFileSync } from "node:fs"
 import { createRequire } from "node:module"
 import { basename, dirname, join } from "node:path"
 import { PerformanceObserver } from "node:perf_hooks"
@@ -86,6 +86,7 @@ for (const name of ["run", "get", "all"]) {
       }
     }
     const file = !this.reader && !this.database.memory
+    if (file) logFile ??= `${this.database.name}-wal`
     const before = file ? backfill(this.database) : undefined
     const t = now()
     try {
@@ -104,6 +105,15 @@ for (const name of ["run", "get", "all"]) {
   }
 }
 
+
+// the log's size on disk, sampled each second (SQLite reuses the file from its start after a restart, so it never shrinks)
+let logFile: string | undefined
+let maxLogBytes = 0
+if (isMainThread) {
+  setInterval(() => {
+    if (logFile !== undefined && existsSync(logFile)) maxLogBytes = Math.max(maxLogBytes, statSync(logFile).size)
+  }, 1000).unref()
+}
 
 const flushWorker = () => {
   if (out !== undefined) writeFileSync(`${out}.thread-${threadId}.json`, JSON.stringify({ threadId, statements: workerStatements }))
@@ -188,6 +198,7 @@ process.on("exit", () => {
         stallMs: STALL_MS,
         summary: { blocks: group(attributed), atLeast20Ms: group(attributed.filter((b) => b.ms >= 20)), byCause },
         statements,
+        maxLogMiB: round(maxLogBytes / 1048576),
         mainThreadCheckpoints: mainCheckpoints.length,
         mainThreadCheckpointMs: round(mainCheckpoints.reduce((n, s) => n + s.ms, 0)),
         backfillMovedDuringMainStatements: checkpoints,
