@@ -27,7 +27,7 @@ const START_BYTES = 1 << 20
  * fsyncs, for no gain on the event loop.
  */
 const INTERVAL_MS = 1000
-/** Passes one request may take to copy what writes added while the previous pass ran. */
+/** Passes one request may take to copy what writes added while the previous pass ran (a pass with nothing to copy does no I/O). */
 const MAX_PASSES = 8
 
 /** What one request to the worker did: its last pass's figures, in frames. */
@@ -62,12 +62,16 @@ parentPort.on("message", (m) => {
     parentPort.close()
     return
   }
+  // again until a pass finds the log copied whole and no frame added since the pass before: only
+  // then does the next write restart the log (a pass copies the frames there when it began)
   let r
+  let before = -1
   let passes = 0
   do {
+    if (r !== undefined) before = r.log
     r = checkpoint.get()
     passes++
-  } while (r.busy === 0 && r.checkpointed < r.log && passes < workerData.maxPasses)
+  } while (r.busy === 0 && (r.checkpointed < r.log || r.log !== before) && passes < workerData.maxPasses)
   parentPort.postMessage({ log: r.log, checkpointed: r.checkpointed, passes })
 })
 `
