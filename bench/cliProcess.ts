@@ -18,11 +18,21 @@ export interface Emu {
   readonly port: number
 }
 
+/** Node options and environment for the emulator's process (a diagnostic preload, for one). */
+export interface ServeProcessOptions {
+  readonly nodeArgs?: ReadonlyArray<string>
+  readonly env?: Readonly<Record<string, string>>
+}
+
 /** `hermes-emulator serve ARGS` from the bundle on `port`; resolves once it says it is listening. */
-export const startBundledServe = (port: number, args: ReadonlyArray<string>): Promise<Emu> =>
+export const startBundledServe = (port: number, args: ReadonlyArray<string>, options: ServeProcessOptions = {}): Promise<Emu> =>
   new Promise((resolve, reject) => {
     if (!existsSync(BUNDLED_CLI)) return reject(new Error(`${BUNDLED_CLI} is missing: run npm run build first`))
-    const proc = spawn(process.execPath, [BUNDLED_CLI, "serve", "--port", String(port), ...args], { cwd: repoRoot, stdio: ["ignore", "pipe", "pipe"] })
+    const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), BUNDLED_CLI, "serve", "--port", String(port), ...args], {
+      cwd: repoRoot,
+      stdio: ["ignore", "pipe", "pipe"],
+      env: { ...process.env, ...options.env }
+    })
     let stderr = ""
     proc.stderr?.on("data", (d: Buffer) => (stderr = `${stderr}${d.toString()}`.slice(-4000)))
     const timer = setTimeout(() => reject(new Error("emulator did not start in 60 s")), 60_000)

@@ -10,7 +10,8 @@
  *   4. 50 slow clients (headers dribbled a byte at a time) → GET /health p50/p99 beside them
  *   5. 10 clients streaming 400 MiB each → RSS growth of the emulator process
  *
- * `--soak [--soak-minutes N] [--soak-rate R]` runs only the soak instead (bench/soak.ts).
+ * `--soak [--soak-minutes N] [--soak-rate R] [--soak-trace FILE]` runs only the soak instead
+ * (bench/soak.ts); `--soak-trace` writes where the emulator's event loop blocked to FILE.
  */
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs"
 import * as net from "node:net"
@@ -248,10 +249,11 @@ const writeFigures = (out: string, name: "soak" | "reliability", result: unknown
 }
 
 /** `--soak`: the soak alone; its figures go to OUT/reliability/soak.{json,md} and the soak section of OUT/REPORT.md. */
-const soak = async (out: string, minutes: number, rate: number, warmupMinutes: number) => {
+const soak = async (out: string, minutes: number, rate: number, warmupMinutes: number, trace: string | undefined) => {
   const dir = mkdtempSync(join(tmpdir(), "hermetic-soak-"))
   try {
-    const result = await runSoak({ minutes, rate, warmupMinutes, dataDir: dir, log: (s) => process.stderr.write(`reliability: ${s}\n`) })
+    const log = (s: string) => process.stderr.write(`reliability: ${s}\n`)
+    const result = await runSoak({ minutes, rate, warmupMinutes, dataDir: dir, log, ...(trace === undefined ? {} : { trace }) })
     writeFigures(out, "soak", result, renderSoak(result))
     const met = result.verdict.met
     return met.errors && met.rate && met.rssDrift && met.p99 ? 0 : 1
@@ -275,14 +277,15 @@ const main = async () => {
       soak: { type: "boolean" },
       "soak-minutes": { type: "string" },
       "soak-rate": { type: "string" },
-      "soak-warmup-minutes": { type: "string" }
+      "soak-warmup-minutes": { type: "string" },
+      "soak-trace": { type: "string" }
     }
   })
   const out = values.out ?? "evidence"
   if (values.soak === true) {
     const minutes = positive("soak-minutes", values["soak-minutes"], SOAK_DEFAULTS.minutes)
     const warmup = positive("soak-warmup-minutes", values["soak-warmup-minutes"], Math.min(SOAK_DEFAULTS.warmupMinutes, Math.floor(minutes / 3)))
-    process.exitCode = await soak(out, minutes, positive("soak-rate", values["soak-rate"], SOAK_DEFAULTS.rate), warmup)
+    process.exitCode = await soak(out, minutes, positive("soak-rate", values["soak-rate"], SOAK_DEFAULTS.rate), warmup, values["soak-trace"])
     return
   }
   const quick = values.quick === true

@@ -11,6 +11,7 @@ import { readFileSync } from "node:fs"
 import * as http from "node:http"
 import { loadavg } from "node:os"
 import { join } from "node:path"
+import { fileURLToPath } from "node:url"
 import { freePort, percentile, rssKiB, startBundledServe, stopEmu } from "./cliProcess.js"
 
 export const SOAK_DEFAULTS = { minutes: 10, rate: 200, warmupMinutes: 2 } as const
@@ -180,8 +181,20 @@ const cpuSeconds = (pid: number): number => {
 const round = (n: number, digits = 1) => Number(n.toFixed(digits))
 const loadNow = () => loadavg().map((l) => round(l, 2))
 
-export const runSoak = async (options: { readonly minutes: number; readonly rate: number; readonly warmupMinutes: number; readonly dataDir: string; readonly log: (s: string) => void }): Promise<SoakResult> => {
-  const e = await startBundledServe(await freePort(), ["--data-dir", join(options.dataDir, "soak"), "--api-key", KEY, "--max-concurrent-runs", "0"])
+// preloaded into the emulator with --soak-trace: where its event loop blocks (bench/tools/stall-trace.ts)
+const STALL_TRACE = fileURLToPath(new URL("./tools/stall-trace.ts", import.meta.url))
+
+export const runSoak = async (options: {
+  readonly minutes: number
+  readonly rate: number
+  readonly warmupMinutes: number
+  readonly dataDir: string
+  readonly log: (s: string) => void
+  /** Where the emulator writes its event-loop blocks, slow statements and GC pauses (JSON), if anywhere. */
+  readonly trace?: string
+}): Promise<SoakResult> => {
+  const trace = options.trace === undefined ? {} : { nodeArgs: ["--require", STALL_TRACE], env: { HERMETIC_STALL_TRACE: options.trace } }
+  const e = await startBundledServe(await freePort(), ["--data-dir", join(options.dataDir, "soak"), "--api-key", KEY, "--max-concurrent-runs", "0"], trace)
   const pid = e.proc.pid as number
   const pools: Pools = { sessions: [], jobs: [], runs: [], responses: [] }
   try {

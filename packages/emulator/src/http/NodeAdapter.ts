@@ -104,8 +104,14 @@ const takeComplete = (req: http.IncomingMessage): BodyReader | undefined => {
 
 /** aiohttp's lingering_time: how long the rest of a body the answer left unread is read and discarded. */
 const LINGER_MS = 10_000
-/** How often the bytes discarded on a lingering connection are counted (collectDiscarded). */
-const COUNT_EVERY_MS = 20
+/**
+ * How often the bytes discarded on a lingering connection are counted (collectDiscarded). At 20 ms
+ * a socket streaming at loopback speed threw away megabytes between two counts, each collection
+ * came that much past its 4 MB: the reliability bench's ten 400 MiB uploads grew RSS by 37.0–45.8
+ * MiB (7 runs) against 25.5–35.1 at 5 ms, alternated on the same loaded machine. The timer runs
+ * only while a connection lingers (at most 10 s).
+ */
+const COUNT_EVERY_MS = 5
 /** After the FIN, how long the client gets to read the answer before the socket goes. */
 const CLOSE_GRACE_MS = 2_000
 

@@ -18,6 +18,7 @@ import { Context, Effect, Exit, Layer, Option, Scope, Stream } from "effect"
 import { mkdirSync } from "node:fs"
 import { dirname } from "node:path"
 import { bindingUnavailable, isBindingFailure, type NativeBindingUnavailable } from "./NativeBinding.js"
+import { BACKSTOP_PAGES, walCheckpointer, type WalCheckpointer } from "./WalCheckpointer.js"
 import { closedUncleanly, isCorruption, quickCheckProblems, sqliteMessage, storageCorrupt, type StorageCorrupt } from "./StorageIntegrity.js"
 
 /** The tables the emulator keeps (storage/Schema.ts assembles them from the parts that own them). */
@@ -51,6 +52,8 @@ export interface StorageShape {
   readonly clearNamespace: (namespace: string) => Effect.Effect<void>
   /** The SQLite file (`:memory:` for none), named when a request fails because storage did; a provided storage may leave it out. */
   readonly location?: string
+  /** A file's WAL checkpoints, run by a worker thread (WalCheckpointer.ts); none in memory. */
+  readonly checkpointer?: WalCheckpointer
 }
 
 /** Why the storage did not open: better-sqlite3's addon cannot load, or the data dir's file is damaged. */
@@ -99,6 +102,8 @@ function* openDatabase(filename: string, schema: StorageSchema) {
       // emulator promises); only an OS crash could lose the last commits. FULL's fsync per commit
       // was the largest single cost of a POST /v1/runs.
       db.pragma("synchronous = NORMAL")
+      // checkpoints belong to the worker below: this connection's own only past the backstop
+      if (file) db.pragma(`wal_autocheckpoint = ${BACKSTOP_PAGES}`)
       // a full check only after a process left without closing the file (StorageIntegrity.ts says why)
       const problems = unclean ? quickCheckProblems(db.pragma("quick_check") as Array<unknown>) : undefined
       return problems === undefined ? Effect.void : Effect.fail(storageCorrupt(filename, problems))
@@ -106,6 +111,10 @@ function* openDatabase(filename: string, schema: StorageSchema) {
       return isCorruption(e) ? Effect.fail(storageCorrupt(filename, sqliteMessage(e))) : Effect.die(e)
     }
   })
+
+  // released before the connection: the worker's connection closes first, so the main one's close
+  // still finds itself the last and removes the log
+  const checkpointer = file ? yield* Effect.acquireRelease(Effect.sync(() => walCheckpointer(filename)), (c) => Effect.promise(c.close)) : undefined
 
   // BEGIN/COMMIT prepared once: better-sqlite3's db.transaction(f) builds a new wrapper per call,
   // which cost about 9 µs of every POST /v1/runs (a nested call still takes its savepoints)
@@ -204,6 +213,7 @@ function* openDatabase(filename: string, schema: StorageSchema) {
   const transaction = <A>(f: () => A) => (db.inTransaction ? afterOpenTransaction(f, true) : attempt(() => atomically(f)))
   const storage: StorageShape = {
     location: filename,
+    ...(checkpointer === undefined ? {} : { checkpointer }),
     statement,
     use,
     transaction,
