@@ -3,11 +3,17 @@ import { Duration, Effect } from "effect"
 
 export type HealthResult = { readonly ok: true; readonly body: string } | { readonly ok: false; readonly reason: string }
 
-/** One GET /health: the status and body, or why there was no answer. */
+/**
+ * One GET /health: the status and body, or why there was no answer. On a connection of its own
+ * (`connection: close`): a probe's kept-alive socket would sit in fetch's pool until a scenario's
+ * first request took it, and a clock jump before that request fires aiohttp's keep-alive timer,
+ * which closes the socket under it (seen live: two parallel POSTs after a set to the future, as a
+ * fresh gateway's first steps, failed with "other side closed" every time).
+ */
 const probeHealth = (baseUrl: string) =>
   Effect.tryPromise({
     try: async (signal) => {
-      const r = await fetch(`${baseUrl}/health`, { signal: AbortSignal.any([signal, AbortSignal.timeout(2000)]) })
+      const r = await fetch(`${baseUrl}/health`, { headers: { connection: "close" }, signal: AbortSignal.any([signal, AbortSignal.timeout(2000)]) })
       return { status: r.status, body: await r.text() }
     },
     catch: (e) => (e instanceof Error ? e.message : String(e))
