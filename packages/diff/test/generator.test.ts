@@ -78,6 +78,18 @@ describe("the scenario generator", () => {
   })
 })
 
+/** The scenario compared on two in-process emulators: played evidence to count mechanisms in. */
+const emulatorAgainstItself = (scenario: Scenario) =>
+  Effect.runPromise(
+    Effect.scoped(
+      Effect.gen(function*() {
+        const reference = yield* emulatorInProcessTarget({ pin: "0.19.0" })
+        const candidate = yield* emulatorInProcessTarget({ pin: "0.19.0" })
+        return (yield* compareScenario(reference, candidate, scenario, { register: EMPTY_REGISTER, pin: "0.19.0" })).evidence
+      })
+    )
+  )
+
 describe("REPORT.md's time mechanisms", () => {
   it("are counted from the played steps: a set to the past between a settled run and its next read", async () => {
     const scenario: Scenario = {
@@ -92,15 +104,7 @@ describe("REPORT.md's time mechanisms", () => {
         { clock: { advance: 60 } }
       ]
     }
-    const evidence = await Effect.runPromise(
-      Effect.scoped(
-        Effect.gen(function*() {
-          const reference = yield* emulatorInProcessTarget({ pin: "0.19.0" })
-          const candidate = yield* emulatorInProcessTarget({ pin: "0.19.0" })
-          return (yield* compareScenario(reference, candidate, scenario, { register: EMPTY_REGISTER, pin: "0.19.0" })).evidence
-        })
-      )
-    )
+    const evidence = await emulatorAgainstItself(scenario)
     expect(evidence.verdict).toBe("equal")
     const counts = countTimeMechanisms([evidence], Date.now() / 1000)
     expect(counts["set past"]["run status TTL (sweep)"]).toBe(1)
@@ -126,15 +130,7 @@ describe("REPORT.md's time mechanisms", () => {
         { request: { method: "GET", path: "/v1/runs/{r1.run_id}" }, until: { terminal: true } }
       ]
     }
-    const evidence = await Effect.runPromise(
-      Effect.scoped(
-        Effect.gen(function*() {
-          const reference = yield* emulatorInProcessTarget({ pin: "0.19.0" })
-          const candidate = yield* emulatorInProcessTarget({ pin: "0.19.0" })
-          return (yield* compareScenario(reference, candidate, scenario, { register: EMPTY_REGISTER, pin: "0.19.0" })).evidence
-        })
-      )
-    )
+    const evidence = await emulatorAgainstItself(scenario)
     expect(evidence.verdict).toBe("equal")
     const counts = countTimeMechanisms([evidence], Date.now() / 1000)
     expect(counts["set past"]["stop during a model call"]).toBe(1)
