@@ -48,11 +48,11 @@ export const makeEmuClock = (source: Clock.Clock, mode: ClockMode = "both"): Emu
   const state = (ns: string): ClockState => states.get(ns) ?? START
   // below the millisecond, as Python's time.time() is: two sessions made in one millisecond still
   // list in the order they were made (a millisecond clock tied them, and the tie fell to their ids)
-  const realWall = () => Number(source.unsafeCurrentTimeNanos()) / 1e9
-  const realLoop = () => Number(source.unsafeCurrentTimeNanos()) / 1e9
+  // both clocks run on the source's nanoseconds; they part only by their offsets and the freeze
+  const realSeconds = () => Number(source.unsafeCurrentTimeNanos()) / 1e9
   const now = (ns: string): number => {
     const s = state(ns)
-    return s.frozenAt ?? realWall() + s.wallOffset
+    return s.frozenAt ?? realSeconds() + s.wallOffset
   }
   /** Both clocks forward (or back) by `delta` seconds; the loop clock only in "both" mode. */
   const move = (ns: string, delta: number) => {
@@ -65,14 +65,14 @@ export const makeEmuClock = (source: Clock.Clock, mode: ClockMode = "both"): Emu
   }
   return {
     now,
-    loop: (ns) => realLoop() + state(ns).loopOffset,
+    loop: (ns) => realSeconds() + state(ns).loopOffset,
     set: (ns, epoch) => Effect.sync(() => move(ns, epoch - now(ns))),
     advance: (ns, seconds) => Effect.sync(() => move(ns, seconds)),
     freeze: (ns, frozen) =>
       Effect.sync(() => {
         const s = state(ns)
         if (frozen && s.frozenAt === undefined) states.set(ns, { ...s, frozenAt: now(ns) })
-        if (!frozen && s.frozenAt !== undefined) states.set(ns, { ...s, wallOffset: s.frozenAt - realWall(), frozenAt: undefined })
+        if (!frozen && s.frozenAt !== undefined) states.set(ns, { ...s, wallOffset: s.frozenAt - realSeconds(), frozenAt: undefined })
       }),
     reset: (ns) => Effect.sync(() => void states.delete(ns))
   }
