@@ -8,18 +8,8 @@
  */
 import { readFileSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
+import { DETECTED, type StrykerReport } from "./mutationReport.js"
 
-interface StrykerMutant {
-  readonly mutatorName: string
-  readonly replacement?: string
-  readonly status: string
-  readonly location: { readonly start: { readonly line: number } }
-}
-interface StrykerReport {
-  readonly files: Readonly<Record<string, { readonly mutants: ReadonlyArray<StrykerMutant> }>>
-}
-
-const DETECTED = new Set(["Killed", "Timeout"])
 const OUTSIDE = new Set(["Ignored", "CompileError", "RuntimeError"])
 
 const perFile = (path: string) => {

@@ -14,7 +14,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { replaceReportSection } from "../../packages/diff/src/evidence/reportSection.js"
 
-interface StrykerMutant {
+export interface StrykerMutant {
   readonly id: string
   readonly mutatorName: string
   readonly replacement?: string
@@ -28,7 +28,7 @@ export interface StrykerReport {
 /** A survivor's key in the equivalents list: where it is and what it changes. */
 const keyOf = (file: string, m: StrykerMutant) => `${file}:${m.location.start.line}:${m.mutatorName}:${m.replacement ?? ""}`
 
-const DETECTED = new Set(["Killed", "Timeout"])
+export const DETECTED = new Set(["Killed", "Timeout"])
 const UNDETECTED = new Set(["Survived", "NoCoverage"])
 
 /** The 95 % Wilson score interval of k successes in n. */
