@@ -14,12 +14,14 @@ export const describeGeneratedBody = (g: GeneratedBody): string =>
   `<generated: ${g.size} bytes of ${JSON.stringify(g.filler ?? "x")}${g.chunked === true ? ", chunked" : ""}>`
 
 /**
- * The body for fetch: one buffer (fetch sends a Content-Length), or a stream of 64 KiB chunks
- * (fetch sends Transfer-Encoding: chunked and needs `duplex: "half"`).
+ * The body for fetch: one string or buffer (fetch sends a Content-Length), or a stream of 64 KiB
+ * chunks (fetch sends Transfer-Encoding: chunked and needs `duplex: "half"`). An ASCII filler goes
+ * as a string, the same bytes: the in-process emulator target then takes its string-body path,
+ * where it adds the Content-Length fetch would add, so a declared length over the limit judges it.
  */
 export const generatedBodyInit = (g: GeneratedBody): { body: BodyInit; duplex?: "half" } => {
   const filler = g.filler ?? "x"
-  if (g.chunked !== true) return { body: Buffer.alloc(g.size, filler) }
+  if (g.chunked !== true) return { body: filler.charCodeAt(0) < 0x80 ? filler.repeat(g.size) : Buffer.alloc(g.size, filler) }
   let left = g.size
   const chunk = Buffer.alloc(Math.min(CHUNK, g.size), filler)
   const stream = new ReadableStream<Uint8Array>({

@@ -37,6 +37,7 @@ import { Agent } from "../services/Agent.js"
 import { EmuClock } from "../services/Clock.js"
 import type { Storage } from "../services/Storage.js"
 import { type AgentMessage, repairMessageSequence } from "./AgentMessages.js"
+import { renameBlankToolCalls } from "./BlankToolCallNames.js"
 import type { AgentTurnInput, AgentTurnResult, ExecutedToolCall } from "./AgentTurn.js"
 import type { Interrupt } from "./Interrupt.js"
 import { AgentTurnState } from "./AgentTurnState.js"
@@ -84,6 +85,7 @@ function* agentTurn(input: AgentTurnInput) {
   for (;;) {
     if (turn.interrupted) return interruptedTurn(turn)
     repairMessageSequence(turn.messages)
+    renameBlankToolCalls(turn.messages)
     if (turn.turnStart < 0) turn.turnStart = turn.messages.length
     yield* observeModelCall(turn.messages)
     const answer: Answer = yield* player.answer(turn.modelCall())
