@@ -81,6 +81,15 @@ function* agentTurn(input: AgentTurnInput) {
   const gateway = (yield* Gateways).get(input.namespace)
   markAgentTurn(gateway)
   const turn = new AgentTurnState(input, player, gateway)
+  // crash-resilience persistence: the session row and the user's message, before the first model call
+  yield* turn.persist()
+  const result = yield* turnLoop(turn)
+  yield* turn.persist()
+  return result
+}
+
+function* turnLoop(turn: AgentTurnState) {
+  const { input, player } = turn
   for (;;) {
     if (turn.interrupted) return interruptedTurn(turn)
     repairMessageSequence(turn.messages)
@@ -217,6 +226,8 @@ function* toolRound(turn: AgentTurnState, answer: Answer, reply: Reply, text: st
     if (enabled?.has(call.name) !== true) turn.messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: unknownToolText(call.name, enabled) })
   }
   if (!runs) return undefined
+  // the assistant tool-call message is written before any tool runs
+  yield* turn.persist()
   for (const call of all) if (enabled.has(call.name)) yield* runTool(turn, call)
   turn.needsBreak = true
   return undefined
@@ -261,6 +272,7 @@ function* runTool(turn: AgentTurnState, call: ExecutedToolCall) {
   call.result = outcome.content
   // an executed tool's message names the tool twice (`name` for the model, `tool_name` for state.db)
   turn.messages.push({ role: "tool", name: call.name, tool_name: call.name, tool_call_id: call.id, content: outcome.content })
+  yield* turn.persist()
   yield* callbacks?.onToolComplete?.(call) ?? Effect.void
 }
 

@@ -9,7 +9,7 @@ import { pyStrip } from "../python/index.js"
 import type { GatewayState } from "../services/GatewayProcess.js"
 import type { Storage } from "../services/Storage.js"
 import { AGENT_MODEL } from "./AgentIdentity.js"
-import { type AgentMessage, stampPersisted } from "./AgentMessages.js"
+import { type AgentMessage, takeUnpersisted } from "./AgentMessages.js"
 import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js"
 import { TodoList } from "./tools/TodoList.js"
 
@@ -17,6 +17,12 @@ const noEffect = () => Effect.void
 
 export class AgentTurnState {
   readonly messages: Array<AgentMessage>
+  /** The caller's history dicts: already durable, stamped by a flush but never written. */
+  private readonly history: ReadonlySet<AgentMessage>
+  /** Tokens already handed to a transcript write, and whether one accounted an answered call. */
+  private accountedInput = 0
+  private accountedOutput = 0
+  private accountedACall = false
   /** A fresh agent per request: its todo list starts empty. */
   readonly todo = new TodoList()
   inputTokens = 0
@@ -42,6 +48,7 @@ export class AgentTurnState {
     readonly gateway: GatewayState
   ) {
     this.messages = [...input.history]
+    this.history = new Set(input.history)
     this.messages.push({ role: "user", content: input.userMessage })
     this.emitDelta = input.callbacks?.onDelta ?? noEffect
     this.onPause = input.callbacks?.onPause ?? noEffect
@@ -72,9 +79,30 @@ export class AgentTurnState {
     return { input_tokens: this.inputTokens, output_tokens: this.outputTokens, total_tokens: this.inputTokens + this.outputTokens }
   }
 
-  /** The turn's result: a completed turn unless `fields` say otherwise. */
+  /**
+   * A persistence point (`_persist_session` / `_flush_messages_to_session_db`): the messages not
+   * written yet go to the session, each once, however often it is called.
+   */
+  persist(): Effect.Effect<void, never, Storage> {
+    const messages = takeUnpersisted(this.messages, this.history)
+    const write = this.input.persist
+    if (write === undefined) return Effect.void
+    let answeredCalls = 0
+    for (const m of messages) if (m["role"] === "assistant") answeredCalls++
+    if (answeredCalls > 0) this.accountedACall = true
+    // tokens count once the turn has an answered call on record, at the first write after they were spent
+    const tokens = this.accountedACall
+      ? { input_tokens: this.inputTokens - this.accountedInput, output_tokens: this.outputTokens - this.accountedOutput }
+      : { input_tokens: 0, output_tokens: 0 }
+    if (this.accountedACall) {
+      this.accountedInput = this.inputTokens
+      this.accountedOutput = this.outputTokens
+    }
+    return write({ messages, answeredCalls, tokens })
+  }
+
+  /** The turn's result: a completed turn unless `fields` say otherwise (the loop's caller persists it). */
   finish(fields: Partial<AgentTurnResult> & { readonly finalResponse: string }): AgentTurnResult {
-    stampPersisted(this.messages)
     return {
       messages: this.messages,
       turnStart: this.turnStart < 0 ? this.messages.length : this.turnStart,

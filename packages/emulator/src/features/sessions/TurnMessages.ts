@@ -33,16 +33,3 @@ export const clientSafeMessage = (m: TurnMessage): Record<string, unknown> => {
 /** run.completed's `messages`: the turn's assistant and tool messages. */
 export const assistantAndToolMessages = (turn: ReadonlyArray<TurnMessage>): Array<Record<string, unknown>> =>
   turn.filter((m) => m["role"] === "assistant" || m["role"] === "tool").map(clientSafeMessage)
-
-/** Accounted model calls of a turn: one per assistant message it produced (upstream counts answered calls). */
-export const answeredCalls = (
-  turn: ReadonlyArray<TurnMessage>,
-  usage: { readonly input_tokens: number; readonly output_tokens: number }
-): ReadonlyArray<{ readonly input_tokens: number; readonly output_tokens: number }> => {
-  const calls: Array<{ readonly input_tokens: number; readonly output_tokens: number }> = []
-  for (const m of turn) {
-    if (m["role"] !== "assistant") continue
-    calls.push(calls.length === 0 ? { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens } : { input_tokens: 0, output_tokens: 0 })
-  }
-  return calls
-}
