@@ -12,6 +12,8 @@ import { compareScenario } from "../src/compare/compareScenario.js"
 import { EMPTY_REGISTER } from "../src/diff/DivergenceRegister.js"
 import { emulatorInProcessTarget } from "../src/target/EmulatorTargets.js"
 import type { Scenario, Step } from "../src/scenario/Scenario.js"
+import { initialModel, moveClock, stopStranded } from "../src/generate/GenModel.js"
+import { features } from "../src/coverage/emulatorRoutes.js"
 
 const SEED = 2601
 const exchangesOf = (s: Scenario) => s.steps.reduce((n, st) => n + ("request" in st ? 1 : "parallel" in st ? st.parallel.length : 0), 0)
@@ -75,6 +77,36 @@ describe("the scenario generator", () => {
     const tools = generateScenarios({ seed: SEED, count: 300, pin: "0.19.0", profile: "tools" })
     expect(tools.some((s) => (s.origin?.generator ?? "").includes("tools.approvalAcrossClock(set past"))).toBe(true)
     expect(tools.some((s) => (s.origin?.generator ?? "").includes("tools.approvalAcrossClock(+61 s"))).toBe(true)
+  })
+})
+
+describe("the generator's model of a stop during a held model call", () => {
+  const heldRun = (loop: number) => ({ alias: "r1", phase: "held" as const, hold: "h1", heldLoopHigh: loop, settledAt: 0, eventsRead: false, clockMoved: false })
+  it("settles at the slice's end unless the loop clock went back after the reply was held", () => {
+    const m = initialModel("0.19.0", features("0.19.0"))
+    const r = heldRun(m.loop)
+    m.runs.push(r)
+    expect(stopStranded(m, r)).toBe(false)
+    moveClock(m, 400)
+    expect(stopStranded(m, r)).toBe(false)
+    moveClock(m, -100_000_000)
+    expect(stopStranded(m, r)).toBe(true)
+    // a set to the future takes loop time past the slice again
+    moveClock(m, 200_000_000)
+    expect(stopStranded(m, r)).toBe(false)
+  })
+
+  it("never strands on the wall-clock profile (clock moves leave loop time alone) nor for a reply held after the move", () => {
+    const wall = initialModel("0.19.0", features("0.19.0"), true)
+    const r = heldRun(wall.loop)
+    wall.runs.push(r)
+    moveClock(wall, -100_000_000)
+    expect(stopStranded(wall, r)).toBe(false)
+    const m = initialModel("0.19.0", features("0.19.0"))
+    moveClock(m, -100_000_000)
+    const later = heldRun(m.loop)
+    m.runs.push(later)
+    expect(stopStranded(m, later)).toBe(false)
   })
 })
 

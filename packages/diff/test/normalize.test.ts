@@ -61,6 +61,36 @@ describe("normalizeRun", () => {
     expect(normalizeRun(stuck, { version: 1, name: "t", steps }, { clock: "running" }).relations[0]?.holds).toBe(false)
   })
 
+  it("tells a session's messages apart by their integer ids: the first message is not the last one's later reading", () => {
+    const list = (...msgs: ReadonlyArray<[number, number]>) =>
+      `{"object": "list", "session_id": "${A}", "data": [${msgs.map(([id, ts]) => `{"id": ${id}, "session_id": "${A}", "timestamp": ${ts}}`).join(", ")}]}`
+    const run = runOf(rawJsonExchange("GET", "/m", 200, list([1, 1764500000.1], [2, 1764500000.9])), rawJsonExchange("GET", "/m", 200, list([1, 1764500000.1], [2, 1764500000.9], [3, 1764500005.0])))
+    const relations = normalizeRun(run, scenarioOf(2), { clock: "running" }).relations
+    expect(relations.filter((r) => !r.holds)).toEqual([])
+    expect(relations.map((r) => r.id)).toContain("steps[1].exchanges[0].response.body.data[0].timestamp: timestamp of id=1 ≥ its value at step 0")
+  })
+
+  it("compares a jump only with timestamps on its own timeline: none from before a set or a backward move, none after the next", () => {
+    const steps: Scenario["steps"] = [{ reset: {} }, { clock: { set: 1700000000 } }, { reset: {} }, { clock: { advance: 400 } }, { reset: {} }, { clock: { set: 1900000000 } }, { reset: {} }]
+    const clock = { kind: "clock" as const, exchanges: [] }
+    // before the set: a later wall time than anything after the jump; after the next set: a much later one
+    const played = (afterJump: number) =>
+      runOf(
+        rawJsonExchange("GET", "/a", 200, `{"created_at": 1764500000.0}`),
+        clock,
+        rawJsonExchange("GET", "/b", 200, `{"created_at": 1700000003.0}`),
+        clock,
+        rawJsonExchange("GET", "/c", 200, `{"created_at": ${afterJump}}`),
+        clock,
+        rawJsonExchange("GET", "/d", 200, `{"created_at": 1900000001.0}`)
+      )
+    const relation = (afterJump: number) =>
+      normalizeRun(played(afterJump), { version: 1, name: "t", steps }, { clock: "running" }).relations.find((r) => r.id.startsWith("step 3:"))?.holds
+    expect(relation(1700000404.0)).toBe(true)
+    // the jump did not show on its own timeline: the later set's readings must not hide that
+    expect(relation(1700000010.0)).toBe(false)
+  })
+
   it("an int timestamp made right after a jump counts as jumped (int(time.time()) drops the fraction)", () => {
     const steps: Scenario["steps"] = [{ reset: {} }, { clock: { advance: 60 } }, { reset: {} }]
     const soon = runOf(rawJsonExchange("GET", "/a", 200, `{"created_at": 1764500000.7}`), { kind: "clock", exchanges: [] }, rawJsonExchange("GET", "/b", 200, `{"created": 1764500060}`))

@@ -12,7 +12,11 @@ import type { Scenario, Step } from "../scenario/Scenario.js"
 export type RunPhase =
   /** its model reply is held: status "running" until released */
   | "held"
-  /** stopped while held: "stopping" until the hold is released, then "cancelled" */
+  /**
+   * stopped while held, its stop stranded: Hermes sees a stop during a model call at the end of a
+   * 0.3 s slice of loop time, and the slice armed before the loop clock went back ends only when
+   * loop time is back there (years): "stopping" until the hold is released, then "cancelled"
+   */
   | "stopping"
   /** completed, failed or cancelled; `settledAt` is the model clock when it settled */
   | "terminal"
@@ -29,6 +33,8 @@ export interface ModelRun {
   eventsRead: boolean
   /** A clock jump since it was created: its event buffer's expiry races the sweeper, so events are not read. */
   clockMoved: boolean
+  /** While held: the furthest loop time since its reply was held (where its model call's join slice was armed). */
+  heldLoopHigh?: number
 }
 
 /** Something the scenario created and may refer to later (a stored response, a session). */
@@ -173,9 +179,13 @@ export const applySweep = (m: GenModel): void => {
 /** The clocks moved by `wall` seconds (a set is a move by its distance from the model's wall time). */
 export const moveClock = (m: GenModel, wall: number): void => {
   m.clock += wall
+  for (const r of m.runs) if (r.phase === "held") r.heldLoopHigh = Math.max(r.heldLoopHigh ?? m.loop, m.loop)
   const loop = m.wallOnly ? 0 : wall
   m.loop += loop
   m.loopHigh = Math.max(m.loopHigh, m.loop)
   m.sweepAfter = { lo: m.sweepAfter.lo - loop, hi: m.sweepAfter.hi - loop }
   for (const r of m.runs) r.clockMoved = true
 }
+
+/** A stop made now during a held run's model call would be seen only once loop time is back where its slice was armed. */
+export const stopStranded = (m: Readonly<GenModel>, r: Readonly<ModelRun>): boolean => m.loop < (r.heldLoopHigh ?? m.loop)

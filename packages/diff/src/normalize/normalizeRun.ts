@@ -49,7 +49,8 @@ class Normalizer {
     const normalized = new Map<string, JsonValue>()
     const keys = Object.keys(value)
     for (const key of [...keys].sort()) normalized.set(key, this.json(value[key] as JsonValue, step, `${location}.${key}`))
-    const identityField = IDENTITY_FIELDS.find((f) => typeof normalized.get(f) === "string")
+    // a message's own integer id names it before the session_id it shares with its siblings
+    const identityField = IDENTITY_FIELDS.find((f) => typeof normalized.get(f) === "string" || typeof normalized.get(f) === "number")
     const entity = identityField === undefined ? undefined : `${identityField}=${String(normalized.get(identityField))}`
     // a tool's run time is the machine's, not the server's behaviour
     if (normalized.get("event") === TOOL_DURATION.event && numericValue(value["duration"] as JsonValue) !== undefined) {
@@ -203,11 +204,19 @@ const timeRelations = (times: ReadonlyArray<TimeObservation>, scenario: Scenario
     const monotone = list.every((t, i) => i === 0 || t.value >= (list[i - 1] as TimeObservation).value)
     out.push({ id: `${exchange}: SSE frame timestamps non-decreasing`, holds: monotone })
   }
-  // a clock jump shows: timestamps made after `advance: X` are at least X later than any before it
+  // a clock jump shows: timestamps made after `advance: X` are at least X later than any made
+  // before it — both on one timeline, between the clock's last set or backward move and its next
+  // (across one, how far apart the timelines sit depends on how long each side took to play the
+  // steps between, which is not behaviour)
+  const resets = scenario.steps.flatMap((step, index) =>
+    "clock" in step && ("set" in step.clock || ("advance" in step.clock && step.clock.advance <= 0)) ? [index] : []
+  )
   scenario.steps.forEach((step, index) => {
     if (!("clock" in step) || !("advance" in step.clock) || step.clock.advance <= 0) return
-    const before = times.filter((t) => t.step < index).map((t) => t.value)
-    const after = times.filter((t) => t.step > index).map((t) => t.value)
+    const from = Math.max(-1, ...resets.filter((r) => r < index))
+    const to = Math.min(scenario.steps.length, ...resets.filter((r) => r > index))
+    const before = times.filter((t) => t.step > from && t.step < index).map((t) => t.value)
+    const after = times.filter((t) => t.step > index && t.step < to).map((t) => t.value)
     if (before.length === 0 || after.length === 0) return
     const jump = (step.clock as { advance: number }).advance
     // floored: an int timestamp (int(time.time()), /v1/models' `created`) made X s after a float one

@@ -215,12 +215,13 @@ function* toolRound(turn: AgentTurnState, answer: Answer, reply: Reply, text: st
   const runs = enabled !== undefined && calls.some((call) => enabled.has(call.name))
   if (runs) turn.invalidToolRounds = 0
   else if (++turn.invalidToolRounds >= MAX_INVALID_TOOL_ROUNDS) return invalidToolCallEnd(turn, calls)
-  const all = calls.map((call, i): ExecutedToolCall => ({
+  const made = calls.map((call, i): ExecutedToolCall => ({
     id: answer.toolCallIds[i] ?? `call_hermetic_${turn.modelCalls}_${i}`,
     name: call.name,
     arguments: toolArguments(call),
     ...(call.approval === undefined ? {} : { approval: call.approval })
   }))
+  const all = runs ? withoutRepeatedCalls(made) : made
   turn.messages.push(toolCallsMessage(text, reply, all))
   for (const call of all) {
     if (enabled?.has(call.name) !== true) turn.messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: unknownToolText(call.name, enabled) })
@@ -231,6 +232,22 @@ function* toolRound(turn: AgentTurnState, answer: Answer, reply: Reply, text: st
   for (const call of all) if (enabled.has(call.name)) yield* runTool(turn, call)
   turn.needsBreak = true
   return undefined
+}
+
+/**
+ * `_deduplicate_tool_calls`: in a round that runs tools, a call repeating an earlier call of the
+ * same reply (same name, same argument text; blank arguments read as "{}") is dropped before the
+ * assistant message is built, so it is neither stored nor run (observed live on 0.19.0: two `todo`
+ * calls with `{}` kept one). A round of only unknown tools keeps every call.
+ */
+const withoutRepeatedCalls = (calls: ReadonlyArray<ExecutedToolCall>): ReadonlyArray<ExecutedToolCall> => {
+  const seen = new Set<string>()
+  return calls.filter((call) => {
+    const key = JSON.stringify([call.name, pyStrip(call.arguments) === "" ? "{}" : call.arguments])
+    if (seen.has(key)) return false
+    seen.add(key)
+    return true
+  })
 }
 
 /** The assistant message carrying a reply's tool calls, as Hermes stores it. */

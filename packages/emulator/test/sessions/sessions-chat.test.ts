@@ -101,6 +101,46 @@ describe.each(["0.19.0", "0.21.0"] as const)("session chat on %s (sequence obser
     expect(s).toMatchObject({ message_count: 4, tool_call_count: 1, input_tokens: 11, output_tokens: 3 })
   })
 
+  it("run.completed after a failed turn left two user messages in a row: 0.19.0 reports the session's earlier replies too", async () => {
+    const c = await open({ hermesVersion: pin })
+    await c.json("POST", "/api/sessions", { id: "uu" })
+    const streamed = async (input: string) =>
+      named(await readSse(await c.request("POST", "/api/sessions/uu/chat/stream", { body: { input } }))).find((e) => e.event === "run.completed")?.data["messages"]
+    await c.script({ turns: [{ replies: [{ error: { status: 400, message: "synthetic failure" } }] }] })
+    expect(await streamed("turn one")).toEqual([])
+    await c.script({ turns: [{ replies: [{ text: "answer two" }] }] })
+    // the failed turn's lone user message is merged with this one into the history's dict: the
+    // transcript still starts with the (rewritten) one-message history, so only this turn is reported
+    expect(await streamed("turn two")).toMatchObject([{ role: "assistant", content: "answer two" }])
+    await c.script({ turns: [{ replies: [{ error: { status: 400, message: "synthetic failure" } }] }] })
+    const third = (await streamed("turn three")) as Array<Record<string, unknown>>
+    if (pin === "0.19.0") {
+      // history user, user, assistant: the repair merges the two users, the transcript no longer
+      // starts with the history, the boundary is 0 — the stored reply comes back in its history shape
+      expect(third).toHaveLength(1)
+      expect(Object.keys(third[0] ?? {})).toEqual(["role", "content", "timestamp", "finish_reason"])
+      expect(third[0]).toMatchObject({ role: "assistant", content: "answer two", finish_reason: "stop" })
+    } else expect(third).toEqual([])
+  })
+
+  it("a reply repeating a tool call (same name, same arguments) keeps the first: neither stored nor run twice", async () => {
+    const c = await open({ hermesVersion: pin, enabledToolsets: ["todo"] })
+    await c.json("POST", "/api/sessions", { id: "dup" })
+    const merge = { todos: [{ id: "1", content: "x", status: "pending" }], merge: true }
+    await c.script({
+      turns: [{
+        replies: [
+          { toolCalls: [{ id: "call_a", name: "todo", arguments: {} }, { id: "call_b", name: "todo", arguments: {} }, { id: "call_c", name: "todo", arguments: merge }] },
+          { text: "done" }
+        ]
+      }]
+    })
+    await c.json("POST", "/api/sessions/dup/chat", { message: "use tools" })
+    const messages = (await c.json<{ data: Array<Record<string, unknown>> }>("GET", "/api/sessions/dup/messages")).body.data
+    expect(messages.map((m) => [m["role"], m["tool_call_id"]])).toEqual([["user", null], ["assistant", null], ["tool", "call_a"], ["tool", "call_c"], ["assistant", null]])
+    expect((messages[1]?.["tool_calls"] as Array<Record<string, unknown>>).map((t) => t["id"])).toEqual(["call_a", "call_c"])
+  })
+
   it("refuses in upstream's order: 404 before the body, missing message, bad system_message, content errors", async () => {
     const c = await open({ hermesVersion: pin })
     expect((await c.request("POST", "/api/sessions/nope/chat", { body: "not json" })).status).toBe(404)

@@ -6,7 +6,7 @@ import type { Reply } from "@hermetic/script"
 import * as fc from "fast-check"
 import type { JsonValue } from "../../json/JsonValue.js"
 import type { HttpRequestSpec, Step } from "../../scenario/Scenario.js"
-import { type GenModel, type ModelRun, newAlias, newHold, pickRun, type ScenarioBuilder } from "../GenModel.js"
+import { type GenModel, type ModelRun, newAlias, newHold, pickRun, type ScenarioBuilder, stopStranded } from "../GenModel.js"
 import { command, type OperationCommands } from "./Operation.js"
 import { type PlainTurn, plainReply } from "./replies.js"
 
@@ -59,7 +59,14 @@ const createRun = (m: GenModel, b: ScenarioBuilder, kind: TurnKind, body: JsonVa
   b.script({ turns: [{ replies: [replyOf(kind, m.aliasCount, hold)] }] })
   m.warmth = "warm"
   b.add(post(alias))
-  const run: ModelRun = { alias, phase: hold !== undefined ? "held" : "terminal", ...(hold !== undefined ? { hold } : {}), settledAt: m.clock, eventsRead: false, clockMoved: false }
+  const run: ModelRun = {
+    alias,
+    phase: hold !== undefined ? "held" : "terminal",
+    ...(hold !== undefined ? { hold, heldLoopHigh: m.loop } : {}),
+    settledAt: m.clock,
+    eventsRead: false,
+    clockMoved: false
+  }
   b.add({ request: { method: "GET", path: runPath(run) }, until: hold !== undefined ? { status: ["running"] } : { terminal: true } })
   // "running" is set before the agent calls the model: wait until the reply is really held, or a
   // later agent call could take this turn first on the real gateway
@@ -132,7 +139,15 @@ export const runsOperation: OperationCommands = {
         const r = pickRun(m, pick, ["held", "terminal", "gone"])
         if (r === undefined) return
         b.add({ request: { method: "POST", path: runPath(r, "/stop") } })
-        if (r.phase === "held") r.phase = "stopping"
+        if (r.phase !== "held") return
+        if (stopStranded(m, r)) {
+          r.phase = "stopping"
+          return
+        }
+        // seen at the end of the current 0.3 s join slice: wait for it rather than race it
+        b.add({ request: { method: "GET", path: runPath(r) }, until: { terminal: true } })
+        r.phase = "terminal"
+        r.settledAt = m.clock
       })
     ),
     fc.nat().map((pick) =>

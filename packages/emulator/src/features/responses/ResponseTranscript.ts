@@ -1,32 +1,15 @@
 /**
- * From the agent's transcript to what the Responses API answers and stores: where this turn
- * starts, the output items, and the history kept for chaining. How the turn boundary is found is
- * the pin's `responsesTurnBoundary` (see version/Pins.ts): 0.19.0 compares the transcript with the
- * request's history by value, 0.21.0 takes the current turn.
+ * From the agent's transcript to what the Responses API answers and stores: the output items and
+ * the history kept for chaining. Where the turn starts in the transcript is agent/TurnBoundary.ts.
  */
 import type { AgentTurnResult } from "../../agent/AgentLoop.js"
-import { type AgentMessage, startsWith } from "../../agent/AgentMessages.js"
+import type { AgentMessage } from "../../agent/AgentMessages.js"
+import { turnStartIndex } from "../../agent/TurnBoundary.js"
 import type { IdsShape } from "../../services/Ids.js"
 import type { Features } from "../../version/Pins.js"
 import { isDict } from "../../python/index.js"
 
 const userMessageOf = (content: unknown): AgentMessage => ({ role: "user", content })
-
-/** `_response_messages_turn_start_index` (0.19.0) or the agent's own turn start (0.21.0). */
-export const turnStartIndex = (
-  features: Features,
-  history: ReadonlyArray<AgentMessage>,
-  userMessage: unknown,
-  result: AgentTurnResult
-): number => {
-  const messages = result.messages
-  if (messages.length === 0) return 0
-  if (features.responsesTurnBoundary === "current-turn") return result.turnStart
-  const expected = [...history, userMessageOf(userMessage)]
-  if (startsWith(messages, expected)) return expected.length
-  if (history.length > 0 && startsWith(messages, history)) return history.length
-  return 0
-}
 
 /** `_build_response_conversation_history`: the transcript stored with the response. */
 export const storedHistory = (

@@ -4,7 +4,8 @@
  * 1-based seq and a float ts unless it already has them. Sequence (0.19.0 source, observed live):
  * run.started, message.started, then per model reply its assistant.delta chunks and, when it had
  * text, tool.progress "_thinking" carrying that text; then assistant.completed and run.completed
- * (the turn's assistant/tool messages and usage); `error` if the turn raised; always `done`.
+ * (the turn's assistant/tool messages as upstream finds the turn in the agent's transcript, see
+ * SessionConversation.ts, and usage); `error` if the turn raised; always `done`.
  * The gateway runs no tools, so tool.started/completed/failed never occur. A model error is the
  * assistant's content, as on …/chat. The turn runs on even when the client goes away, as upstream's
  * executor thread does, so the session is written either way.
@@ -20,7 +21,8 @@ import { Ids } from "../../services/Ids.js"
 import { sessionTranscript } from "./SessionTranscript.js"
 import { reasoningPreview } from "./ReasoningPreview.js"
 import { parseSessionChat } from "./SessionChatRequest.js"
-import { assistantAndToolMessages, turnMessages } from "./TurnMessages.js"
+import { assistantAndToolMessages } from "./TurnMessages.js"
+import { sessionConversation, turnReportedMessages } from "./SessionConversation.js"
 import { admitAgentRequest } from "../../http/Admission.js"
 import { pyDumps, PyFloat } from "../../python/index.js"
 
@@ -72,6 +74,7 @@ function* streamTurn(ctx: RouteContext, emit: Emit, messageId: string, sessionId
   let pendingText = ""
   yield* emit("run.started", { user_message: { role: "user", content: userMessage } })
   yield* emit("message.started", { message: { id: messageId, role: "assistant" } })
+  const history = yield* sessionConversation(ctx.namespace, sessionId)
   const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({
     namespace: ctx.namespace,
     operation: "sessions.chat.stream",
@@ -102,7 +105,6 @@ function* streamTurn(ctx: RouteContext, emit: Emit, messageId: string, sessionId
       onToolComplete: (call) => emit("tool.completed", { message_id: messageId, tool_name: call.name, preview: null, args: null })
     }
   }))
-  const own = turnMessages(result.messages, 0)
   yield* emit("assistant.completed", {
     session_id: sessionId,
     message_id: messageId,
@@ -115,7 +117,7 @@ function* streamTurn(ctx: RouteContext, emit: Emit, messageId: string, sessionId
     session_id: sessionId,
     message_id: messageId,
     completed: true,
-    messages: assistantAndToolMessages(own),
+    messages: assistantAndToolMessages(turnReportedMessages(ctx.features, history, userMessage, result.messages)),
     usage: result.usage
   })
 }

@@ -1,7 +1,6 @@
 /**
- * From an agent turn's transcript to what the sessions surfaces show: the messages state.db gets
- * for the turn (the user's and everything after it) and the client-safe assistant/tool messages
- * that run.completed carries (`_message_response` keys, in that fixed order).
+ * From an agent turn's transcript to what the session chat stream shows: the client-safe
+ * assistant/tool messages that run.completed carries (`_message_response` keys, in that fixed order).
  */
 import type { TurnMessage } from "./AgentTurnRecord.js"
 
@@ -19,10 +18,6 @@ const SAFE_KEYS = [
   "reasoning",
   "reasoning_content"
 ] as const
-
-/** The turn's own messages: from this turn's user message (the first after the history) on. */
-export const turnMessages = (transcript: ReadonlyArray<TurnMessage>, historyLength: number): ReadonlyArray<TurnMessage> =>
-  transcript.slice(historyLength)
 
 export const clientSafeMessage = (m: TurnMessage): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
