@@ -118,8 +118,7 @@ function* turnLoop(turn: AgentTurnState) {
     }
     // a cut-off reply never reaches this point: Hermes reports only replies it accepted
     yield* input.callbacks?.onAssistantReply?.(text) ?? Effect.void
-    turn.inputTokens += reply.usage?.prompt_tokens ?? 0
-    turn.outputTokens += reply.usage?.completion_tokens ?? 0
+    yield* turn.answered(reply.usage?.prompt_tokens ?? 0, reply.usage?.completion_tokens ?? 0)
     if (calls.length > 0) {
       const ended = yield* toolRound(turn, answer, reply, text, calls)
       if (ended === undefined) continue

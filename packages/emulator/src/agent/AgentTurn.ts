@@ -60,9 +60,8 @@ export interface TokenCounts {
 }
 
 /**
- * One write of the session transcript (state.db) at a persistence point of the turn: the
- * messages not written before, in order, the answered model calls they account (one per
- * assistant message) and the tokens counted since the last accounted write.
+ * One write of the session transcript (state.db): at a persistence point of the turn the
+ * messages not written before, in order; once per answered model call that call and its tokens.
  */
 export interface TranscriptWrite {
   readonly messages: ReadonlyArray<AgentMessage>

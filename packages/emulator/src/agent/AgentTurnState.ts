@@ -14,15 +14,12 @@ import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js
 import { TodoList } from "./tools/TodoList.js"
 
 const noEffect = () => Effect.void
+const NO_TOKENS = { input_tokens: 0, output_tokens: 0 }
 
 export class AgentTurnState {
   readonly messages: Array<AgentMessage>
   /** The caller's history dicts: already durable, stamped by a flush but never written. */
   private readonly history: ReadonlySet<AgentMessage>
-  /** Tokens already handed to a transcript write, and whether one accounted an answered call. */
-  private accountedInput = 0
-  private accountedOutput = 0
-  private accountedACall = false
   /** A fresh agent per request: its todo list starts empty. */
   readonly todo = new TodoList()
   inputTokens = 0
@@ -86,19 +83,18 @@ export class AgentTurnState {
   persist(): Effect.Effect<void, never, Storage> {
     const messages = takeUnpersisted(this.messages, this.history)
     const write = this.input.persist
-    if (write === undefined) return Effect.void
-    let answeredCalls = 0
-    for (const m of messages) if (m["role"] === "assistant") answeredCalls++
-    if (answeredCalls > 0) this.accountedACall = true
-    // tokens count once the turn has an answered call on record, at the first write after they were spent
-    const tokens = this.accountedACall
-      ? { input_tokens: this.inputTokens - this.accountedInput, output_tokens: this.outputTokens - this.accountedOutput }
-      : { input_tokens: 0, output_tokens: 0 }
-    if (this.accountedACall) {
-      this.accountedInput = this.inputTokens
-      this.accountedOutput = this.outputTokens
-    }
-    return write({ messages, answeredCalls, tokens })
+    return write === undefined ? Effect.void : write({ messages, answeredCalls: 0, tokens: NO_TOKENS })
+  }
+
+  /**
+   * An accepted model reply: its tokens join the turn's usage and, as `update_token_counts` does
+   * once per answered call, the session's counters at once (before the reply's messages are written).
+   */
+  answered(input: number, output: number): Effect.Effect<void, never, Storage> {
+    this.inputTokens += input
+    this.outputTokens += output
+    const write = this.input.persist
+    return write === undefined ? Effect.void : write({ messages: [], answeredCalls: 1, tokens: { input_tokens: input, output_tokens: output } })
   }
 
   /** The turn's result: a completed turn unless `fields` say otherwise (the loop's caller persists it). */

@@ -71,4 +71,21 @@ describe.each(["0.19.0", "0.21.0"] as const)("the agent writes its turn at Herme
     expect(done.map((m) => m["role"])).toEqual(["user", "assistant", "tool", "assistant"])
     expect(await session(c, "s-wait")).toMatchObject({ message_count: 4, tool_call_count: 1, api_call_count: 2, input_tokens: 24, output_tokens: 5 })
   })
+
+  it("the session counts each accepted model call: an empty reply is one, a reply cut by the length limit is not (observed live on 0.19.0)", async () => {
+    const c = await open({ hermesVersion: pin })
+    await c.script({
+      turns: [
+        { replies: [{ text: "", usage: { prompt_tokens: 3, completion_tokens: 0 } }] },
+        { replies: [{ text: "after empty", usage: { prompt_tokens: 4, completion_tokens: 2 } }] },
+        { replies: [{ text: "cut", finishReason: "length", usage: { prompt_tokens: 5, completion_tokens: 6 } }, { text: "rest", usage: { prompt_tokens: 7, completion_tokens: 1 } }] }
+      ]
+    })
+    const empty = String((await c.json("POST", "/v1/runs", { input: "empty first", session_id: "s-empty" })).body["run_id"])
+    await c.waitForStatus(empty, ["completed"])
+    expect(await session(c, "s-empty")).toMatchObject({ message_count: 2, api_call_count: 2, input_tokens: 7, output_tokens: 2 })
+    const cut = String((await c.json("POST", "/v1/runs", { input: "cut first", session_id: "s-cut" })).body["run_id"])
+    await c.waitForStatus(cut, ["completed"])
+    expect(await session(c, "s-cut")).toMatchObject({ message_count: 4, api_call_count: 1, input_tokens: 7, output_tokens: 1 })
+  })
 })

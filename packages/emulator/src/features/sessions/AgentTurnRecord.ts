@@ -2,8 +2,9 @@
  * What Hermes' agent writes to state.db at one persistence point of a turn, whichever route ran
  * it (chat completions, responses, runs, session chat, cron): the session row (created on first
  * use with source "api_server", or enriched where still empty), its system prompt snapshot, the
- * messages not written before, and the token counters of the answered model calls (the first
- * accounted call also pins sessions.model to the agent's model). The agent writes at turn start
+ * messages not written before, or the token counters of one answered model call (the first
+ * accounted call also pins sessions.model to the agent's model; a reply cut by the length limit is
+ * not accounted, an empty one is). The agent writes at turn start
  * (the user's message, before the first model call), before a round's tools run, after each tool
  * result and at the turn's end, so a held or approval-waiting turn is already visible and its
  * message ids come before those of a turn that finishes meanwhile (ids are one sequence per
@@ -28,9 +29,9 @@ export interface AgentTurnRecord {
   readonly sessionId: string
   /** The messages to write, in order (none: the write only makes sure of the session row). */
   readonly messages: ReadonlyArray<TurnMessage>
-  /** Model calls these messages account for: added to api_call_count. */
+  /** Answered model calls this write accounts for: added to api_call_count. */
   readonly answeredCalls: number
-  /** Tokens spent since the last accounted write. */
+  /** The tokens of those calls. */
   readonly tokens: { readonly input_tokens: number; readonly output_tokens: number }
   /** Session source; "api_server" for every API route, "cron" for scheduled jobs. */
   readonly source?: string
