@@ -87,6 +87,17 @@ describe("normalizeRun", () => {
     const relation = (afterJump: number) =>
       normalizeRun(played(afterJump), { version: 1, name: "t", steps }, { clock: "running" }).relations.find((r) => r.id.startsWith("step 3:"))?.holds
     expect(relation(1700000404.0)).toBe(true)
+    // a reading, after the set, of a value made before it (a run read again) is not on the new timeline
+    const reread = runOf(
+      rawJsonExchange("GET", "/a", 200, `{"created_at": 1764500000.0}`),
+      clock,
+      rawJsonExchange("GET", "/b", 200, `{"created_at": 1764500000.0, "updated_at": 1700000003.0}`),
+      clock,
+      rawJsonExchange("GET", "/c", 200, `{"created_at": 1700000404.0}`),
+      clock,
+      rawJsonExchange("GET", "/d", 200, `{"created_at": 1900000001.0}`)
+    )
+    expect(normalizeRun(reread, { version: 1, name: "t", steps }, { clock: "running" }).relations.find((r) => r.id.startsWith("step 3:"))?.holds).toBe(true)
     // the jump did not show on its own timeline: the later set's readings must not hide that
     expect(relation(1700000010.0)).toBe(false)
   })

@@ -207,7 +207,7 @@ const timeRelations = (times: ReadonlyArray<TimeObservation>, scenario: Scenario
   // a clock jump shows: timestamps made after `advance: X` are at least X later than any made
   // before it — both on one timeline, between the clock's last set or backward move and its next
   // (across one, how far apart the timelines sit depends on how long each side took to play the
-  // steps between, which is not behaviour)
+  // steps between, which is not behaviour; seed 26003 position 899 was such a case)
   const resets = scenario.steps.flatMap((step, index) =>
     "clock" in step && ("set" in step.clock || ("advance" in step.clock && step.clock.advance <= 0)) ? [index] : []
   )
@@ -215,8 +215,13 @@ const timeRelations = (times: ReadonlyArray<TimeObservation>, scenario: Scenario
     if (!("clock" in step) || !("advance" in step.clock) || step.clock.advance <= 0) return
     const from = Math.max(-1, ...resets.filter((r) => r < index))
     const to = Math.min(scenario.steps.length, ...resets.filter((r) => r > index))
-    const before = times.filter((t) => t.step > from && t.step < index).map((t) => t.value)
-    const after = times.filter((t) => t.step > index && t.step < to).map((t) => t.value)
+    // only readings new in their window count: a value already read before it (a run created
+    // earlier, read again) was made on the earlier timeline
+    const readBy = (last: number) => new Set(times.filter((t) => t.step <= last).map((t) => t.value))
+    const old = readBy(from)
+    const before = times.filter((t) => t.step > from && t.step < index && !old.has(t.value)).map((t) => t.value)
+    const seen = readBy(index)
+    const after = times.filter((t) => t.step > index && t.step < to && !seen.has(t.value)).map((t) => t.value)
     if (before.length === 0 || after.length === 0) return
     const jump = (step.clock as { advance: number }).advance
     // floored: an int timestamp (int(time.time()), /v1/models' `created`) made X s after a float one
