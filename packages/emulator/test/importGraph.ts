@@ -51,7 +51,7 @@ export const FOUNDATION: Readonly<Record<string, ReadonlyArray<string>>> = {
  */
 export const SEAMS: Readonly<Record<string, ReadonlyArray<string>>> = {
   // every route that plays an agent turn records it in the sessions store once it settles
-  "features/sessions/RecordTurnResult.ts": ["chat", "jobs", "responses", "runs"],
+  "features/sessions/SessionTranscript.ts": ["chat", "jobs", "responses", "runs"],
   // a cron job's run ends its session and titles it
   "features/sessions/SessionStore.ts": ["jobs"],
   // a run may continue a stored response (previous_response_id)

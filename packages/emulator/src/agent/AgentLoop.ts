@@ -82,6 +82,15 @@ function* agentTurn(input: AgentTurnInput) {
   const gateway = (yield* Gateways).get(input.namespace)
   markAgentTurn(gateway)
   const turn = new AgentTurnState(input, player, gateway)
+  // crash-resilience persistence: the session row and the user's message, before the first model call
+  yield* turn.persist()
+  const result = yield* turnLoop(turn)
+  yield* turn.persist()
+  return result
+}
+
+function* turnLoop(turn: AgentTurnState) {
+  const { input, player } = turn
   for (;;) {
     if (turn.interrupted) return interruptedTurn(turn)
     repairMessageSequence(turn.messages)
@@ -111,8 +120,7 @@ function* agentTurn(input: AgentTurnInput) {
     }
     // a cut-off reply never reaches this point: Hermes reports only replies it accepted
     yield* input.callbacks?.onAssistantReply?.(text) ?? Effect.void
-    turn.inputTokens += reply.usage?.prompt_tokens ?? 0
-    turn.outputTokens += reply.usage?.completion_tokens ?? 0
+    yield* turn.answered(reply.usage?.prompt_tokens ?? 0, reply.usage?.completion_tokens ?? 0)
     if (calls.length > 0) {
       const ended = yield* toolRound(turn, answer, reply, text, calls)
       if (ended === undefined) continue
@@ -220,6 +228,8 @@ function* toolRound(turn: AgentTurnState, answer: Answer, reply: Reply, text: st
     if (enabled?.has(call.name) !== true) turn.messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: unknownToolText(call.name, enabled) })
   }
   if (!runs) return undefined
+  // the assistant tool-call message is written before any tool runs
+  yield* turn.persist()
   for (const call of all) if (enabled.has(call.name)) yield* runTool(turn, call)
   turn.needsBreak = true
   return undefined
@@ -280,6 +290,7 @@ function* runTool(turn: AgentTurnState, call: ExecutedToolCall) {
   call.result = outcome.content
   // an executed tool's message names the tool twice (`name` for the model, `tool_name` for state.db)
   turn.messages.push({ role: "tool", name: call.name, tool_name: call.name, tool_call_id: call.id, content: outcome.content })
+  yield* turn.persist()
   yield* callbacks?.onToolComplete?.(call) ?? Effect.void
 }
 

@@ -139,7 +139,16 @@ export const repairMessageSequence = (messages: Array<AgentMessage>): number => 
   return repairs
 }
 
-/** The session-DB flush at the end of a turn: every message still in the list gets the marker. */
-export const stampPersisted = (messages: ReadonlyArray<AgentMessage>): void => {
-  for (const m of messages) m[DB_PERSISTED] = true
+/**
+ * One session-DB flush: every dict in the list without the marker gets it; those that are not the
+ * caller's history (skipped by identity, as already durable) are returned, in order, to be written.
+ */
+export const takeUnpersisted = (messages: ReadonlyArray<AgentMessage>, history: ReadonlySet<AgentMessage>): Array<AgentMessage> => {
+  const fresh: Array<AgentMessage> = []
+  for (const m of messages) {
+    if (m[DB_PERSISTED] === true) continue
+    m[DB_PERSISTED] = true
+    if (!history.has(m)) fresh.push(m)
+  }
+  return fresh
 }

@@ -53,6 +53,22 @@ export interface AgentTurnCallbacks {
   readonly onToolApproval?: (call: ExecutedToolCall, match: DangerousMatch) => Effect.Effect<ApprovalChoice, never, Storage>
 }
 
+/** Tokens the session row accounts. */
+export interface TokenCounts {
+  readonly input_tokens: number
+  readonly output_tokens: number
+}
+
+/**
+ * One write of the session transcript (state.db): at a persistence point of the turn the
+ * messages not written before, in order; once per answered model call that call and its tokens.
+ */
+export interface TranscriptWrite {
+  readonly messages: ReadonlyArray<AgentMessage>
+  readonly answeredCalls: number
+  readonly tokens: TokenCounts
+}
+
 export interface AgentTurnInput {
   readonly namespace: string
   /** The operation whose agent turn this is (a Script turn's `when.operation`). */
@@ -74,6 +90,12 @@ export interface AgentTurnInput {
   readonly enabledTools?: ReadonlySet<string>
   /** The approval session approvals are remembered under (the run id on /v1/runs). */
   readonly approvalSession?: string
+  /**
+   * Where the agent writes its session transcript, at the points Hermes does: turn start (the
+   * session row and the user's message, before the first model call), before a round's tools
+   * run, after each tool result, and at the turn's end. Absent: nothing is written.
+   */
+  readonly persist?: (write: TranscriptWrite) => Effect.Effect<void, never, Storage>
 }
 
 export interface ExecutedToolCall {

@@ -9,14 +9,17 @@ import { pyStrip } from "../python/index.js"
 import type { GatewayState } from "../services/GatewayProcess.js"
 import type { Storage } from "../services/Storage.js"
 import { AGENT_MODEL } from "./AgentIdentity.js"
-import { type AgentMessage, stampPersisted } from "./AgentMessages.js"
+import { type AgentMessage, takeUnpersisted } from "./AgentMessages.js"
 import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js"
 import { TodoList } from "./tools/TodoList.js"
 
 const noEffect = () => Effect.void
+const NO_TOKENS = { input_tokens: 0, output_tokens: 0 }
 
 export class AgentTurnState {
   readonly messages: Array<AgentMessage>
+  /** The caller's history dicts: already durable, stamped by a flush but never written. */
+  private readonly history: ReadonlySet<AgentMessage>
   /** A fresh agent per request: its todo list starts empty. */
   readonly todo = new TodoList()
   inputTokens = 0
@@ -42,6 +45,7 @@ export class AgentTurnState {
     readonly gateway: GatewayState
   ) {
     this.messages = [...input.history]
+    this.history = new Set(input.history)
     this.messages.push({ role: "user", content: input.userMessage })
     this.emitDelta = input.callbacks?.onDelta ?? noEffect
     this.onPause = input.callbacks?.onPause ?? noEffect
@@ -72,9 +76,29 @@ export class AgentTurnState {
     return { input_tokens: this.inputTokens, output_tokens: this.outputTokens, total_tokens: this.inputTokens + this.outputTokens }
   }
 
-  /** The turn's result: a completed turn unless `fields` say otherwise. */
+  /**
+   * A persistence point (`_persist_session` / `_flush_messages_to_session_db`): the messages not
+   * written yet go to the session, each once, however often it is called.
+   */
+  persist(): Effect.Effect<void, never, Storage> {
+    const messages = takeUnpersisted(this.messages, this.history)
+    const write = this.input.persist
+    return write === undefined ? Effect.void : write({ messages, answeredCalls: 0, tokens: NO_TOKENS })
+  }
+
+  /**
+   * An accepted model reply: its tokens join the turn's usage and, as `update_token_counts` does
+   * once per answered call, the session's counters at once (before the reply's messages are written).
+   */
+  answered(input: number, output: number): Effect.Effect<void, never, Storage> {
+    this.inputTokens += input
+    this.outputTokens += output
+    const write = this.input.persist
+    return write === undefined ? Effect.void : write({ messages: [], answeredCalls: 1, tokens: { input_tokens: input, output_tokens: output } })
+  }
+
+  /** The turn's result: a completed turn unless `fields` say otherwise (the loop's caller persists it). */
   finish(fields: Partial<AgentTurnResult> & { readonly finalResponse: string }): AgentTurnResult {
-    stampPersisted(this.messages)
     return {
       messages: this.messages,
       turnStart: this.turnStart < 0 ? this.messages.length : this.turnStart,

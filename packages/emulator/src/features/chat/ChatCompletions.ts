@@ -13,7 +13,7 @@ import { KEEPALIVE_AFTER } from "../../http/SseKeepalive.js"
 import { Deferred, Effect, Either, Queue, Stream } from "effect"
 import { Interrupt } from "../../agent/Interrupt.js"
 import { type AgentTurnCallbacks, type AgentTurnResult, playAgentTurn } from "../../agent/AgentLoop.js"
-import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
+import { sessionTranscript } from "../sessions/SessionTranscript.js"
 import type { AgentMessage } from "../../agent/AgentMessages.js"
 import { type ChatTurnRequest, parseChatRequest } from "./ChatRequest.js"
 import { errorHeaderValue, finishReasonOf, hermesBlock, usageBody } from "./ChatOutcome.js"
@@ -80,11 +80,10 @@ const runTurn = (
       history: agentHistory(request),
       enabledTools,
       ...(callbacks === undefined ? {} : { callbacks }),
-      ...(interrupt === undefined ? {} : { interrupt })
-    }).pipe(
+      ...(interrupt === undefined ? {} : { interrupt }),
       // the agent writes its turn to state.db under the chat's session
-      Effect.tap((result) => recordPlayedTurn(ctx.namespace, sessionId, result, ctx.now()))
-    ))
+      persist: sessionTranscript(ctx.namespace, sessionId, ctx.now)
+    }))
   })
 
 const completionBody = (id: string, created: number, model: unknown, result: AgentTurnResult) => {

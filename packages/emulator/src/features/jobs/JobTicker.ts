@@ -17,7 +17,7 @@ import { Gateways } from "../../services/GatewayProcess.js"
 import { EmuClock } from "../../services/Clock.js"
 import { Ids } from "../../services/Ids.js"
 import { nodeCrypto } from "../../services/NodeCrypto.js"
-import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
+import { sessionTranscript } from "../sessions/SessionTranscript.js"
 import { endSession, writeTitle } from "../sessions/SessionStore.js"
 import { fromEpochSeconds, fromIsoformat, assumeConfiguredZone, strftime } from "./IsoTime.js"
 import { nowIso } from "./JobRecord.js"
@@ -102,9 +102,15 @@ function* fireJob(ns: string, job: Job) {
   const stamp = fromEpochSeconds(started)
   const sessionId = `cron_${id}_${strftime(stamp, "%Y%m%d_%H%M%S")}`
   const prompt = typeof job["prompt"] === "string" ? job["prompt"] : pyStr(job["prompt"] ?? "")
-  const result = yield* playAgentTurn({ namespace: ns, operation: "cron", sessionId, userMessage: `${CRON_PREAMBLE_STANDIN}\n\n${prompt}`, history: [] })
+  const result = yield* playAgentTurn({
+    namespace: ns,
+    operation: "cron",
+    sessionId,
+    userMessage: `${CRON_PREAMBLE_STANDIN}\n\n${prompt}`,
+    history: [],
+    persist: sessionTranscript(ns, sessionId, () => clock.now(ns), "cron")
+  })
   const finished = clock.now(ns)
-  yield* recordPlayedTurn(ns, sessionId, { messages: result.messages, usage: result.usage }, finished, "cron")
   yield* writeTitle(ns, sessionId, `${pyStr(job["name"])} \u00b7 ${strftime(stamp, "%b %d %H:%M")}`)
   yield* endSession(ns, sessionId, "cron_complete", finished)
   const after = yield* loadJobEntry(ns, id)

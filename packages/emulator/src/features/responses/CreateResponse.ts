@@ -18,7 +18,7 @@ import { streamResponse } from "./ResponsesStream.js"
 import { turnStartIndex } from "../../agent/TurnBoundary.js"
 import { finalTextOf, outputItems, storedHistory } from "./ResponseTranscript.js"
 import { Ids, type IdsShape, responseId as newResponseId } from "../../services/Ids.js"
-import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
+import { sessionTranscript } from "../sessions/SessionTranscript.js"
 import { admitAgentRequest, concurrencyLimited, parseSessionKeyHeader } from "../../http/Admission.js"
 import { pyTruthy } from "../../python/index.js"
 
@@ -34,10 +34,16 @@ const runTurn = (ctx: RouteContext, request: ResponseRequest, release: () => voi
   Effect.suspend(() => {
     release()
     return ctx.gateway.agentTurnInFlight(
-      playAgentTurn({ namespace: ctx.namespace, operation: "responses.create", sessionId, userMessage: request.userMessage, history: request.history, enabledTools: agentToolNames(ctx.config.enabledToolsets) }).pipe(
+      playAgentTurn({
+        namespace: ctx.namespace,
+        operation: "responses.create",
+        sessionId,
+        userMessage: request.userMessage,
+        history: request.history,
+        enabledTools: agentToolNames(ctx.config.enabledToolsets),
         // the agent writes its turn to state.db under the response's session
-        Effect.tap((result) => recordPlayedTurn(ctx.namespace, sessionId, result, ctx.now()))
-      )
+        persist: sessionTranscript(ctx.namespace, sessionId, ctx.now)
+      })
     )
   })
 

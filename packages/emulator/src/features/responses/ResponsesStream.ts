@@ -31,7 +31,7 @@ import type { EmuResponse } from "../../http/Exchange.js"
 import { sseResponse } from "../../http/Exchange.js"
 import type { AppServices, RouteContext } from "../../http/Route.js"
 import { Ids, type IdsShape, messageItemId } from "../../services/Ids.js"
-import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
+import { sessionTranscript } from "../sessions/SessionTranscript.js"
 import { type StoredResponse, putStoredResponse, setConversation, sqlKey } from "./ResponseStore.js"
 import { messageItem, storedHistory } from "./ResponseTranscript.js"
 import { pyDumps, pyTruthy } from "../../python/index.js"
@@ -145,6 +145,7 @@ function* startStream(ctx: RouteContext, spec: StreamSpec) {
     history: spec.history,
     enabledTools: agentToolNames(ctx.config.enabledToolsets),
     interrupt,
+    persist: sessionTranscript(ctx.namespace, spec.sessionId, ctx.now),
     callbacks: {
       onDelta: (text) => Queue.offer(signals, { _tag: "delta", text }),
       onPause: () => Queue.offer(signals, { _tag: "pause" }),
@@ -152,7 +153,6 @@ function* startStream(ctx: RouteContext, spec: StreamSpec) {
       onToolComplete: (call) => Queue.offer(signals, { _tag: "toolDone", call })
     }
   }).pipe(
-    Effect.tap((result) => recordPlayedTurn(ctx.namespace, spec.sessionId, result, ctx.now())),
     Effect.tap((result) => Queue.offer(signals, { _tag: "done", result }))
   )).pipe(Effect.forkDaemon)
 

@@ -17,7 +17,7 @@ import { toolPreview } from "../../agent/tools/ToolProgress.js"
 import type { Agent } from "../../services/Agent.js"
 import type { EmuClock } from "../../services/Clock.js"
 import type { Storage } from "../../services/Storage.js"
-import { recordPlayedTurn } from "../sessions/RecordTurnResult.js"
+import { sessionTranscript } from "../sessions/SessionTranscript.js"
 import type { Gateways } from "../../services/GatewayProcess.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import type { RunRecord, RunStatus } from "./RunRecord.js"
@@ -142,6 +142,7 @@ const playTurn = (spec: RunSpec, live: LiveRun, sessionId: string): Effect.Effec
     interrupt: live.interrupt,
     enabledTools: spec.enabledTools,
     approvalSession: spec.runId,
+    persist: sessionTranscript(spec.namespace, sessionId, spec.now),
     callbacks: {
       onDelta: (chunk) =>
         spec.runs.hasStream(spec.runId)
@@ -180,7 +181,6 @@ function* runAndClose(spec: RunSpec, live: LiveRun, sessionId: string) {
   }
   live.agentStarted = true
   const result = yield* playTurn(spec, live, sessionId)
-  yield* recordPlayedTurn(spec.namespace, sessionId, result, spec.now())
   if (live.stopping) {
     yield* putIfActive(spec, runEvent("run.cancelled", spec.runId, spec.now()))
     yield* setStatus(spec, "cancelled", { last_event: "run.cancelled" })

@@ -1,14 +1,17 @@
 /**
- * What Hermes' agent writes to state.db for one turn, whichever route ran it (chat completions,
- * responses, runs, session chat, cron): the session row (created on first use with source
- * "api_server", or enriched where still empty), its system prompt snapshot, the user's message,
- * then per answered model call the token counters (the first accounted call also pins
- * sessions.model to the agent's model), and the turn's assistant and tool messages. A turn whose
- * model call failed leaves only the user's message. History a client sent along is not written:
- * the agent treats it as already persisted. Observed on the real 0.19.0 gateway: see
- * evidence/cassette-sources/live/sessions-jobs-0.19.0.md.
- *
- * Routes call `recordAgentTurn` once the turn has settled.
+ * What Hermes' agent writes to state.db at one persistence point of a turn, whichever route ran
+ * it (chat completions, responses, runs, session chat, cron): the session row (created on first
+ * use with source "api_server", or enriched where still empty), its system prompt snapshot, the
+ * messages not written before, or the token counters of one answered model call (the first
+ * accounted call also pins sessions.model to the agent's model; a reply cut by the length limit is
+ * not accounted, an empty one is). The agent writes at turn start
+ * (the user's message, before the first model call), before a round's tools run, after each tool
+ * result and at the turn's end, so a held or approval-waiting turn is already visible and its
+ * message ids come before those of a turn that finishes meanwhile (ids are one sequence per
+ * state.db). A turn whose model call failed leaves only the user's message. History a client sent
+ * along is not written: the agent treats it as already persisted. Observed on the real 0.19.0
+ * gateway: see evidence/cassette-sources/live/sessions-jobs-0.19.0.md and
+ * evidence/live-comparisons/turn-start-persistence/.
  */
 import { Effect } from "effect"
 import { AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN } from "../../agent/AgentIdentity.js"
@@ -24,10 +27,12 @@ export type TurnMessage = Readonly<Record<string, unknown>>
 export interface AgentTurnRecord {
   /** The session the agent ran under (a derived, named, or run id). */
   readonly sessionId: string
-  /** The turn's messages in order, starting with the user's own; later ones are assistant/tool. */
+  /** The messages to write, in order (none: the write only makes sure of the session row). */
   readonly messages: ReadonlyArray<TurnMessage>
-  /** Tokens per answered model call, in order; their count is the turn's accounted API calls. */
-  readonly calls: ReadonlyArray<{ readonly input_tokens: number; readonly output_tokens: number }>
+  /** Answered model calls this write accounts for: added to api_call_count. */
+  readonly answeredCalls: number
+  /** The tokens of those calls. */
+  readonly tokens: { readonly input_tokens: number; readonly output_tokens: number }
   /** Session source; "api_server" for every API route, "cron" for scheduled jobs. */
   readonly source?: string
   readonly now: number
@@ -99,8 +104,6 @@ export const recordAgentTurn = (ns: string, turn: AgentTurnRecord) =>
     // one block of message ids, one multi-row insert, one update of the counters
     const rows = turn.messages.map((m) => messageRow(turn.sessionId, m, turn.now))
     const toolCalls = rows.reduce((n, r) => n + r.toolCalls, 0)
-    const input = turn.calls.reduce((n, c) => n + c.input_tokens, 0)
-    const output = turn.calls.reduce((n, c) => n + c.output_tokens, 0)
     return storage.transaction(() => {
       storage.statement(UPSERT_SESSION).run(
         ns, turn.sessionId, turn.source ?? "api_server", AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN, turn.now
@@ -123,9 +126,9 @@ export const recordAgentTurn = (ns: string, turn: AgentTurnRecord) =>
       storage.statement(COUNT_TURN).run({
         messages: rows.length,
         toolCalls,
-        input,
-        output,
-        calls: turn.calls.length,
+        input: turn.tokens.input_tokens,
+        output: turn.tokens.output_tokens,
+        calls: turn.answeredCalls,
         model: AGENT_MODEL,
         namespace: ns,
         sessionId: turn.sessionId

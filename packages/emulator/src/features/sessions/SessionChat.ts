@@ -8,9 +8,8 @@ import { Effect } from "effect"
 import { playAgentTurn } from "../../agent/AgentLoop.js"
 import { type EmuResponse, JSON_CONTENT_TYPE } from "../../http/Exchange.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
-import { recordAgentTurn } from "./AgentTurnRecord.js"
+import { sessionTranscript } from "./SessionTranscript.js"
 import { parseSessionChat } from "./SessionChatRequest.js"
-import { answeredCalls, turnMessages } from "./TurnMessages.js"
 import { admitAgentRequest } from "../../http/Admission.js"
 import { pyDumps } from "../../python/index.js"
 
@@ -22,9 +21,15 @@ function* playSessionChat(ctx: RouteContext, release: () => void) {
   if (parsed._tag === "rejected") return parsed.response
   const { sessionId, sessionKey, userMessage } = parsed.request
   release()
-  const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({ namespace: ctx.namespace, operation: "sessions.chat", sessionId, userMessage, history: [], enabledTools: agentToolNames(ctx.config.enabledToolsets) }))
-  const turn = turnMessages(result.messages, 0)
-  yield* recordAgentTurn(ctx.namespace, { sessionId, messages: turn, calls: answeredCalls(turn, result.usage), now: ctx.now() })
+  const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({
+    namespace: ctx.namespace,
+    operation: "sessions.chat",
+    sessionId,
+    userMessage,
+    history: [],
+    enabledTools: agentToolNames(ctx.config.enabledToolsets),
+    persist: sessionTranscript(ctx.namespace, sessionId, ctx.now)
+  }))
   const headers: Array<readonly [string, string]> = [["X-Hermes-Session-Id", sessionId]]
   if (sessionKey !== undefined) headers.push(["X-Hermes-Session-Key", sessionKey])
   // aiohttp writes the handler's own headers before the JSON content type

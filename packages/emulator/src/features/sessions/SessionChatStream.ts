@@ -18,10 +18,10 @@ import { playAgentTurn } from "../../agent/AgentLoop.js"
 import type { EmuResponse } from "../../http/Exchange.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
 import { Ids } from "../../services/Ids.js"
-import { recordAgentTurn } from "./AgentTurnRecord.js"
+import { sessionTranscript } from "./SessionTranscript.js"
 import { reasoningPreview } from "./ReasoningPreview.js"
 import { parseSessionChat } from "./SessionChatRequest.js"
-import { answeredCalls, assistantAndToolMessages, turnMessages } from "./TurnMessages.js"
+import { assistantAndToolMessages } from "./TurnMessages.js"
 import { sessionConversation, turnReportedMessages } from "./SessionConversation.js"
 import { admitAgentRequest } from "../../http/Admission.js"
 import { pyDumps, PyFloat } from "../../python/index.js"
@@ -82,6 +82,7 @@ function* streamTurn(ctx: RouteContext, emit: Emit, messageId: string, sessionId
     userMessage,
     history: [],
     enabledTools: agentToolNames(ctx.config.enabledToolsets),
+    persist: sessionTranscript(ctx.namespace, sessionId, ctx.now),
     callbacks: {
       onDelta: (delta) =>
         delta === ""
@@ -104,8 +105,6 @@ function* streamTurn(ctx: RouteContext, emit: Emit, messageId: string, sessionId
       onToolComplete: (call) => emit("tool.completed", { message_id: messageId, tool_name: call.name, preview: null, args: null })
     }
   }))
-  const own = turnMessages(result.messages, 0)
-  yield* recordAgentTurn(ctx.namespace, { sessionId, messages: own, calls: answeredCalls(own, result.usage), now: ctx.now() })
   yield* emit("assistant.completed", {
     session_id: sessionId,
     message_id: messageId,

@@ -1,7 +1,6 @@
 /**
- * From an agent turn's transcript to what the sessions surfaces show: the messages state.db gets
- * for the turn (the user's and everything after it) and the client-safe assistant/tool messages
- * that run.completed carries (`_message_response` keys, in that fixed order).
+ * From an agent turn's transcript to what the session chat stream shows: the client-safe
+ * assistant/tool messages that run.completed carries (`_message_response` keys, in that fixed order).
  */
 import type { TurnMessage } from "./AgentTurnRecord.js"
 
@@ -20,10 +19,6 @@ const SAFE_KEYS = [
   "reasoning_content"
 ] as const
 
-/** The turn's own messages: from this turn's user message (the first after the history) on. */
-export const turnMessages = (transcript: ReadonlyArray<TurnMessage>, historyLength: number): ReadonlyArray<TurnMessage> =>
-  transcript.slice(historyLength)
-
 export const clientSafeMessage = (m: TurnMessage): Record<string, unknown> => {
   const out: Record<string, unknown> = {}
   for (const key of SAFE_KEYS) if (key in m) out[key] = m[key]
@@ -33,16 +28,3 @@ export const clientSafeMessage = (m: TurnMessage): Record<string, unknown> => {
 /** run.completed's `messages`: the turn's assistant and tool messages. */
 export const assistantAndToolMessages = (turn: ReadonlyArray<TurnMessage>): Array<Record<string, unknown>> =>
   turn.filter((m) => m["role"] === "assistant" || m["role"] === "tool").map(clientSafeMessage)
-
-/** Accounted model calls of a turn: one per assistant message it produced (upstream counts answered calls). */
-export const answeredCalls = (
-  turn: ReadonlyArray<TurnMessage>,
-  usage: { readonly input_tokens: number; readonly output_tokens: number }
-): ReadonlyArray<{ readonly input_tokens: number; readonly output_tokens: number }> => {
-  const calls: Array<{ readonly input_tokens: number; readonly output_tokens: number }> = []
-  for (const m of turn) {
-    if (m["role"] !== "assistant") continue
-    calls.push(calls.length === 0 ? { input_tokens: usage.input_tokens, output_tokens: usage.output_tokens } : { input_tokens: 0, output_tokens: 0 })
-  }
-  return calls
-}
