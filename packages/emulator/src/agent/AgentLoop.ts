@@ -195,7 +195,7 @@ const modelCallFailed = (turn: AgentTurnState, error: ReplyError): AgentTurnResu
  */
 const continueAfterLengthLimit = (turn: AgentTurnState, reply: Reply, text: string): AgentTurnResult | undefined => {
   turn.lengthContinuations++
-  turn.messages.push({ role: "assistant", content: text, reasoning: reply.reasoning ?? null, finish_reason: "length" })
+  turn.messages.push({ role: "assistant", content: storedText(text), reasoning: reply.reasoning ?? null, finish_reason: "length" })
   if (text !== "") turn.truncatedParts.push(text)
   if (turn.lengthContinuations < MAX_LENGTH_CONTINUATIONS) {
     turn.messages.push({ role: "user", content: LENGTH_CONTINUATION_PROMPT })
@@ -251,10 +251,16 @@ const withoutRepeatedCalls = (calls: ReadonlyArray<ExecutedToolCall>): ReadonlyA
   })
 }
 
+/**
+ * An assistant message's content as Hermes builds the message (`build_assistant_message`): its
+ * text stripped (observed live on 0.19.0: "  padded  " is stored and answered as "padded").
+ */
+const storedText = (text: string): string => pyStrip(text)
+
 /** The assistant message carrying a reply's tool calls, as Hermes stores it. */
 const toolCallsMessage = (text: string, reply: Reply, calls: ReadonlyArray<ExecutedToolCall>): AgentMessage => ({
   role: "assistant",
-  content: text,
+  content: storedText(text),
   reasoning: reply.reasoning ?? null,
   finish_reason: "tool_calls",
   tool_calls: calls.map((call) => ({
@@ -297,6 +303,7 @@ function* runTool(turn: AgentTurnState, call: ExecutedToolCall) {
 /** The reply that ends the turn; its answer joins the parts of replies cut off by the length limit. */
 const finalAnswer = (turn: AgentTurnState, reply: Reply, text: string): AgentTurnResult => {
   const final = pyStrip(text) === "" ? "(empty)" : text
-  turn.messages.push({ role: "assistant", content: final, reasoning: reply.reasoning ?? null, finish_reason: "stop" })
-  return turn.finish({ finalResponse: turn.truncatedParts.join("") + final })
+  turn.messages.push({ role: "assistant", content: storedText(final), reasoning: reply.reasoning ?? null, finish_reason: "stop" })
+  // the answer strips the joined text, so whitespace between a cut-off part and the rest stays
+  return turn.finish({ finalResponse: pyStrip(turn.truncatedParts.join("") + final) })
 }
