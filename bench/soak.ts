@@ -23,14 +23,14 @@ const H = { authorization: `Bearer ${KEY}`, "content-type": "application/json" }
 const MAX_IN_FLIGHT = 256
 
 /** What the reads pick from: ids the writes made (the newest few hundred of each kind). */
-interface Pools {
+export interface Pools {
   readonly sessions: Array<string>
   readonly jobs: Array<string>
   readonly runs: Array<string>
   readonly responses: Array<string>
 }
 
-type Call = (base: string, pools: Pools) => Promise<void>
+export type Call = (base: string, pools: Pools) => Promise<void>
 
 class SoakFailure extends Error {}
 
@@ -65,7 +65,7 @@ const getId = (path: (p: Pools) => string): Call => async (base, pools) => void 
 const post = (url: string, body: unknown, expect: number) => call(url, { method: "POST", body: JSON.stringify(body) }, expect)
 
 /** The mix: route name, weight (share of the rate) and the call. Every list and read route is in it. */
-const MIX: ReadonlyArray<readonly [string, number, Call]> = [
+export const MIX: ReadonlyArray<readonly [string, number, Call]> = [
   ["GET /health", 6, get("/health")],
   ["GET /v1/health", 2, get("/v1/health")],
   ["GET /health/detailed", 3, get("/health/detailed")],
@@ -126,7 +126,7 @@ const MIX: ReadonlyArray<readonly [string, number, Call]> = [
 ]
 
 /** Ids for the reads to find from the first second: a few sessions, jobs, runs and responses. */
-const seed = async (base: string, pools: Pools) => {
+export const seed = async (base: string, pools: Pools) => {
   for (let i = 0; i < 20; i++) {
     for (const name of ["POST /v1/runs + GET /v1/runs/{id}/events", "POST /api/sessions + POST /api/sessions/{id}/chat", "POST /v1/responses"]) {
       await (MIX.find(([n]) => n === name)?.[2] as Call)(base, pools)
