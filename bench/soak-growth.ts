@@ -6,9 +6,11 @@
  * times each read route of the mix one request at a time (p50, p99). A route whose p50 rises with
  * the minute is a cost that grows with the store. Each stage also records what the resident set is
  * made of (/proc's RssAnon/RssFile/RssShmem, and with --memory each thread's V8 heap and the largest
- * mappings, bench/tools/memory-report.ts); --cli runs another tree's bundle (an A/B of two builds).
+ * mappings, bench/tools/memory-report.ts), with --explain the session list's query plan and its
+ * statement's own time on the emulator's connection (bench/tools/sql-explain.ts); --cli runs another tree's
+ * bundle (an A/B of two builds).
  *
- *   node --conditions=@hermetic/source --import tsx bench/soak-growth.ts [--at 1,5,10] [--samples 200] [--memory] [--cli BUNDLE] [--out FILE]
+ *   node --conditions=@hermetic/source --import tsx bench/soak-growth.ts [--at 1,5,10] [--samples 200] [--memory] [--explain] [--cli BUNDLE] [--node-arg=FLAG ...] [--out FILE]
  */
 import Database from "better-sqlite3"
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
@@ -24,6 +26,9 @@ const WRITES = MIX.filter(([name]) => name.startsWith("POST"))
 // every route of the mix, the writes too (each timed call adds its rows, a few hundred in all)
 const TIMED = MIX
 const MEMORY_REPORT = fileURLToPath(new URL("./tools/memory-report.ts", import.meta.url))
+const SQL_EXPLAIN = fileURLToPath(new URL("./tools/sql-explain.ts", import.meta.url))
+// the session list's statement (features/sessions/SessionList.ts), as it starts
+const SESSION_LIST_SQL = "WITH RECURSIVE roots AS MATERIALIZED"
 const TOTAL_WEIGHT = MIX.reduce((n, [, w]) => n + w, 0)
 // how many of each write one soak minute sends
 const perMinute = WRITES.map(([name, w, fn]) => ({ name, fn, count: Math.round((SOAK_DEFAULTS.rate * 60 * w) / TOTAL_WEIGHT) }))
@@ -85,6 +90,9 @@ const main = async () => {
     options: {
       at: { type: "string", default: "1,5,10" },
       memory: { type: "boolean", default: false },
+      explain: { type: "boolean", default: false },
+      // a V8/Node flag for the emulator's node (--node-arg=--max-semi-space-size=16), repeatable
+      "node-arg": { type: "string", multiple: true },
       cli: { type: "string" }, samples: { type: "string", default: "200" }, concurrency: { type: "string", default: "8" }, out: { type: "string" } }
   })
   const stops = (values.at ?? "").split(",").map(Number).filter((n) => Number.isInteger(n) && n > 0).sort((a, b) => a - b)
@@ -93,10 +101,18 @@ const main = async () => {
   const dir = mkdtempSync(join(tmpdir(), "hermetic-soak-growth-"))
   const dataDir = join(dir, "soak")
   const report = join(dir, "memory")
+  const explainOut = join(dir, "explain")
   const e = await startBundledServe(await freePort(), ["--data-dir", dataDir, "--api-key", KEY, "--max-concurrent-runs", "0"], {
     ...(values.cli === undefined ? {} : { cli: values.cli }),
-    ...(values.memory === true ? { nodeArgs: ["--expose-gc", "--require", MEMORY_REPORT], env: { HERMETIC_MEMORY_REPORT: report } } : {})
+    nodeArgs: [...(values["node-arg"] ?? []), ...(values.memory === true ? ["--expose-gc", "--require", MEMORY_REPORT] : []), ...(values.explain === true ? ["--require", SQL_EXPLAIN] : [])],
+    env: { HERMETIC_MEMORY_REPORT: report, HERMETIC_SQL_EXPLAIN: explainOut }
   })
+  // the session list's plan and its statement's own time, on the emulator's connection (bench/tools/sql-explain.ts)
+  const explain = async (base: string) => {
+    writeFileSync(`${explainOut}.request`, SESSION_LIST_SQL)
+    await (MIX.find(([n]) => n === "GET /api/sessions")?.[2] as Call)(base, { sessions: [], jobs: [], runs: [], responses: [] })
+    return existsSync(`${explainOut}.json`) ? (JSON.parse(readFileSync(`${explainOut}.json`, "utf8")) as unknown) : undefined
+  }
   // each thread's last memory report (the main thread is 0, the WAL checkpointer's worker 1)
   const memory = () =>
     [0, 1, 2].flatMap((t) => (existsSync(`${report}.thread-${t}.json`) ? [JSON.parse(readFileSync(`${report}.thread-${t}.json`, "utf8")) as unknown] : []))
@@ -120,8 +136,9 @@ const main = async () => {
         await new Promise((r) => setTimeout(r, 1000))
       }
       const retained = values.memory === true ? memory() : undefined
+      const sessionListPlan = values.explain === true ? await explain(e.url) : undefined
       const reads = await timeRoutes(e.url, pools, samples)
-      const stage = { minute: stop, writes, growSeconds, rows, dbMiB: sizeMiB(db), walMiB: sizeMiB(`${db}-wal`), rssMiB: round(rssKiB(pid) / 1024, 1), rss: rssParts(pid), ...(retained === undefined ? {} : { afterFullGc: retained }), routes: reads }
+      const stage = { minute: stop, writes, growSeconds, rows, dbMiB: sizeMiB(db), walMiB: sizeMiB(`${db}-wal`), rssMiB: round(rssKiB(pid) / 1024, 1), rss: rssParts(pid), ...(retained === undefined ? {} : { afterFullGc: retained }), ...(sessionListPlan === undefined ? {} : { sessionListPlan }), routes: reads }
       stages.push(stage)
       console.log(JSON.stringify(stage))
     }
