@@ -22,13 +22,16 @@ export interface Emu {
 export interface ServeProcessOptions {
   readonly nodeArgs?: ReadonlyArray<string>
   readonly env?: Readonly<Record<string, string>>
+  /** Another tree's bundle (an A/B of two builds); this tree's by default. */
+  readonly cli?: string
 }
 
 /** `hermes-emulator serve ARGS` from the bundle on `port`; resolves once it says it is listening. */
 export const startBundledServe = (port: number, args: ReadonlyArray<string>, options: ServeProcessOptions = {}): Promise<Emu> =>
   new Promise((resolve, reject) => {
-    if (!existsSync(BUNDLED_CLI)) return reject(new Error(`${BUNDLED_CLI} is missing: run npm run build first`))
-    const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), BUNDLED_CLI, "serve", "--port", String(port), ...args], {
+    const cli = options.cli ?? BUNDLED_CLI
+    if (!existsSync(cli)) return reject(new Error(`${cli} is missing: run npm run build first`))
+    const proc = spawn(process.execPath, [...(options.nodeArgs ?? []), cli, "serve", "--port", String(port), ...args], {
       cwd: repoRoot,
       stdio: ["ignore", "pipe", "pipe"],
       env: { ...process.env, ...options.env }
@@ -60,6 +63,14 @@ export const freePort = (): Promise<number> =>
       s.close(() => resolve(port))
     })
   })
+
+/** The resident set's parts of a process, in MiB (Linux /proc/PID/status): anonymous memory, mapped files, shared memory. */
+export const rssParts = (pid: number): { readonly anon: number; readonly file: number; readonly shmem: number; readonly threads: number } => {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8")
+  const field = (name: string) => Number(new RegExp(`${name}:\\s+(\\d+)`).exec(status)?.[1] ?? 0)
+  const mib = (kib: number) => Number((kib / 1024).toFixed(1))
+  return { anon: mib(field("RssAnon")), file: mib(field("RssFile")), shmem: mib(field("RssShmem")), threads: field("Threads") }
+}
 
 /** Resident set size of a process, in KiB (Linux /proc). */
 export const rssKiB = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, "utf8"))?.[1] ?? 0)

@@ -23,14 +23,14 @@ const H = { authorization: `Bearer ${KEY}`, "content-type": "application/json" }
 const MAX_IN_FLIGHT = 256
 
 /** What the reads pick from: ids the writes made (the newest few hundred of each kind). */
-interface Pools {
+export interface Pools {
   readonly sessions: Array<string>
   readonly jobs: Array<string>
   readonly runs: Array<string>
   readonly responses: Array<string>
 }
 
-type Call = (base: string, pools: Pools) => Promise<void>
+export type Call = (base: string, pools: Pools) => Promise<void>
 
 class SoakFailure extends Error {}
 
@@ -65,7 +65,7 @@ const getId = (path: (p: Pools) => string): Call => async (base, pools) => void 
 const post = (url: string, body: unknown, expect: number) => call(url, { method: "POST", body: JSON.stringify(body) }, expect)
 
 /** The mix: route name, weight (share of the rate) and the call. Every list and read route is in it. */
-const MIX: ReadonlyArray<readonly [string, number, Call]> = [
+export const MIX: ReadonlyArray<readonly [string, number, Call]> = [
   ["GET /health", 6, get("/health")],
   ["GET /v1/health", 2, get("/v1/health")],
   ["GET /health/detailed", 3, get("/health/detailed")],
@@ -126,7 +126,7 @@ const MIX: ReadonlyArray<readonly [string, number, Call]> = [
 ]
 
 /** Ids for the reads to find from the first second: a few sessions, jobs, runs and responses. */
-const seed = async (base: string, pools: Pools) => {
+export const seed = async (base: string, pools: Pools) => {
   for (let i = 0; i < 20; i++) {
     for (const name of ["POST /v1/runs + GET /v1/runs/{id}/events", "POST /api/sessions + POST /api/sessions/{id}/chat", "POST /v1/responses"]) {
       await (MIX.find(([n]) => n === name)?.[2] as Call)(base, pools)
@@ -148,6 +148,10 @@ export interface SoakMinute {
   readonly rssMaxMiB: number
   /** CPU seconds the emulator process used in the minute (user + system). */
   readonly emulatorCpuS: number
+  /** CPU seconds the soak's own client used in the minute. */
+  readonly clientCpuS: number
+  /** CPU seconds the rest of the machine used in the minute (all busy time less the emulator's and the client's): what competed. */
+  readonly otherCpuS: number
   readonly loadAverage: ReadonlyArray<number>
 }
 
@@ -176,6 +180,16 @@ export interface SoakResult {
 const cpuSeconds = (pid: number): number => {
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").replace(/^.*\) /, "").split(" ")
   return (Number(fields[11]) + Number(fields[12])) / 100
+}
+
+/** Busy CPU seconds of the whole machine so far (Linux /proc/stat: all but idle and iowait). */
+const machineBusySeconds = (): number => {
+  const [, user, nice, system, , , irq, softirq, steal] = (readFileSync("/proc/stat", "utf8").split("\n")[0] ?? "").trim().split(/\s+/).map(Number)
+  return ((user ?? 0) + (nice ?? 0) + (system ?? 0) + (irq ?? 0) + (softirq ?? 0) + (steal ?? 0)) / 100
+}
+const clientSeconds = () => {
+  const u = process.cpuUsage()
+  return (u.user + u.system) / 1e6
 }
 
 const round = (n: number, digits = 1) => Number(n.toFixed(digits))
@@ -241,9 +255,13 @@ export const runSoak = async (options: {
     const rssTimer = setInterval(() => rssSamples.push(rssKiB(pid) / 1024), 1000)
     let minuteEnd = started + 60_000
     let cpuAtMinuteStart = cpuSeconds(pid)
+    let clientAtMinuteStart = clientSeconds()
+    let machineAtMinuteStart = machineBusySeconds()
     const closeMinute = () => {
       const rss = rssKiB(pid) / 1024
       const cpu = cpuSeconds(pid)
+      const client = clientSeconds()
+      const machine = machineBusySeconds()
       const m: SoakMinute = {
         minute: perMinute.length + 1,
         sent: minuteSent,
@@ -255,16 +273,20 @@ export const runSoak = async (options: {
         rssMiB: round(rss),
         rssMaxMiB: round(Math.max(rss, ...rssSamples)),
         emulatorCpuS: round(cpu - cpuAtMinuteStart),
+        clientCpuS: round(client - clientAtMinuteStart),
+        otherCpuS: round(Math.max(0, machine - machineAtMinuteStart - (cpu - cpuAtMinuteStart) - (client - clientAtMinuteStart))),
         loadAverage: loadNow()
       }
       perMinute.push(m)
-      options.log(`soak: minute ${m.minute}: ${m.sent} sent, ${m.errors} errors, ${m.dropped} dropped, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, RSS ${m.rssMiB} MiB, emulator CPU ${m.emulatorCpuS} s, load ${m.loadAverage.join(" ")}`)
+      options.log(`soak: minute ${m.minute}: ${m.sent} sent, ${m.errors} errors, ${m.dropped} dropped, p50 ${m.p50Ms} ms, p99 ${m.p99Ms} ms, RSS ${m.rssMiB} MiB, emulator CPU ${m.emulatorCpuS} s, client ${m.clientCpuS} s, the rest of the machine ${m.otherCpuS} s, load ${m.loadAverage.join(" ")}`)
       minuteMs = []
       minuteErrors = 0
       minuteSent = 0
       minuteDropped = 0
       rssSamples = []
       cpuAtMinuteStart = cpu
+      clientAtMinuteStart = client
+      machineAtMinuteStart = machine
     }
     options.log(`soak: ${options.minutes} min at ${options.rate} req/s on ${e.url} (pid ${pid}); mix weight ${totalWeight}`)
     while (performance.now() < end) {
@@ -328,16 +350,16 @@ export const renderSoak = (r: SoakResult): string =>
     `Measured by \`npm run reliability -- --soak --soak-minutes ${r.minutes}\` (bench/soak.ts) on ${r.at}: ${r.cli}, ` +
       `${r.ratePerSecond} operations/s open loop for ${r.minutes} min over every list and read route and the writes that feed them ` +
       `(an operation is one request, or two for run + events and session create + chat); ` +
-      `the client runs on the same 2-core machine, shared with other work (load average per minute below). Warm-up: the first ${r.warmupMinutes} min.`,
+      `the client runs on the same 2-core machine, shared with other work (per minute below: the CPU the emulator, the client and every other process used, of 120 s, and the load average). Warm-up: the first ${r.warmupMinutes} min.`,
     "",
     `Verdict: **${r.verdict.errors} errors** (target ${SOAK_TARGETS.errors}: ${yes(r.verdict.met.errors)}); ` +
       `**${r.verdict.dropped} operations dropped** (not sent while ${MAX_IN_FLIGHT} were unanswered; target 0, the rate sustained: ${yes(r.verdict.met.rate)}); ` +
       `RSS ${r.verdict.rssAfterWarmupMiB} MiB after warm-up, ${r.verdict.rssEndMiB} MiB at the end, **drift ${r.verdict.rssDriftPercent} %** (highest after warm-up against the warm-up's end; target ≤ ${SOAK_TARGETS.rssDriftPercent} %: ${yes(r.verdict.met.rssDrift)}); ` +
       `**worst minute p99 ${r.verdict.worstP99AfterWarmupMs} ms** after warm-up (target ≤ ${SOAK_TARGETS.p99Ms} ms: ${yes(r.verdict.met.p99)}).`,
     "",
-    "| minute | sent | errors | dropped | p50 ms | p99 ms | max ms | RSS MiB (end) | RSS MiB (max) | emulator CPU s | load average 1/5/15 |",
-    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
-    ...r.perMinute.map((m) => `| ${m.minute} | ${m.sent} | ${m.errors} | ${m.dropped} | ${m.p50Ms} | ${m.p99Ms} | ${m.maxMs} | ${m.rssMiB} | ${m.rssMaxMiB} | ${m.emulatorCpuS} | ${m.loadAverage.join(" / ")} |`),
+    "| minute | sent | errors | dropped | p50 ms | p99 ms | max ms | RSS MiB (end) | RSS MiB (max) | emulator CPU s | client CPU s | other processes' CPU s | load average 1/5/15 |",
+    "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | --- |",
+    ...r.perMinute.map((m) => `| ${m.minute} | ${m.sent} | ${m.errors} | ${m.dropped} | ${m.p50Ms} | ${m.p99Ms} | ${m.maxMs} | ${m.rssMiB} | ${m.rssMaxMiB} | ${m.emulatorCpuS} | ${m.clientCpuS} | ${m.otherCpuS} | ${m.loadAverage.join(" / ")} |`),
     "",
     "| route (whole run) | requests | errors | p50 ms | p99 ms |",
     "| --- | ---: | ---: | ---: | ---: |",
