@@ -1,7 +1,9 @@
 import { isDict, pyDumps, PyFloat, PyInt, pyJsonLoads, toHandlerValue } from "../../python/index.js"
+import { sqliteRealText } from "./SqliteRealText.js"
 /**
  * How state.db stores a message's content: text as is; a list or dict (multimodal parts) as a
- * sentinel-prefixed json.dumps; numbers and bools as SQLite's TEXT affinity turns them into text.
+ * sentinel-prefixed json.dumps; numbers and bools as SQLite's TEXT affinity turns them into text
+ * (a float as `%!.15g`, not Python's repr).
  * Reading reverses the sentinel form, so a transcript gives back the parts the agent received.
  */
 
@@ -12,9 +14,9 @@ export const encodeContent = (content: unknown): string | null => {
   if (content === null || content === undefined) return null
   if (typeof content === "string") return content
   if (typeof content === "boolean") return content ? "1" : "0"
-  if (typeof content === "number") return Number.isInteger(content) ? String(content) : pyDumps(content)
+  if (typeof content === "number") return Number.isInteger(content) ? String(content) : sqliteRealText(content)
   if (content instanceof PyInt) return content.value.toString()
-  if (content instanceof PyFloat) return pyDumps(content)
+  if (content instanceof PyFloat) return Number.isFinite(content.value) ? sqliteRealText(content.value) : pyDumps(content)
   if (Array.isArray(content) || isDict(content)) return STRUCTURED_CONTENT_PREFIX + pyDumps(content)
   return String(content)
 }
