@@ -8,10 +8,11 @@ import { tmpdir } from "node:os"
 import { join } from "node:path"
 import { describe, expect, it } from "vitest"
 import { FakeClock } from "../src/gateway/FakeClock.js"
-import { type HermesHomeOptions, scopedHermesHome } from "../src/gateway/hermesHome.js"
+import { type HermesHome, type HermesHomeOptions, scopedHermesHome } from "../src/gateway/hermesHome.js"
+import { gatewayEnv } from "../src/gateway/gatewayEnv.js"
 
 /** Runs `use` on a HERMES_HOME written for `o`; the home is gone afterwards. */
-const withHome = <A>(o: HermesHomeOptions, use: (h: { hermesHome: string; apiKey: string }) => Promise<A>) =>
+const withHome = <A>(o: HermesHomeOptions, use: (h: HermesHome) => Promise<A>) =>
   Effect.runPromise(Effect.scoped(Effect.flatMap(scopedHermesHome(o), (h) => Effect.promise(() => use(h)))).pipe(Effect.provide(NodeContext.layer)))
 
 describe("HERMES_HOME", () => {
@@ -29,6 +30,20 @@ describe("HERMES_HOME", () => {
       const other = await withHome({ fakeModelBaseUrl: "x", fakeModelId: "m", port: 1 }, async (o) => o.apiKey)
       expect(h.apiKey).not.toBe(other)
     })
+  })
+})
+
+describe("the gateway's environment", () => {
+  it("points TMPDIR into the temp root, so the terminal tool's shell snapshots leave with it", async () => {
+    let root = ""
+    await withHome({ fakeModelBaseUrl: "x", fakeModelId: "m", port: 1 }, async (h) => {
+      root = h.root
+      const env = gatewayEnv({ venvBin: "/venv/bin", home: h })
+      expect(env["TMPDIR"]).toBe(h.tmpDir)
+      expect(h.tmpDir.startsWith(h.root)).toBe(true)
+      expect(existsSync(h.tmpDir)).toBe(true)
+    })
+    expect(existsSync(root)).toBe(false)
   })
 })
 

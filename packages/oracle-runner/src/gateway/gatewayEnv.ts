@@ -17,6 +17,8 @@ export const gatewayEnv = (o: GatewayEnvOptions): Record<string, string> => ({
   HOME: o.home.home,
   HERMES_HOME: o.home.hermesHome,
   TERMINAL_CWD: o.home.workDir,
+  // the terminal tool writes a shell snapshot per session under TMPDIR: inside the temp root, it goes with it
+  TMPDIR: o.home.tmpDir,
   LANG: "C.UTF-8",
   TZ: "UTC",
   PYTHONUNBUFFERED: "1",

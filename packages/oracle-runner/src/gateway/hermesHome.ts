@@ -16,6 +16,8 @@ export type HermesHome = {
   readonly home: string
   /** Empty working dir: AGENTS.md and friends in cwd would be injected into the prompt. */
   readonly workDir: string
+  /** TMPDIR: the terminal tool's shell snapshots (`hermes-snap-*.sh`) go here, not to the host's /tmp. */
+  readonly tmpDir: string
   readonly logFile: string
   readonly apiKey: string
   readonly port: number
@@ -89,12 +91,13 @@ const writeHome = (fs: FileSystem.FileSystem, path: Path.Path, root: string, o: 
     const hermesHome = path.join(root, "hermes-home")
     const home = path.join(root, "home")
     const workDir = path.join(root, "work")
-    for (const d of [hermesHome, home, workDir]) yield* fs.makeDirectory(d, { recursive: true })
+    const tmpDir = path.join(root, "tmp")
+    for (const d of [hermesHome, home, workDir, tmpDir]) yield* fs.makeDirectory(d, { recursive: true })
     const apiKey = newApiKey()
     // JSON is valid YAML, so config.yaml needs no YAML writer.
     yield* fs.writeFileString(path.join(hermesHome, "config.yaml"), JSON.stringify(configFor(o, workDir), null, 2) + "\n")
     yield* fs.writeFileString(path.join(hermesHome, ".env"), [`API_SERVER_KEY=${apiKey}`, "API_SERVER_HOST=127.0.0.1", `API_SERVER_PORT=${o.port}`, ""].join("\n"))
-    return { root, hermesHome, home, workDir, logFile: path.join(root, "gateway.log"), apiKey, port: o.port } satisfies HermesHome
+    return { root, hermesHome, home, workDir, tmpDir, logFile: path.join(root, "gateway.log"), apiKey, port: o.port } satisfies HermesHome
   })
 
 /**
