@@ -5,12 +5,10 @@
  * on the function dicts the transcript shares, so the stored turn carries the sentinel from the
  * next model call on (observed live on 0.19.0: `GET /api/sessions/{id}/messages`).
  */
-import { pyStrip } from "../python/index.js"
+import { isDict, pyStrip } from "../python/index.js"
 import type { AgentMessage } from "./AgentMessages.js"
 
 export const BLANK_TOOL_NAME_SENTINEL = "invalid_tool_call"
-
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v)
 
 /** Renames, in place, every blank tool-call name in the assistant messages. */
 export const renameBlankToolCalls = (messages: ReadonlyArray<AgentMessage>): void => {
@@ -18,9 +16,9 @@ export const renameBlankToolCalls = (messages: ReadonlyArray<AgentMessage>): voi
     const calls = message["tool_calls"]
     if (message["role"] !== "assistant" || !Array.isArray(calls)) continue
     for (const call of calls as Array<unknown>) {
-      if (!isRecord(call)) continue
+      if (!isDict(call)) continue
       const fn = call["function"]
-      if (!isRecord(fn)) {
+      if (!isDict(fn)) {
         call["function"] = { name: BLANK_TOOL_NAME_SENTINEL, arguments: "{}" }
         continue
       }
