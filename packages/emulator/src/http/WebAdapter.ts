@@ -2,6 +2,7 @@
 import { Effect, type Runtime, Stream } from "effect"
 import { bytesResponse } from "./BytesResponse.js"
 import type { EmuRequest, EmuResponse } from "./Exchange.js"
+import { parserRejection } from "./ParserLimits.js"
 
 /** The statuses fetch's Response refuses a body for. */
 const NULL_BODY_STATUSES = new Set([101, 103, 204, 205, 304])
@@ -79,10 +80,27 @@ const directRequest = (input: Request | string | URL, init: RequestInit | undefi
   return { method, path: url.pathname, query: url.searchParams, headers, body, aborted: NEVER }
 }
 
+/**
+ * A request whose headers aiohttp's parser refuses (ParserLimits: a field over 8190 bytes) gets the
+ * parser's 400 in process too: the gateway refuses it before any route, whatever carried it. A
+ * header record cannot hold a repeated name, so only the size limit applies here.
+ */
+const parserRefusal = (req: EmuRequest): Response | undefined => {
+  const raw: Array<string> = []
+  for (const [name, value] of Object.entries(req.headers)) if (value !== undefined) raw.push(name, value)
+  const message = parserRejection(raw)
+  if (message === undefined) return undefined
+  const body = encoder.encode(message)
+  const headers = { "content-type": "text/plain; charset=utf-8", "content-length": String(body.byteLength), date: new Date().toUTCString() }
+  return new Response(body, { status: 400, headers })
+}
+
 export const makeFetch =
   <R>(respond: (req: EmuRequest) => EmuResponse | Promise<EmuResponse>, runtime: Runtime.Runtime<R>) =>
   async (input: Request | string | URL, init?: RequestInit): Promise<Response> => {
     const direct = directRequest(input, init)
     const req = direct ?? (await toEmuRequest(input instanceof Request ? input : new Request(input, init), init?.body instanceof ReadableStream))
+    const refused = parserRefusal(req)
+    if (refused !== undefined) return refused
     return toWebResponse(await respond(req), runtime, req.aborted === NEVER ? undefined : req.aborted)
   }

@@ -1,6 +1,8 @@
 /** What aiohttp's parser refuses before any route, emulated on the socket (seen on the real 0.19.0; evidence/live-comparisons/fuzz/). */
 import * as net from "node:net"
+import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
+import { Emulator, layer } from "../../src/index.js"
 import { parserRejection } from "../../src/http/ParserLimits.js"
 import { API_KEY, openClients } from "../support.js"
 
@@ -29,6 +31,25 @@ describe("aiohttp's parser limits", () => {
     expect(dup.endsWith("\r\n\r\nDuplicate 'Content-Type' header found.")).toBe(true)
     // other headers may repeat (aiohttp's first Authorization wins)
     expect(parserRejection(["Authorization", "a", "authorization", "b", "X-A", "1", "x-a", "2"])).toBeUndefined()
+  })
+
+  it("in process too, a header value over 8190 bytes is the parser's 400 (its text names the first 100 bytes, quoted as Python would)", async () => {
+    const answers = await Effect.runPromise(
+      Effect.gen(function*() {
+        const emu = yield* Emulator
+        const get = (value: string) =>
+          Effect.promise(async () => {
+            const res = await emu.fetch("http://emulator/health", { headers: { "x-long": value } })
+            return { status: res.status, type: res.headers.get("content-type"), length: res.headers.get("content-length"), text: await res.text() }
+          })
+        return [yield* get("v".repeat(8191)), yield* get(`it's ${"v".repeat(8191)}`), yield* get(`'"${"v".repeat(8191)}`), yield* get("v".repeat(8190))]
+      }).pipe(Effect.provide(layer({ hermesVersion: "0.19.0" })), Effect.scoped)
+    )
+    const [plain, single, both, limit] = answers
+    expect(plain).toEqual({ status: 400, type: "text/plain; charset=utf-8", length: "146", text: `Got more than 8190 bytes when reading: b'${"v".repeat(100)}...'.` })
+    expect(single?.text).toBe(`Got more than 8190 bytes when reading: b"it's ${"v".repeat(95)}...".`)
+    expect(both?.text).toBe(`Got more than 8190 bytes when reading: b'\\'"${"v".repeat(98)}...'.`)
+    expect(limit?.status).toBe(200)
   })
 
   it("CONNECT is a plain 404, and a fragment is no part of the path", async () => {
