@@ -11,8 +11,7 @@ export const headerText = (text: string): string => {
   let out = ""
   for (const ch of text) {
     const cp = ch.codePointAt(0)!
-    if (cp < 0x80) out += ch
-    else if (cp < 0xd800 || cp > 0xdfff) out += String.fromCharCode(...encoder.encode(ch))
+    if (cp < 0xd800 || cp > 0xdfff) out += String.fromCharCode(...encoder.encode(ch))
   }
   return out
 }

@@ -1,4 +1,4 @@
-import { isDict, pyDumps, PyFloat, PyInt, pyJsonLoads, toHandlerValue } from "../../python/index.js"
+import { pyDumps, PyFloat, PyInt, pyJsonLoads, toHandlerValue } from "../../python/index.js"
 import { sqliteRealText } from "./SqliteRealText.js"
 /**
  * How state.db stores a message's content (`append_message`): text as is; a dict as a
@@ -17,8 +17,8 @@ export const encodeContent = (content: unknown): string | null => {
   if (typeof content === "number") return Number.isInteger(content) ? String(content) : sqliteRealText(content)
   if (content instanceof PyInt) return content.value.toString()
   if (content instanceof PyFloat) return Number.isFinite(content.value) ? sqliteRealText(content.value) : pyDumps(content)
-  if (isDict(content)) return STRUCTURED_CONTENT_PREFIX + pyDumps(content)
-  return String(content)
+  // what is left is a dict
+  return STRUCTURED_CONTENT_PREFIX + pyDumps(content)
 }
 
 export const decodeContent = (stored: string | null): unknown => {
