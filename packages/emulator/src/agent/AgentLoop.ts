@@ -41,6 +41,7 @@ import { renameBlankToolCalls } from "./BlankToolCallNames.js"
 import type { AgentTurnInput, AgentTurnResult, ExecutedToolCall } from "./AgentTurn.js"
 import type { Interrupt } from "./Interrupt.js"
 import { AgentTurnState } from "./AgentTurnState.js"
+import { unhashablePartType } from "./UnhashablePartType.js"
 import type { DangerousMatch } from "./tools/DangerousCommands.js"
 import { callTool } from "./tools/ToolCalls.js"
 import { pyStrip } from "../python/index.js"
@@ -84,7 +85,8 @@ function* agentTurn(input: AgentTurnInput) {
   const turn = new AgentTurnState(input, player, gateway)
   // crash-resilience persistence: the session row and the user's message, before the first model call
   yield* turn.persist()
-  const result = yield* turnLoop(turn)
+  const crash = unhashablePartType(turn.messages)
+  const result = crash === undefined ? yield* turnLoop(turn) : turn.finish({ finalResponse: "", error: crash, completed: false, failed: true })
   yield* turn.persist()
   return result
 }

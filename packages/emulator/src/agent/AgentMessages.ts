@@ -140,15 +140,22 @@ export const repairMessageSequence = (messages: Array<AgentMessage>): number => 
 }
 
 /**
- * One session-DB flush: every dict in the list without the marker gets it; those that are not the
- * caller's history (skipped by identity, as already durable) are returned, in order, to be written.
+ * One session-DB flush, before it writes: the caller's history dicts (skipped by identity, as
+ * already durable) get the marker; the dicts not marked yet are returned, in order, to be written.
+ * They are marked only once written (`markWritten`): one state.db refuses stays unmarked, so the
+ * next flush tries it again.
  */
-export const takeUnpersisted = (messages: ReadonlyArray<AgentMessage>, history: ReadonlySet<AgentMessage>): Array<AgentMessage> => {
+export const unpersisted = (messages: ReadonlyArray<AgentMessage>, history: ReadonlySet<AgentMessage>): Array<AgentMessage> => {
   const fresh: Array<AgentMessage> = []
   for (const m of messages) {
     if (m[DB_PERSISTED] === true) continue
-    m[DB_PERSISTED] = true
-    if (!history.has(m)) fresh.push(m)
+    if (history.has(m)) m[DB_PERSISTED] = true
+    else fresh.push(m)
   }
   return fresh
+}
+
+/** The first `count` of a flush's messages reached state.db: they carry the marker from now on. */
+export const markWritten = (fresh: ReadonlyArray<AgentMessage>, count: number): void => {
+  for (let i = 0; i < count && i < fresh.length; i++) fresh[i]![DB_PERSISTED] = true
 }

@@ -67,6 +67,12 @@ export interface TranscriptWrite {
   readonly messages: ReadonlyArray<AgentMessage>
   readonly answeredCalls: number
   readonly tokens: TokenCounts
+  /**
+   * The turn-start write: the agent makes sure of its session row (`_ensure_db_session`, once per
+   * agent). Later message writes do not make it again: a session deleted mid-turn stays gone until
+   * an answered call's token write inserts a bare row.
+   */
+  readonly opensSession: boolean
 }
 
 export interface AgentTurnInput {
@@ -93,9 +99,11 @@ export interface AgentTurnInput {
   /**
    * Where the agent writes its session transcript, at the points Hermes does: turn start (the
    * session row and the user's message, before the first model call), before a round's tools
-   * run, after each tool result, and at the turn's end. Absent: nothing is written.
+   * run, after each tool result, and at the turn's end. Absent: nothing is written. Answers how
+   * many of the write's messages reached state.db: a message it refuses (an int past int64, a row
+   * whose session is gone) ends the flush there, and it is tried again at the next point.
    */
-  readonly persist?: (write: TranscriptWrite) => Effect.Effect<void, never, Storage>
+  readonly persist?: (write: TranscriptWrite) => Effect.Effect<number, never, Storage>
 }
 
 export interface ExecutedToolCall {

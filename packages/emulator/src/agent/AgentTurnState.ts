@@ -9,7 +9,7 @@ import { pyStrip } from "../python/index.js"
 import type { GatewayState } from "../services/GatewayProcess.js"
 import type { Storage } from "../services/Storage.js"
 import { AGENT_MODEL } from "./AgentIdentity.js"
-import { type AgentMessage, takeUnpersisted } from "./AgentMessages.js"
+import { type AgentMessage, markWritten, unpersisted } from "./AgentMessages.js"
 import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js"
 import { TodoList } from "./tools/TodoList.js"
 
@@ -34,6 +34,8 @@ export class AgentTurnState {
   /** Texts of replies cut off by finish_reason "length", joined in front of the final answer. */
   readonly truncatedParts: Array<string> = []
   lengthContinuations = 0
+  /** Set by the turn's first persistence point, which makes sure of the session row. */
+  private sessionOpened = false
   /** `_stream_needs_break`: after executed tools, the next non-blank delta starts a new paragraph. */
   needsBreak = false
   private readonly emitDelta: (text: string) => Effect.Effect<void, never, Storage>
@@ -81,9 +83,15 @@ export class AgentTurnState {
    * written yet go to the session, each once, however often it is called.
    */
   persist(): Effect.Effect<void, never, Storage> {
-    const messages = takeUnpersisted(this.messages, this.history)
+    const messages = unpersisted(this.messages, this.history)
     const write = this.input.persist
-    return write === undefined ? Effect.void : write({ messages, answeredCalls: 0, tokens: NO_TOKENS })
+    if (write === undefined) {
+      markWritten(messages, messages.length)
+      return Effect.void
+    }
+    const opensSession = !this.sessionOpened
+    this.sessionOpened = true
+    return Effect.map(write({ messages, answeredCalls: 0, tokens: NO_TOKENS, opensSession }), (written) => markWritten(messages, written))
   }
 
   /**
@@ -94,7 +102,9 @@ export class AgentTurnState {
     this.inputTokens += input
     this.outputTokens += output
     const write = this.input.persist
-    return write === undefined ? Effect.void : write({ messages: [], answeredCalls: 1, tokens: { input_tokens: input, output_tokens: output } })
+    return write === undefined
+      ? Effect.void
+      : Effect.asVoid(write({ messages: [], answeredCalls: 1, tokens: { input_tokens: input, output_tokens: output }, opensSession: false }))
   }
 
   /** The turn's result: a completed turn unless `fields` say otherwise (the loop's caller persists it). */

@@ -5,6 +5,7 @@
  * did not complete, and the 502 `agent_incomplete` when a failed or partial run left no text.
  */
 import type { AgentTurnResult } from "../../agent/AgentLoop.js"
+import { headerText } from "../../http/HeaderText.js"
 
 export type FinishReason = "stop" | "length" | "error"
 
@@ -29,5 +30,5 @@ export const hermesBlock = (r: AgentTurnResult, finish: FinishReason) => ({
   error_code: finish === "length" ? "output_truncated" : "agent_error"
 })
 
-/** X-Hermes-Error: the error text cut to 200 characters. */
-export const errorHeaderValue = (error: string): string => [...error].slice(0, 200).join("")
+/** X-Hermes-Error: the error text cut to 200 code points, sent as aiohttp sends text in a header (UTF-8). */
+export const errorHeaderValue = (error: string): string => headerText([...error].slice(0, 200).join(""))

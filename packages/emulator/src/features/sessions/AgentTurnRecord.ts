@@ -9,13 +9,21 @@
  * result and at the turn's end, so a held or approval-waiting turn is already visible and its
  * message ids come before those of a turn that finishes meanwhile (ids are one sequence per
  * state.db). A turn whose model call failed leaves only the user's message. History a client sent
- * along is not written: the agent treats it as already persisted. Observed on the real 0.19.0
- * gateway: see evidence/cassette-sources/live/sessions-jobs-0.19.0.md and
- * evidence/live-comparisons/turn-start-persistence/.
+ * along is not written: the agent treats it as already persisted.
+ *
+ * The session row is made at the turn start only (`_ensure_db_session`) and by an answered call's
+ * token write (`update_token_counts` inserts a bare row: source "unknown", the call's model, no
+ * system prompt or model config). Messages are written one by one, each its own statement: one
+ * whose content state.db refuses (FlushedContent.ts) or whose session row is gone (a foreign key)
+ * fails, and the flush stops there; the write answers how many went in. Observed on the real
+ * 0.19.0 gateway: see evidence/cassette-sources/live/sessions-jobs-0.19.0.md,
+ * evidence/live-comparisons/turn-start-persistence/ and
+ * evidence/live-comparisons/unbindable-content-parts-deleted-session/.
  */
 import { Effect } from "effect"
 import { AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN } from "../../agent/AgentIdentity.js"
 import { encodeContent } from "./MessageContent.js"
+import { flushedContent, REFUSED } from "./FlushedContent.js"
 import { replaceLoneSurrogates } from "./SessionTitle.js"
 import { Storage } from "../../services/Storage.js"
 import { toolCallCountOf } from "./SessionStore.js"
@@ -33,6 +41,8 @@ export interface AgentTurnRecord {
   readonly answeredCalls: number
   /** The tokens of those calls. */
   readonly tokens: { readonly input_tokens: number; readonly output_tokens: number }
+  /** The turn-start write, which makes sure of the session row (TranscriptWrite.opensSession). */
+  readonly opensSession: boolean
   /** Session source; "api_server" for every API route, "cron" for scheduled jobs. */
   readonly source?: string
   readonly now: number
@@ -40,10 +50,11 @@ export interface AgentTurnRecord {
 
 const text = (v: unknown): string | null => (v === null || v === undefined ? null : replaceLoneSurrogates(pyStr(v)))
 
-/** One message as its hermes_messages row (without id) and the tool calls it counts for. */
+/** One message as its hermes_messages row (without id) and the tool calls it counts for; undefined when state.db refuses it. */
 const messageRow = (sessionId: string, m: TurnMessage, now: number) => {
   const calls = m["tool_calls"]
-  const content = m["content"]
+  const content = flushedContent(m["content"])
+  if (content === REFUSED) return undefined
   return {
     row: {
       session_id: sessionId,
@@ -68,6 +79,10 @@ const UPSERT_SESSION = `INSERT INTO hermes_sessions (namespace, id, source, mode
     model = COALESCE(hermes_sessions.model, excluded.model),
     model_config = COALESCE(hermes_sessions.model_config, excluded.model_config),
     system_prompt = excluded.system_prompt`
+// update_token_counts' `_insert_session_row(session_id, "unknown", model=model)`: a bare row, or the model backfilled
+const TOKEN_WRITE_SESSION = `INSERT INTO hermes_sessions (namespace, id, source, model, started_at) VALUES (?, ?, 'unknown', ?, ?)
+  ON CONFLICT (namespace, id) DO UPDATE SET model = COALESCE(hermes_sessions.model, excluded.model)`
+const SESSION_EXISTS = `SELECT 1 AS found FROM hermes_sessions WHERE namespace = ? AND id = ?`
 const RESERVE_IDS = `INSERT INTO hermes_message_seq (namespace, last_id) VALUES (?, ?)
   ON CONFLICT (namespace) DO UPDATE SET last_id = last_id + excluded.last_id`
 const LAST_ID = `SELECT last_id FROM hermes_message_seq WHERE namespace = ?`
@@ -98,16 +113,33 @@ const COUNT_TURN = `UPDATE hermes_sessions SET
     api_call_count = api_call_count + @calls
   WHERE namespace = @namespace AND id = @sessionId`
 
-export const recordAgentTurn = (ns: string, turn: AgentTurnRecord) =>
+/** The rows written before the first one state.db refuses. */
+const writableRows = (turn: AgentTurnRecord) => {
+  const rows: Array<NonNullable<ReturnType<typeof messageRow>>> = []
+  for (const m of turn.messages) {
+    const row = messageRow(turn.sessionId, m, turn.now)
+    if (row === undefined) break
+    rows.push(row)
+  }
+  return rows
+}
+
+/** Writes the turn's rows; answers how many of `turn.messages` went in (the rest failed, as upstream's flush stops). */
+export const recordAgentTurn = (ns: string, turn: AgentTurnRecord): Effect.Effect<number, never, Storage> =>
   Effect.flatMap(Storage, (storage) => {
     // the same end state as writing message by message, in a handful of statements: the session row,
     // one block of message ids, one multi-row insert, one update of the counters
-    const rows = turn.messages.map((m) => messageRow(turn.sessionId, m, turn.now))
-    const toolCalls = rows.reduce((n, r) => n + r.toolCalls, 0)
+    let rows = writableRows(turn)
     return storage.transaction(() => {
-      storage.statement(UPSERT_SESSION).run(
-        ns, turn.sessionId, turn.source ?? "api_server", AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN, turn.now
-      )
+      if (turn.opensSession) {
+        storage.statement(UPSERT_SESSION).run(
+          ns, turn.sessionId, turn.source ?? "api_server", AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN, turn.now
+        )
+      }
+      if (turn.answeredCalls > 0) storage.statement(TOKEN_WRITE_SESSION).run(ns, turn.sessionId, AGENT_MODEL, turn.now)
+      // a message of a session deleted mid-turn fails its foreign key: none goes in
+      if (rows.length > 0 && !turn.opensSession && storage.statement(SESSION_EXISTS).get(ns, turn.sessionId) === undefined) rows = []
+      const toolCalls = rows.reduce((n, r) => n + r.toolCalls, 0)
       if (rows.length > 0) {
         storage.statement(RESERVE_IDS).run(ns, rows.length)
         const last = (storage.statement(LAST_ID).get(ns) as { readonly last_id: number }).last_id
@@ -133,5 +165,6 @@ export const recordAgentTurn = (ns: string, turn: AgentTurnRecord) =>
         namespace: ns,
         sessionId: turn.sessionId
       })
+      return rows.length
     })
   })

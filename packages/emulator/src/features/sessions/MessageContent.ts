@@ -1,10 +1,10 @@
-import { isDict, pyDumps, PyFloat, PyInt, pyJsonLoads, toHandlerValue } from "../../python/index.js"
+import { pyDumps, PyFloat, PyInt, pyJsonLoads, toHandlerValue } from "../../python/index.js"
 import { sqliteRealText } from "./SqliteRealText.js"
 /**
- * How state.db stores a message's content: text as is; a list or dict (multimodal parts) as a
+ * How state.db stores a message's content (`append_message`): text as is; a dict as a
  * sentinel-prefixed json.dumps; numbers and bools as SQLite's TEXT affinity turns them into text
- * (a float as `%!.15g`, not Python's repr).
- * Reading reverses the sentinel form, so a transcript gives back the parts the agent received.
+ * (a float as `%!.15g`, not Python's repr). A list never gets here: the agent's flush makes it
+ * text first (FlushedContent.ts). Reading reverses the sentinel form.
  */
 
 /** The marker upstream puts in front of JSON-encoded structured content. */
@@ -17,8 +17,8 @@ export const encodeContent = (content: unknown): string | null => {
   if (typeof content === "number") return Number.isInteger(content) ? String(content) : sqliteRealText(content)
   if (content instanceof PyInt) return content.value.toString()
   if (content instanceof PyFloat) return Number.isFinite(content.value) ? sqliteRealText(content.value) : pyDumps(content)
-  if (Array.isArray(content) || isDict(content)) return STRUCTURED_CONTENT_PREFIX + pyDumps(content)
-  return String(content)
+  // what is left is a dict
+  return STRUCTURED_CONTENT_PREFIX + pyDumps(content)
 }
 
 export const decodeContent = (stored: string | null): unknown => {

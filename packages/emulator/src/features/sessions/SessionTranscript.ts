@@ -7,4 +7,12 @@ import type { TranscriptWrite } from "../../agent/AgentTurn.js"
 import { recordAgentTurn } from "./AgentTurnRecord.js"
 
 export const sessionTranscript = (ns: string, sessionId: string, now: () => number, source = "api_server") => (write: TranscriptWrite) =>
-  recordAgentTurn(ns, { sessionId, messages: write.messages, answeredCalls: write.answeredCalls, tokens: write.tokens, now: now(), source })
+  recordAgentTurn(ns, {
+    sessionId,
+    messages: write.messages,
+    answeredCalls: write.answeredCalls,
+    tokens: write.tokens,
+    opensSession: write.opensSession,
+    now: now(),
+    source
+  })
