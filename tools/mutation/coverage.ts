@@ -9,6 +9,7 @@
  *   npm run mutation:coverage                     writes evidence/mutation/coverage/{summary.json,README.md}
  *   npm run mutation:coverage -- --out DIR        elsewhere (a before/after)
  *   npm run mutation:coverage -- --report-only    the evidence again from the last V8 report
+ *   npm run mutation:coverage -- --before FILE    adds a before → after table against an earlier summary.json
  */
 import { spawnSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
@@ -100,6 +101,42 @@ const sum = (files: ReadonlyArray<FileMap>, pick: (f: FileMap) => CoveredOfTotal
 
 const pct = ({ covered, total }: CoveredOfTotal) => (total === 0 ? "—" : `${((100 * covered) / total).toFixed(1)} %`)
 
+interface Summary {
+  readonly commit: string
+  readonly totals: Record<string, CoveredOfTotal>
+  readonly byFile: ReadonlyArray<FileMap>
+}
+
+/** Totals and the files whose uncovered statements changed, against an earlier map. */
+const comparison = (before: Summary, files: ReadonlyArray<FileMap>, totals: Record<string, CoveredOfTotal>): string => {
+  const earlier = new Map(before.byFile.map((f) => [f.file, f]))
+  const row = (name: string) => {
+    const b = before.totals[name] as CoveredOfTotal
+    const a = totals[name] as CoveredOfTotal
+    return `| ${name} | ${b.covered}/${b.total} (${pct(b)}) | ${a.covered}/${a.total} (${pct(a)}) |`
+  }
+  const changed = files
+    .map((f) => ({ f, was: earlier.get(f.file)?.uncoveredStatements }))
+    .filter(({ f, was }) => was !== undefined && was !== f.uncoveredStatements)
+    .sort((x, y) => (x.f.uncoveredStatements - (x.was ?? 0)) - (y.f.uncoveredStatements - (y.was ?? 0)))
+    .map(({ f, was }) => `| \`${f.file.slice(BEHAVIOUR_ROOT.length + 1)}\` | ${was} | ${f.uncoveredStatements} |`)
+  return `
+## Before → after
+
+Against the map on ${before.commit} (\`--before\`):
+
+| over the scope | before | after |
+| --- | ---: | ---: |
+${["statements", "lines", "branches"].map(row).join("\n")}
+
+Files whose uncovered statements changed:
+
+| file | uncovered before | after |
+| --- | ---: | ---: |
+${changed.join("\n")}
+`
+}
+
 const readme = (files: ReadonlyArray<FileMap>, totals: Record<string, CoveredOfTotal>, commit: string) => {
   const rows = files
     .filter((f) => f.uncoveredStatements > 0)
@@ -131,6 +168,7 @@ ${rows.join("\n")}
 const { values } = parseArgs({
   options: {
     out: { type: "string", default: "evidence/mutation/coverage" },
+    before: { type: "string" },
     "report-only": { type: "boolean", default: false }
   }
 })
@@ -145,7 +183,7 @@ if (values["report-only"] !== true) {
   ]
   const vitest = spawnSync(
     "npx",
-    ["vitest", "run", "--config", "vitest.mutation.config.ts", "--coverage.enabled", "--coverage.provider=v8", "--coverage.all", "--coverage.experimentalAstAwareRemapping", "--coverage.reporter=json", `--coverage.reportsDirectory=${REPORT_DIR}`, ...scopeArgs],
+    ["vitest", "run", "--root", root, "--config", "vitest.mutation.config.ts", "--coverage.enabled", "--coverage.provider=v8", "--coverage.all", "--coverage.experimentalAstAwareRemapping", "--coverage.reporter=json", `--coverage.reportsDirectory=${REPORT_DIR}`, ...scopeArgs],
     { stdio: "inherit" }
   )
   if (vitest.status !== 0) {
@@ -168,5 +206,6 @@ const totals = { statements: sum(files, (f) => f.statements), lines: sum(files, 
 const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim()
 mkdirSync(values.out, { recursive: true })
 writeFileSync(join(values.out, "summary.json"), `${JSON.stringify({ commit, suite: "vitest.mutation.config.ts", scope: "tools/mutation/scope.ts", files: files.length, totals, byFile: files }, null, 2)}\n`)
-writeFileSync(join(values.out, "README.md"), readme(files, totals, commit))
+const before = values.before === undefined ? undefined : (JSON.parse(readFileSync(values.before, "utf8")) as Summary)
+writeFileSync(join(values.out, "README.md"), readme(files, totals, commit) + (before === undefined ? "" : comparison(before, files, totals)))
 process.stdout.write(`mutation:coverage: ${files.length} files; statements ${totals.statements.covered}/${totals.statements.total}, lines ${totals.lines.covered}/${totals.lines.total}, branches ${totals.branches.covered}/${totals.branches.total} → ${values.out}\n`)
