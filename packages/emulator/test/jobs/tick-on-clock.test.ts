@@ -41,4 +41,18 @@ describe("cron ticks follow the namespace clock", () => {
     expect(Date.parse(after.next_run_at)).toBeGreaterThan(Date.parse(after.last_run_at ?? ""))
     expect(await (await c.admin("/cron/tick")).json()).toEqual({ fired: 0 })
   })
+
+  it("a one-shot allowed two runs is completed after its firing, its run claim cleared before the fire claim", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    await c.admin("/clock", { freeze: true })
+    await c.admin("/clock", { set: 1_800_000_000 })
+    const created = await c.json<{ job: { id: string } }>("POST", "/api/jobs", { name: "twice", schedule: "2027-01-15T08:00:30Z", prompt: "p", repeat: 2 })
+    const id = created.body.job.id
+    await c.script({ turns: [{ replies: [{ text: "once ran" }] }] })
+    await c.admin("/clock", { advance: 60 })
+    const job = (await c.json<{ job: Record<string, unknown> }>("GET", `/api/jobs/${id}`)).body.job
+    expect([job["state"], job["enabled"], job["repeat"], job["next_run_at"]]).toEqual(["completed", false, { times: 2, completed: 1 }, null])
+    expect(Object.keys(job).slice(-2)).toEqual(["run_claim", "fire_claim"])
+    expect([job["run_claim"], job["fire_claim"]]).toEqual([null, null])
+  })
 })
