@@ -41,7 +41,30 @@ export interface FileMap {
   readonly uncoveredStatements: number
   /** `a-b` line ranges (inclusive) whose statements never ran. */
   readonly uncovered: ReadonlyArray<string>
+  /** Uncovered statements in code outside-recordings.json places out of a recording's reach, by category. */
+  readonly outside: Readonly<Record<string, number>>
 }
+
+/**
+ * Code no recording of the recordable pin can run, with why (evidence/mutation/coverage/
+ * outside-recordings.json): `pin-only` is what only 0.21.0 reaches (version/Pins.ts), `no-gateway`
+ * is emulator machinery with no gateway counterpart, `socket` needs raw-socket evidence the
+ * mutation suite does not replay. `lines` ("a-b,c") narrows an entry to part of a file; the line
+ * numbers are those of the commit the list was written on.
+ */
+export interface OutsideEntry {
+  readonly file: string
+  readonly lines?: string
+  readonly category: "pin-only" | "no-gateway" | "socket"
+  readonly reason: string
+}
+
+const inRanges = (line: number, ranges: string | undefined): boolean =>
+  ranges === undefined ||
+  ranges.split(",").some((r) => {
+    const [a, b] = r.split("-").map(Number)
+    return a !== undefined && line >= a && line <= (b ?? a)
+  })
 
 const REPORT_DIR = "reports/mutation/coverage"
 
@@ -69,7 +92,9 @@ export const toRanges = (lines: ReadonlyArray<number>): Array<string> => {
  * rule); a line is listed uncovered when a statement that never ran spans it and no statement that
  * ran starts on it, so a multi-line call whose arguments never ran shows as the whole block.
  */
-export const mapFile = (file: string, fc: FileCoverage): FileMap => {
+export const mapFile = (file: string, fc: FileCoverage, outsideEntries: ReadonlyArray<OutsideEntry> = []): FileMap => {
+  const mine = outsideEntries.filter((e) => `${BEHAVIOUR_ROOT}/${e.file}` === file)
+  const outside: Record<string, number> = {}
   const lineHits = new Map<number, number>()
   const ranLines = new Set<number>()
   const missedLines: Array<number> = []
@@ -82,7 +107,11 @@ export const mapFile = (file: string, fc: FileCoverage): FileMap => {
     if (hits > 0) {
       covered++
       ranLines.add(loc.start.line)
-    } else for (let l = loc.start.line; l <= loc.end.line; l++) missedLines.push(l)
+    } else {
+      for (let l = loc.start.line; l <= loc.end.line; l++) missedLines.push(l)
+      const entry = mine.find((e) => inRanges(loc.start.line, e.lines))
+      if (entry !== undefined) outside[entry.category] = (outside[entry.category] ?? 0) + 1
+    }
     lineHits.set(loc.start.line, Math.max(lineHits.get(loc.start.line) ?? 0, hits))
   }
   const branchCounts = Object.values(fc.b).flat()
@@ -92,8 +121,29 @@ export const mapFile = (file: string, fc: FileCoverage): FileMap => {
     lines: { covered: [...lineHits.values()].filter((h) => h > 0).length, total: lineHits.size },
     branches: { covered: branchCounts.filter((h) => h > 0).length, total: branchCounts.length },
     uncoveredStatements: ids.length - covered,
-    uncovered: toRanges(missedLines.filter((l) => !ranLines.has(l)))
+    uncovered: toRanges(missedLines.filter((l) => !ranLines.has(l))),
+    outside
   }
+}
+
+const CATEGORY_NAMES: Record<OutsideEntry["category"], string> = {
+  "pin-only": "only the 0.21.0 pin reaches it",
+  "no-gateway": "emulator machinery with no gateway counterpart",
+  socket: "needs raw-socket evidence, which the suite does not replay"
+}
+
+/** Uncovered statements by category over every file, and those left that a recording could reach. */
+export const outsideTotals = (files: ReadonlyArray<FileMap>): Record<string, number> => {
+  const out: Record<string, number> = { "pin-only": 0, "no-gateway": 0, socket: 0, recordable: 0 }
+  for (const f of files) {
+    let outside = 0
+    for (const [category, n] of Object.entries(f.outside)) {
+      out[category] = (out[category] ?? 0) + n
+      outside += n
+    }
+    out["recordable"] = (out["recordable"] ?? 0) + f.uncoveredStatements - outside
+  }
+  return out
 }
 
 const sum = (files: ReadonlyArray<FileMap>, pick: (f: FileMap) => CoveredOfTotal): CoveredOfTotal =>
@@ -137,11 +187,15 @@ ${changed.join("\n")}
 `
 }
 
+const outsideCell = (f: FileMap): string =>
+  Object.entries(f.outside).map(([category, n]) => `${n} ${category}`).join(", ")
+
 const readme = (files: ReadonlyArray<FileMap>, totals: Record<string, CoveredOfTotal>, commit: string) => {
   const rows = files
     .filter((f) => f.uncoveredStatements > 0)
     .slice(0, 40)
-    .map((f) => `| \`${f.file.slice(BEHAVIOUR_ROOT.length + 1)}\` | ${f.uncoveredStatements} | ${f.lines.covered}/${f.lines.total} | ${f.branches.covered}/${f.branches.total} | ${f.uncovered.slice(0, 6).join(", ")}${f.uncovered.length > 6 ? ", …" : ""} |`)
+    .map((f) => `| \`${f.file.slice(BEHAVIOUR_ROOT.length + 1)}\` | ${f.uncoveredStatements} | ${outsideCell(f)} | ${f.lines.covered}/${f.lines.total} | ${f.branches.covered}/${f.branches.total} | ${f.uncovered.slice(0, 6).join(", ")}${f.uncovered.length > 6 ? ", …" : ""} |`)
+  const split = outsideTotals(files)
   const s = totals["statements"] as CoveredOfTotal
   const l = totals["lines"] as CoveredOfTotal
   const b = totals["branches"] as CoveredOfTotal
@@ -157,10 +211,18 @@ Over ${files.length} files: statements **${s.covered}/${s.total}** (${pct(s)}), 
 (${pct(l)}), branches **${b.covered}/${b.total}** (${pct(b)}). Lines are istanbul's: a line where a statement
 starts. \`summary.json\` has every file and every uncovered range.
 
+The ${s.total - s.covered} uncovered statements, by whether a recording of 0.19.0 could run them
+(\`outside-recordings.json\` lists the code out of reach, each entry with why):
+
+| uncovered statements | count |
+| --- | ---: |
+${Object.entries(CATEGORY_NAMES).map(([category, name]) => `| ${category}: ${name} | ${split[category] ?? 0} |`).join("\n")}
+| recordable: a live 0.19.0 scenario could reach it | ${split["recordable"] ?? 0} |
+
 The ${rows.length} files with the most uncovered statements (ranges: the first six):
 
-| file | uncovered statements | lines covered | branches covered | uncovered lines |
-| --- | ---: | ---: | ---: | --- |
+| file | uncovered statements | of them out of reach | lines covered | branches covered | uncovered lines |
+| --- | ---: | --- | ---: | ---: | --- |
 ${rows.join("\n")}
 `
 }
@@ -169,6 +231,7 @@ const { values } = parseArgs({
   options: {
     out: { type: "string", default: "evidence/mutation/coverage" },
     before: { type: "string" },
+    outside: { type: "string", default: "evidence/mutation/coverage/outside-recordings.json" },
     "report-only": { type: "boolean", default: false }
   }
 })
@@ -197,15 +260,17 @@ if (!existsSync(reportPath)) {
   process.exit(2)
 }
 const report = JSON.parse(readFileSync(reportPath, "utf8")) as Record<string, FileCoverage>
+const outsideEntries = existsSync(values.outside) ? (JSON.parse(readFileSync(values.outside, "utf8")) as { entries: ReadonlyArray<OutsideEntry> }).entries : []
 const files = Object.values(report)
   .map((fc) => ({ rel: relative(root, fc.path), fc }))
   .filter(({ rel }) => isBehaviourFile(rel))
-  .map(({ rel, fc }) => mapFile(rel, fc))
+  .map(({ rel, fc }) => mapFile(rel, fc, outsideEntries))
   .sort((a, b) => b.uncoveredStatements - a.uncoveredStatements || a.file.localeCompare(b.file))
 const totals = { statements: sum(files, (f) => f.statements), lines: sum(files, (f) => f.lines), branches: sum(files, (f) => f.branches) }
 const commit = spawnSync("git", ["rev-parse", "--short", "HEAD"], { encoding: "utf8" }).stdout.trim()
 mkdirSync(values.out, { recursive: true })
-writeFileSync(join(values.out, "summary.json"), `${JSON.stringify({ commit, suite: "vitest.mutation.config.ts", scope: "tools/mutation/scope.ts", files: files.length, totals, byFile: files }, null, 2)}\n`)
+writeFileSync(join(values.out, "summary.json"), `${JSON.stringify({ commit, suite: "vitest.mutation.config.ts", scope: "tools/mutation/scope.ts", files: files.length, totals, uncoveredStatements: outsideTotals(files), byFile: files }, null, 2)}\n`)
 const before = values.before === undefined ? undefined : (JSON.parse(readFileSync(values.before, "utf8")) as Summary)
 writeFileSync(join(values.out, "README.md"), readme(files, totals, commit) + (before === undefined ? "" : comparison(before, files, totals)))
-process.stdout.write(`mutation:coverage: ${files.length} files; statements ${totals.statements.covered}/${totals.statements.total}, lines ${totals.lines.covered}/${totals.lines.total}, branches ${totals.branches.covered}/${totals.branches.total} → ${values.out}\n`)
+const split = outsideTotals(files)
+process.stdout.write(`mutation:coverage: ${files.length} files; statements ${totals.statements.covered}/${totals.statements.total}, lines ${totals.lines.covered}/${totals.lines.total}, branches ${totals.branches.covered}/${totals.branches.total}; uncovered statements ${JSON.stringify(split)} → ${values.out}\n`)
