@@ -39,7 +39,7 @@ alias(
 )
 
 /** codecs.lookup's name folding: lower-case, runs of other chars -> "_", trimmed. */
-const normalize = (name: string): string =>
+export const pyCodecName = (name: string): string =>
   name.toLowerCase().replace(/[^a-z0-9.]+/g, "_").replace(/^_+|_+$/g, "")
 
 /**
@@ -98,7 +98,7 @@ export const pyRequestText = (
   body: Uint8Array,
   charset: string | undefined
 ): Either.Either<string, PyTextDecodeError> => {
-  const codec: Codec | undefined = charset ? CODECS[normalize(charset)] : "utf-8"
+  const codec: Codec | undefined = charset ? CODECS[pyCodecName(charset)] : "utf-8"
   switch (codec) {
     case "utf-8":
       return decodeUtf8(body, 0)

@@ -95,12 +95,15 @@ describe("jobs API on 0.19.0 (observed live: evidence/cassette-sources/live/sess
     expect(await post("/api/jobs", "nope")).toEqual({ status: 500, text: '{"error": "Expecting value: line 1 column 1 (char 0)"}' })
     // a utf-16 body as Python decodes it (real 0.19.0 gateway, evidence/live-comparisons/fuzz/, the earlier-format fuzz-0.19.0.md at commit 62dc1d1): "[]" is
     // one CJK character, so json.loads fails at char 0; an odd byte count is the codec's truncated data
-    const utf16 = async (body: string) => {
-      const res = await c.request("POST", "/api/jobs", { headers: { ...CURL, "content-type": "application/json; charset=utf-16" }, body })
+    const utf16 = async (body: string, charset = "utf-16") => {
+      const res = await c.request("POST", "/api/jobs", { headers: { ...CURL, "content-type": `application/json; charset=${charset}` }, body })
       return { status: res.status, text: await res.text() }
     }
     expect(await utf16("[]")).toEqual({ status: 500, text: '{"error": "Expecting value: line 1 column 1 (char 0)"}' })
     expect(await utf16("--x--")).toEqual({ status: 500, text: `{"error": "'utf-16-le' codec can't decode byte 0x2d in position 4: truncated data"}` })
+    // Python folds the codec name (UTF_16 is utf_16; fixtures/0.19.0/jobs-request-bodies-…): decoded, not "unknown encoding"
+    expect(await utf16("[]", "UTF_16")).toEqual({ status: 500, text: '{"error": "Expecting value: line 1 column 1 (char 0)"}' })
+    expect(await utf16("[]", "no_such_codec")).toEqual({ status: 500, text: '{"error": "unknown encoding: no_such_codec"}' })
     expect((await c.json("GET", "/api/jobs?include_disabled=1")).body).toEqual({ jobs: [] })
   })
 

@@ -1,11 +1,11 @@
 /**
  * The cron scheduler's tick, as the emulated gateway runs it: every job that is enabled, not
  * paused and due (next_run_at ≤ the namespace clock) fires once. A recurring job later than its
- * grace (half its period, 2 min to 2 h) is fast-forwarded to its next time without running, as
- * upstream's stale-run guard does. A firing plays one Script turn as the agent, which writes a
- * session `cron_<job id>_<YYYYmmdd_HHMMSS>` (source "cron", titled "<name> · <Mon DD HH:MM>",
+ * grace (half its period, 2 min to 2 h) skips the runs it missed — its next time is fast-forwarded
+ * — but still runs once now, as upstream's stale-run guard does. A firing plays one Script turn
+ * as the agent, which writes a session `cron_<job id>_<YYYYmmdd_HHMMSS>` (source "cron", titled "<name> · <Mon DD HH:MM>",
  * ended "cron_complete"); then the job is marked run (last_run_at/status/error, repeat count,
- * next_run_at, fire_claim) — removed when its repeat count is reached — and an execution record
+ * next_run_at, fire_claim, a one-shot's run_claim) — removed when its repeat count is reached — and an execution record
  * is kept for `latest_execution`.
  *
  * The agent's prompt is Hermes' cron preamble followed by the job prompt; the emulator sends a
@@ -46,6 +46,8 @@ const markRun = (stored: Job, ok: boolean, error: string | null, now: number): J
   job["last_error"] = ok ? null : error
   job["last_delivery_error"] = null
   job["fire_claim"] = null
+  // the one-shot's running claim (stamped when the tick found it due) ends with the run
+  if (job["run_claim"] !== null && job["run_claim"] !== undefined) job["run_claim"] = null
   const repeat = job["repeat"]
   const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
   if (isDict(repeat) && pyTruthy(repeat)) {
@@ -152,9 +154,23 @@ function* tickOnce(ns: string) {
     if (!enabled || job["state"] === "paused" || at === undefined || at > now) continue
     const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
     const recurring = schedule["kind"] === "cron" || schedule["kind"] === "interval"
+    // past its grace: the missed runs are skipped (next_run_at fast-forwarded, provisionally: the
+    // run's mark re-anchors it) but the job still runs once now, as on the real 0.19.0
+    // (fixtures/0.19.0/jobs-recurring-jobs-past-their-catch-up-grace-…: each fires once at the jump)
     if (recurring && now - at > graceSeconds(schedule, now)) {
       const next = computeNextRun(schedule, now)
-      yield* saveJobAt(ns, seq, { ...job, next_run_at: Either.isRight(next) ? next.right : null })
+      const forwarded = { ...job, next_run_at: Either.isRight(next) ? next.right : null }
+      yield* saveJobAt(ns, seq, forwarded)
+      due.push(forwarded)
+      continue
+    }
+    if (schedule["kind"] === "once") {
+      // upstream's due scan claims a one-shot for the length of its run before returning it, so
+      // a completed one-shot shows `run_claim: null` before `fire_claim: null` (recorded:
+      // fixtures/0.19.0/jobs-repeat-limits-…)
+      const claimed = { ...job, run_claim: { at: nowIso(now), by: processId() } }
+      yield* saveJobAt(ns, seq, claimed)
+      due.push(claimed)
       continue
     }
     due.push(job)
