@@ -151,6 +151,15 @@ describe("normalizeRun: ISO times and job ids", () => {
   })
 })
 
+describe("bare 32-hex ids", () => {
+  it("tokenizes a job execution's uuid4().hex and keeps where it reappears, leaving a run id to its own rule", () => {
+    const exec = "08346750e5cc45839d938ebb48e8853c"
+    const run = runOf(rawJsonExchange("GET", "/api/jobs", 200, JSON.stringify({ jobs: [{ latest_execution: { id: exec, note: `again ${exec}` } }], run: "run_0123456789abcdef0123456789abcdef" })))
+    const n = normalizeRun(run, { version: 1, name: "t", steps: [{ reset: {} }] }, { clock: "pinned" })
+    expect(n.steps[0]?.exchanges[0]?.response?.body).toEqual({ kind: "json", value: { jobs: [{ latest_execution: { id: "<hex32:1>", note: "again <hex32:1>" } }], run: "<run:1>" } })
+  })
+})
+
 describe("the Responses delta-join rule", () => {
   const ev = (type: string, seq: number, extra: Record<string, unknown> = {}) =>
     `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq, ...extra })}\n\n`

@@ -45,6 +45,7 @@ export const ID_RULES: ReadonlyArray<IdRule> = [
     "{play.nonce}: the runner's fresh value per play, so idempotency caches and derived sessions that outlive a scenario on the real gateway are not shared between plays"
   ),
   idRule("uuid", /\b[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}\b/g, "uuid4 values are random"),
+  idRule("hex32", /\b[0-9a-f]{32}\b/g, "bare uuid4().hex values (a job execution's id in latest_execution, the scheduler's process id) are random"),
   idRule("cron-job", /\b[0-9a-f]{12}\b/g, "cron job ids are uuid4().hex[:12]; any other lone 12-hex-digit string is taken for one too")
 ]
 
