@@ -39,6 +39,7 @@ import type { Storage } from "../services/Storage.js"
 import { type AgentMessage, repairMessageSequence } from "./AgentMessages.js"
 import { renameBlankToolCalls } from "./BlankToolCallNames.js"
 import { replyReasoning, stripReasoningBlocks } from "./ReasoningBlocks.js"
+import { dropTrailingPrefills, isThinkingReply, markPrefill, MAX_THINKING_PREFILLS } from "./ThinkingOnlyReplies.js"
 import type { AgentTurnInput, AgentTurnResult, ExecutedToolCall } from "./AgentTurn.js"
 import type { Interrupt } from "./Interrupt.js"
 import { AgentTurnState } from "./AgentTurnState.js"
@@ -128,9 +129,18 @@ function* turnLoop(turn: AgentTurnState) {
       if (ended === undefined) continue
       return ended
     }
-    if (pyStrip(text) === "" && turn.emptyRetries < MAX_EMPTY_RETRIES) {
-      turn.emptyRetries++
-      continue
+    if (pyStrip(stripReasoningBlocks(text)) === "") {
+      // nothing visible: a thinking reply is continued first, then empty replies are retried
+      const thinking = isThinkingReply(reply.reasoning, text)
+      if (thinking && turn.thinkingPrefills < MAX_THINKING_PREFILLS) {
+        turn.thinkingPrefills++
+        turn.messages.push(markPrefill(assistantMessage(reply, text, "incomplete")))
+        continue
+      }
+      if (turn.emptyRetries < MAX_EMPTY_RETRIES) {
+        turn.emptyRetries++
+        continue
+      }
     }
     return finalAnswer(turn, reply, text)
   }
@@ -319,8 +329,11 @@ function* runTool(turn: AgentTurnState, call: ExecutedToolCall) {
 
 /** The reply that ends the turn; its answer joins the parts of replies cut off by the length limit. */
 const finalAnswer = (turn: AgentTurnState, reply: Reply, text: string): AgentTurnResult => {
-  const final = pyStrip(text) === "" ? "(empty)" : text
-  turn.messages.push(assistantMessage(reply, final, "stop"))
+  const empty = pyStrip(stripReasoningBlocks(text)) === ""
+  const final = empty ? "(empty)" : text
+  dropTrailingPrefills(turn.messages)
+  // an empty answer is stored as "(empty)", its reasoning still the reply's
+  turn.messages.push({ ...assistantMessage(reply, text, "stop"), ...(empty ? { content: final } : {}) })
   // the answer strips the joined text, so whitespace between a cut-off part and the rest stays
   return turn.finish({ finalResponse: pyStrip(stripReasoningBlocks(turn.truncatedParts.join("") + final)) })
 }

@@ -30,6 +30,8 @@ export class AgentTurnState {
   failedAttempts = 0
   invalidToolRounds = 0
   emptyRetries = 0
+  /** Thinking-only final replies continued so far (ThinkingOnlyReplies.ts). */
+  thinkingPrefills = 0
   /** Index of this turn's first reply in `messages`, once the first model call is made. */
   turnStart = -1
   /** Texts of replies cut off by finish_reason "length", joined in front of the final answer. */
