@@ -38,6 +38,8 @@ import { EmuClock } from "../services/Clock.js"
 import type { Storage } from "../services/Storage.js"
 import { type AgentMessage, repairMessageSequence } from "./AgentMessages.js"
 import { renameBlankToolCalls } from "./BlankToolCallNames.js"
+import { replyReasoning, stripReasoningBlocks } from "./ReasoningBlocks.js"
+import { dropTrailingPrefills, isThinkingReply, markPrefill, MAX_THINKING_PREFILLS } from "./ThinkingOnlyReplies.js"
 import type { AgentTurnInput, AgentTurnResult, ExecutedToolCall } from "./AgentTurn.js"
 import type { Interrupt } from "./Interrupt.js"
 import { AgentTurnState } from "./AgentTurnState.js"
@@ -99,6 +101,7 @@ function* turnLoop(turn: AgentTurnState) {
     renameBlankToolCalls(turn.messages)
     if (turn.turnStart < 0) turn.turnStart = turn.messages.length
     yield* observeModelCall(turn.messages)
+    yield* turn.beginModelCall()
     const answer: Answer = yield* player.answer(turn.modelCall())
     const reply = answer.reply
     turn.modelCalls++
@@ -112,8 +115,8 @@ function* turnLoop(turn: AgentTurnState) {
     }
     turn.failedAttempts = 0
     for (const chunk of replyChunks(reply)) yield* turn.onDelta(chunk)
-    yield* turn.onPause()
     const text = replyText(reply)
+    yield* turn.onPause(text)
     const calls = reply.toolCalls ?? []
     if (reply.finishReason === "length" && calls.length === 0) {
       const cutOff = continueAfterLengthLimit(turn, reply, text)
@@ -128,9 +131,18 @@ function* turnLoop(turn: AgentTurnState) {
       if (ended === undefined) continue
       return ended
     }
-    if (pyStrip(text) === "" && turn.emptyRetries < MAX_EMPTY_RETRIES) {
-      turn.emptyRetries++
-      continue
+    if (pyStrip(stripReasoningBlocks(text)) === "") {
+      // nothing visible: a thinking reply is continued first, then empty replies are retried
+      const thinking = isThinkingReply(reply.reasoning, text)
+      if (thinking && turn.thinkingPrefills < MAX_THINKING_PREFILLS) {
+        turn.thinkingPrefills++
+        turn.messages.push(markPrefill(assistantMessage(reply, text, "incomplete")))
+        continue
+      }
+      if (turn.emptyRetries < MAX_EMPTY_RETRIES) {
+        turn.emptyRetries++
+        continue
+      }
     }
     return finalAnswer(turn, reply, text)
   }
@@ -158,7 +170,7 @@ const SLICE_POLL = Duration.millis(50)
  * (observed live on 0.19.0: such a run stays "stopping" while it is held).
  */
 function* awaitRelease(turn: AgentTurnState, hold: string) {
-  yield* turn.onPause()
+  yield* turn.onPause("")
   const interrupt = turn.input.interrupt
   if (interrupt === undefined) return yield* turn.player.awaitHold(hold)
   const loopNow = (yield* EmuClock).loop
@@ -197,13 +209,13 @@ const modelCallFailed = (turn: AgentTurnState, error: ReplyError): AgentTurnResu
  */
 const continueAfterLengthLimit = (turn: AgentTurnState, reply: Reply, text: string): AgentTurnResult | undefined => {
   turn.lengthContinuations++
-  turn.messages.push({ role: "assistant", content: storedText(text), reasoning: reply.reasoning ?? null, finish_reason: "length" })
+  turn.messages.push(assistantMessage(reply, text, "length"))
   if (text !== "") turn.truncatedParts.push(text)
   if (turn.lengthContinuations < MAX_LENGTH_CONTINUATIONS) {
     turn.messages.push({ role: "user", content: LENGTH_CONTINUATION_PROMPT })
     return undefined
   }
-  const partial = pyStrip(turn.truncatedParts.join(""))
+  const partial = pyStrip(stripReasoningBlocks(turn.truncatedParts.join("")))
   const error = `Response remained truncated after ${MAX_LENGTH_CONTINUATIONS} continuation attempts`
   return turn.finish({ finalResponse: partial, error, completed: false, partial: true })
 }
@@ -255,24 +267,39 @@ const withoutRepeatedCalls = (calls: ReadonlyArray<ExecutedToolCall>): ReadonlyA
 
 /**
  * An assistant message's content as Hermes builds the message (`build_assistant_message`): its
- * text stripped (observed live on 0.19.0: "  padded  " is stored and answered as "padded").
+ * text without reasoning blocks, stripped (observed live on 0.19.0: "  padded  " is stored and
+ * answered as "padded", "<think>planning the list</think>list updated" as "list updated").
  */
-const storedText = (text: string): string => pyStrip(text)
+const storedText = (text: string): string => pyStrip(stripReasoningBlocks(text))
+
+/**
+ * An assistant message as `build_assistant_message` lays it out: role, content, reasoning (the
+ * reply's, ReasoningBlocks.ts says where from), finish_reason, then `reasoning_content` only when
+ * there is reasoning (the fake model's field, or the inline text promoted to it).
+ */
+const assistantMessage = (reply: Reply, text: string, finishReason: string, rest: AgentMessage = {}): AgentMessage => {
+  const reasoning = replyReasoning(reply.reasoning, text)
+  return {
+    role: "assistant",
+    content: storedText(text),
+    reasoning,
+    finish_reason: finishReason,
+    ...(reasoning === null ? {} : { reasoning_content: reasoning }),
+    ...rest
+  }
+}
 
 /** The assistant message carrying a reply's tool calls, as Hermes stores it. */
-const toolCallsMessage = (text: string, reply: Reply, calls: ReadonlyArray<ExecutedToolCall>): AgentMessage => ({
-  role: "assistant",
-  content: storedText(text),
-  reasoning: reply.reasoning ?? null,
-  finish_reason: "tool_calls",
-  tool_calls: calls.map((call) => ({
-    id: call.id,
-    call_id: call.id,
-    response_item_id: `fc_${call.id.replace(/^call_/, "")}`,
-    type: "function",
-    function: { name: call.name, arguments: call.arguments }
-  }))
-})
+const toolCallsMessage = (text: string, reply: Reply, calls: ReadonlyArray<ExecutedToolCall>): AgentMessage =>
+  assistantMessage(reply, text, "tool_calls", {
+    tool_calls: calls.map((call) => ({
+      id: call.id,
+      call_id: call.id,
+      response_item_id: `fc_${call.id.replace(/^call_/, "")}`,
+      type: "function",
+      function: { name: call.name, arguments: call.arguments }
+    }))
+  })
 
 /** The third invalid tool round in a row: Hermes gives up, naming the first call. */
 const invalidToolCallEnd = (turn: AgentTurnState, calls: ReadonlyArray<ToolCall>): AgentTurnResult => {
@@ -304,8 +331,11 @@ function* runTool(turn: AgentTurnState, call: ExecutedToolCall) {
 
 /** The reply that ends the turn; its answer joins the parts of replies cut off by the length limit. */
 const finalAnswer = (turn: AgentTurnState, reply: Reply, text: string): AgentTurnResult => {
-  const final = pyStrip(text) === "" ? "(empty)" : text
-  turn.messages.push({ role: "assistant", content: storedText(final), reasoning: reply.reasoning ?? null, finish_reason: "stop" })
+  const empty = pyStrip(stripReasoningBlocks(text)) === ""
+  const final = empty ? "(empty)" : text
+  dropTrailingPrefills(turn.messages)
+  // an empty answer is stored as "(empty)", its reasoning still the reply's
+  turn.messages.push({ ...assistantMessage(reply, text, "stop"), ...(empty ? { content: final } : {}) })
   // the answer strips the joined text, so whitespace between a cut-off part and the rest stays
-  return turn.finish({ finalResponse: pyStrip(turn.truncatedParts.join("") + final) })
+  return turn.finish({ finalResponse: pyStrip(stripReasoningBlocks(turn.truncatedParts.join("") + final)) })
 }

@@ -35,8 +35,11 @@ export interface AgentTurnResult {
 export interface AgentTurnCallbacks {
   /** `stream_delta_callback`: each text chunk as the model streams it. */
   readonly onDelta?: (text: string) => Effect.Effect<void, never, Storage>
-  /** A pause in the stream (a model call ended, or a held reply is awaited): buffered text may flush. */
-  readonly onPause?: () => Effect.Effect<void, never, Storage>
+  /**
+   * A pause in the stream (a model call ended, or a held reply is awaited): buffered text may
+   * flush. `replyText` is the text of the reply just streamed, reasoning blocks included ("" at a hold).
+   */
+  readonly onPause?: (replyText: string) => Effect.Effect<void, never, Storage>
   /** `tool_start_callback` / `tool_complete_callback`: a call to a tool the gateway has, around its execution. */
   readonly onToolStart?: (call: ExecutedToolCall) => Effect.Effect<void, never, Storage>
   readonly onToolComplete?: (call: ExecutedToolCall) => Effect.Effect<void, never, Storage>

@@ -5,12 +5,13 @@
  */
 import type { ModelCall, ScriptPlayer } from "@hermetic/script"
 import { Effect } from "effect"
-import { pyStrip } from "../python/index.js"
+import { pyLstrip, pyStrip } from "../python/index.js"
 import type { GatewayState } from "../services/GatewayProcess.js"
 import type { Storage } from "../services/Storage.js"
 import { AGENT_MODEL } from "./AgentIdentity.js"
 import { type AgentMessage, markWritten, unpersisted } from "./AgentMessages.js"
 import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js"
+import { ReasoningStreamFilter } from "./ReasoningStreamFilter.js"
 import { TodoList } from "./tools/TodoList.js"
 
 const noEffect = () => Effect.void
@@ -29,6 +30,8 @@ export class AgentTurnState {
   failedAttempts = 0
   invalidToolRounds = 0
   emptyRetries = 0
+  /** Thinking-only final replies continued so far (ThinkingOnlyReplies.ts). */
+  thinkingPrefills = 0
   /** Index of this turn's first reply in `messages`, once the first model call is made. */
   turnStart = -1
   /** Texts of replies cut off by finish_reason "length", joined in front of the final answer. */
@@ -38,8 +41,12 @@ export class AgentTurnState {
   private sessionOpened = false
   /** `_stream_needs_break`: after executed tools, the next non-blank delta starts a new paragraph. */
   needsBreak = false
+  /** Reasoning blocks stay out of the stream; a fresh filter per turn (upstream resets it per turn). */
+  private readonly streamFilter = new ReasoningStreamFilter()
+  /** Whether the current model call has streamed visible text yet (its first delta loses leading line ends). */
+  private streamedThisCall = false
   private readonly emitDelta: (text: string) => Effect.Effect<void, never, Storage>
-  readonly onPause: () => Effect.Effect<void, never, Storage>
+  readonly onPause: (replyText: string) => Effect.Effect<void, never, Storage>
 
   constructor(
     readonly input: AgentTurnInput,
@@ -53,11 +60,35 @@ export class AgentTurnState {
     this.onPause = input.callbacks?.onPause ?? noEffect
   }
 
-  /** A streamed chunk, after a paragraph break when executed tools came before it. */
+  /**
+   * A streamed chunk as `_fire_stream_delta` passes it on: after a paragraph break when executed
+   * tools came before it, through the reasoning filter, the call's first text without leading line
+   * ends; nothing when nothing is left. The break is spent on a non-blank chunk even when the
+   * filter leaves only the break.
+   */
   onDelta(chunk: string): Effect.Effect<void, never, Storage> {
-    if (!this.needsBreak || pyStrip(chunk) === "") return this.emitDelta(chunk)
-    this.needsBreak = false
-    return this.emitDelta(`\n\n${chunk}`)
+    let text = chunk
+    const broke = this.needsBreak && pyStrip(text) !== ""
+    if (broke) {
+      this.needsBreak = false
+      text = `\n\n${text}`
+    }
+    text = this.streamFilter.feed(text)
+    if (!broke && !this.streamedThisCall) text = pyLstrip(text, "\n")
+    if (text === "") return Effect.void
+    this.streamedThisCall = true
+    return this.emitDelta(text)
+  }
+
+  /**
+   * Before each model call (`_reset_stream_delivery_tracking`): the filter's held tail of the
+   * previous reply is streamed as it is (dropped when it lies in an unclosed block), and the new
+   * call starts with nothing streamed. The last reply's held tail is never sent.
+   */
+  beginModelCall(): Effect.Effect<void, never, Storage> {
+    const tail = this.streamFilter.flush()
+    this.streamedThisCall = false
+    return tail === "" ? Effect.void : this.emitDelta(tail)
   }
 
   get interrupted(): boolean {

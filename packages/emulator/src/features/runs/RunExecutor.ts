@@ -13,6 +13,7 @@ import { type AgentTurnResult, type ExecutedToolCall, playAgentTurn } from "../.
 import type { AgentMessage } from "../../agent/AgentMessages.js"
 import type { DangerousMatch } from "../../agent/tools/DangerousCommands.js"
 import type { ApprovalChoice } from "../../agent/tools/ToolCalls.js"
+import { reasoningPreview } from "../../agent/ReasoningPreview.js"
 import { toolPreview } from "../../agent/tools/ToolProgress.js"
 import type { Agent } from "../../services/Agent.js"
 import type { EmuClock } from "../../services/Clock.js"
@@ -22,7 +23,7 @@ import type { Gateways } from "../../services/GatewayProcess.js"
 import { type RunEvent, runEvent } from "./RunEvents.js"
 import type { RunRecord, RunStatus } from "./RunRecord.js"
 import type { LiveRun, ProcessRuns } from "./ProcessRuns.js"
-import { PyFloat, pyStr, pyStrip } from "../../python/index.js"
+import { PyFloat, pyStr } from "../../python/index.js"
 
 export interface RunSpec {
   readonly runId: string
@@ -54,16 +55,6 @@ const pushProgress = (spec: RunSpec, event: RunEvent) =>
     const status = (current?.["status"] as RunStatus | undefined) ?? "running"
     return setStatus(spec, status, { last_event: event["event"] }).pipe(Effect.zipRight(putIfActive(spec, event)))
   })
-
-const REASONING_TAGS = /<\/?(?:REASONING_SCRATCHPAD|think|reasoning)>/g
-
-/** The text Hermes reports as reasoning.available for an assistant message (first 500 characters). */
-export const reasoningText = (content: string): string => {
-  const text = pyStrip(pyStrip(content).replace(REASONING_TAGS, ""))
-  // no more UTF-16 units than 500 is no more code points than 500: nothing to cut (and no array of them)
-  return text.length <= 500 ? text : [...text].slice(0, 500).join("")
-}
-
 
 const commandOf = (call: ExecutedToolCall): string => {
   if (call.approval?.command !== undefined) return call.approval.command
@@ -149,7 +140,7 @@ const playTurn = (spec: RunSpec, live: LiveRun, sessionId: string): Effect.Effec
           ? putIfActive(spec, runEvent("message.delta", spec.runId, spec.now(), { delta: chunk }))
           : Effect.void,
       onAssistantReply: (text) => {
-        const thinking = reasoningText(text)
+        const thinking = reasoningPreview(text)
         return thinking === "" ? Effect.void : pushProgress(spec, runEvent("reasoning.available", spec.runId, spec.now(), { text: thinking }))
       },
       onToolStart: (call) => pushProgress(spec, runEvent("tool.started", spec.runId, spec.now(), { tool: call.name, preview: toolPreview(call) })),

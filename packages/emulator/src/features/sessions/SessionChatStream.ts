@@ -19,7 +19,7 @@ import type { EmuResponse } from "../../http/Exchange.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
 import { Ids } from "../../services/Ids.js"
 import { sessionTranscript } from "./SessionTranscript.js"
-import { reasoningPreview } from "./ReasoningPreview.js"
+import { reasoningPreview } from "../../agent/ReasoningPreview.js"
 import { parseSessionChat } from "./SessionChatRequest.js"
 import { assistantAndToolMessages } from "./TurnMessages.js"
 import { sessionConversation, turnReportedMessages } from "./SessionConversation.js"
@@ -71,7 +71,6 @@ function* openSessionChatStream(ctx: RouteContext, release: () => void) {
 }
 
 function* streamTurn(ctx: RouteContext, emit: Emit, messageId: string, sessionId: string, userMessage: unknown) {
-  let pendingText = ""
   yield* emit("run.started", { user_message: { role: "user", content: userMessage } })
   yield* emit("message.started", { message: { id: messageId, role: "assistant" } })
   const history = yield* sessionConversation(ctx.namespace, sessionId)
@@ -84,21 +83,14 @@ function* streamTurn(ctx: RouteContext, emit: Emit, messageId: string, sessionId
     enabledTools: agentToolNames(ctx.config.enabledToolsets),
     persist: sessionTranscript(ctx.namespace, sessionId, ctx.now),
     callbacks: {
-      onDelta: (delta) =>
-        delta === ""
+      onDelta: (delta) => emit("assistant.delta", { message_id: messageId, delta }),
+      // the preview is of the reply's own text (tags taken out, blocks' text kept), not of what streamed
+      onPause: (replyText) => {
+        const preview = reasoningPreview(replyText)
+        return preview === ""
           ? Effect.void
-          : Effect.suspend(() => {
-            pendingText += delta
-            return emit("assistant.delta", { message_id: messageId, delta })
-          }),
-      onPause: () =>
-        Effect.suspend(() => {
-          const preview = reasoningPreview(pendingText)
-          pendingText = ""
-          return preview === ""
-            ? Effect.void
-            : emit("tool.progress", { message_id: messageId, tool_name: "_thinking", delta: preview })
-        }),
+          : emit("tool.progress", { message_id: messageId, tool_name: "_thinking", delta: preview })
+      },
       // the agent's tool_progress_callback: started with the preview and the parsed arguments, completed bare
       onToolStart: (call) =>
         emit("tool.started", { message_id: messageId, tool_name: call.name, preview: toolPreview(call), args: parsedToolArguments(call.arguments) }),

@@ -1,0 +1,29 @@
+/**
+ * A final reply with reasoning but no visible text (`<think>…</think>` alone, or a structured
+ * reasoning with empty text): Hermes 0.19.0 keeps it in the transcript as an interim assistant
+ * message (finish_reason "incomplete") and calls the model again, at most twice a turn; the
+ * interim messages are dropped when the turn's final answer is written (observed live: a
+ * thinking-only reply then "after prefill" answers and stores only "after prefill"; three
+ * thinking-only replies then "final" answer "final", the third spending an empty-reply retry).
+ */
+import type { AgentMessage } from "./AgentMessages.js"
+
+export const MAX_THINKING_PREFILLS = 2
+
+/** Marks an interim message, so the final answer can find and drop it. */
+const PREFILL_MARK = "_thinking_prefill"
+
+/**
+ * Whether a reply counts as thinking: a structured reasoning, or an inline opening tag of the
+ * three Hermes checks here (not `<thought>` nor `<REASONING_SCRATCHPAD>`: those replies are plain
+ * empty ones).
+ */
+export const isThinkingReply = (structured: string | undefined, text: string): boolean =>
+  (structured !== undefined && structured !== "") || /<think>|<thinking>|<reasoning>/i.test(text)
+
+export const markPrefill = (message: AgentMessage): AgentMessage => ({ ...message, [PREFILL_MARK]: true })
+
+/** Drops the interim messages at the transcript's end, before the final answer joins it. */
+export const dropTrailingPrefills = (messages: Array<AgentMessage>): void => {
+  while (messages.length > 0 && messages[messages.length - 1]?.[PREFILL_MARK] === true) messages.pop()
+}
