@@ -84,7 +84,7 @@ Exit codes: 0 no divergence · 1 divergences (each listed in REPORT.md) · 2 the
 export const RECORD_HELP = `oracle record — record scenarios against the real gateway as cassettes
 
 Usage: oracle record [--pin P] [--target process|container] [--scenario FILE ...] [--generate N --seed S]
-                     [--out DIR] [--runs 1|2] [--source DIR] [--profile strict|tools] [--shared]
+                     [--out DIR] [--runs 1|2] [--source DIR] [--profile strict|tools|wall-clock] [--shared]
 
   --out DIR      fixtures directory (default: fixtures/); cassettes go to DIR/<pin>/<scenario-name>.json
   --runs 1|2     play each scenario this often (default 2: replay can then learn the gateway's noise offline)
