@@ -140,9 +140,21 @@ export const onDrawnLines = (report: StrykerReport, ranges: ReadonlyArray<string
   }
 }
 
+/** When and where the Stryker run was measured; `--report-only` reads it back (RUN_META) instead of stamping its own moment. */
+export type RunMeta = Pick<MutationSummary, "measuredAt" | "commit" | "loadAverage">
+
+export const RUN_META = "reports/mutation/run-meta.json"
+
+export const measureRunMeta = (): RunMeta => ({
+  measuredAt: new Date().toISOString(),
+  commit: execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim(),
+  loadAverage: loadavg()[0] ?? 0
+})
+
 export const writeMutationEvidence = (options: {
   readonly report: string
   readonly out: string
+  readonly meta: RunMeta
   readonly sample: MutationSummary["sample"]
   /** The sample's `file:N-N` ranges, when the run mutated a sample. */
   readonly ranges?: ReadonlyArray<string>
@@ -153,12 +165,7 @@ export const writeMutationEvidence = (options: {
     const file = `${options.out}/${name}`
     return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>) : {}
   }
-  const summary = summarize(report, { equivalents: list("equivalent-mutants.json"), pinOnly: list("pin-only-mutants.json") }, {
-    measuredAt: new Date().toISOString(),
-    commit: execFileSync("git", ["rev-parse", "HEAD"], { encoding: "utf8" }).trim(),
-    loadAverage: loadavg()[0] ?? 0,
-    sample: options.sample
-  })
+  const summary = summarize(report, { equivalents: list("equivalent-mutants.json"), pinOnly: list("pin-only-mutants.json") }, { ...options.meta, sample: options.sample })
   mkdirSync(options.out, { recursive: true })
   writeFileSync(`${options.out}/summary.json`, `${JSON.stringify(summary, null, 2)}\n`)
   const reportMd = "evidence/REPORT.md"

@@ -11,8 +11,9 @@
  *                                            (after editing the equivalent or pin-only lists)
  */
 import { spawnSync } from "node:child_process"
+import { existsSync, readFileSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
-import { writeMutationEvidence } from "./mutationReport.js"
+import { measureRunMeta, RUN_META, type RunMeta, writeMutationEvidence } from "./mutationReport.js"
 import { sampleLines } from "./sampleLines.js"
 
 const { values } = parseArgs({
@@ -35,11 +36,20 @@ if (values.sample !== undefined) {
   process.stderr.write(`mutation: ${drawn.ranges.length} lines drawn from ${drawn.codeLines} code lines (seed ${drawn.seed})\n`)
 }
 if (values.concurrency !== undefined) env["HERMETIC_MUTATION_CONCURRENCY"] = values.concurrency
+let meta: RunMeta
 if (values["report-only"] !== true) {
   const stryker = spawnSync("npx", ["stryker", "run", "stryker.config.mjs"], { stdio: "inherit", env })
   if (stryker.status !== 0) {
     process.stderr.write(`mutation: StrykerJS exited ${stryker.status ?? stryker.signal}: no score written\n`)
     process.exit(2)
   }
+  // the run's own moment, commit and load: --report-only later writes these, not its own
+  meta = measureRunMeta()
+  writeFileSync(RUN_META, `${JSON.stringify(meta, null, 2)}\n`)
+} else if (existsSync(RUN_META)) {
+  meta = JSON.parse(readFileSync(RUN_META, "utf8")) as RunMeta
+} else {
+  process.stderr.write(`mutation: --report-only needs ${RUN_META}, written by a Stryker run in this checkout\n`)
+  process.exit(2)
 }
-process.stdout.write(`${writeMutationEvidence({ report: "reports/mutation/mutation.json", out: values.out, sample, ...(ranges !== undefined ? { ranges } : {}) })}\n`)
+process.stdout.write(`${writeMutationEvidence({ report: "reports/mutation/mutation.json", out: values.out, meta, sample, ...(ranges !== undefined ? { ranges } : {}) })}\n`)
