@@ -15,7 +15,8 @@
  * approval guard; observed live with `oracle --profile tools`). A model error ends the turn with Hermes' summary of it as the final text, after the
  * retries the retry policy names. An empty reply is retried (up to three times), each retry being
  * a new model call. A reply cut off by the length limit is continued (up to four times) with
- * Hermes' continuation prompt.
+ * Hermes' continuation prompt. When the empty-reply retries run out the turn answers Hermes' warning
+ * (EmptyTurnExplanation.ts) and stores "(empty)".
  */
 import { Duration, Effect } from "effect"
 import { pyTruncate } from "../content/MultimodalContent.js"
@@ -39,6 +40,7 @@ import type { Storage } from "../services/Storage.js"
 import { type AgentMessage, repairMessageSequence } from "./AgentMessages.js"
 import { renameBlankToolCalls } from "./BlankToolCallNames.js"
 import { replyReasoning, stripReasoningBlocks } from "./ReasoningBlocks.js"
+import { EMPTY_SENTINEL, explainEmptyAnswer } from "./EmptyTurnExplanation.js"
 import { dropTrailingPrefills, isThinkingReply, markPrefill, MAX_THINKING_PREFILLS } from "./ThinkingOnlyReplies.js"
 import type { AgentTurnInput, AgentTurnResult, ExecutedToolCall } from "./AgentTurn.js"
 import type { Interrupt } from "./Interrupt.js"
@@ -332,10 +334,12 @@ function* runTool(turn: AgentTurnState, call: ExecutedToolCall) {
 /** The reply that ends the turn; its answer joins the parts of replies cut off by the length limit. */
 const finalAnswer = (turn: AgentTurnState, reply: Reply, text: string): AgentTurnResult => {
   const empty = pyStrip(stripReasoningBlocks(text)) === ""
-  const final = empty ? "(empty)" : text
+  const final = empty ? EMPTY_SENTINEL : text
   dropTrailingPrefills(turn.messages)
-  // an empty answer is stored as "(empty)", its reasoning still the reply's
-  turn.messages.push({ ...assistantMessage(reply, text, "stop"), ...(empty ? { content: final } : {}) })
+  // an empty answer is stored as "(empty)" with no finish_reason (observed live), its reasoning still the reply's
+  turn.messages.push({ ...assistantMessage(reply, text, "stop"), ...(empty ? { content: final, finish_reason: null } : {}) })
   // the answer strips the joined text, so whitespace between a cut-off part and the rest stays
-  return turn.finish({ finalResponse: pyStrip(stripReasoningBlocks(turn.truncatedParts.join("") + final)) })
+  const answer = pyStrip(stripReasoningBlocks(turn.truncatedParts.join("") + final))
+  // reaching here with nothing visible means the empty-reply retries ran out: Hermes answers its warning
+  return turn.finish({ finalResponse: empty ? explainEmptyAnswer(answer) : answer })
 }

@@ -1,0 +1,23 @@
+/**
+ * What Hermes 0.19.0 answers when every reply of a turn was empty and its empty-reply retries ran
+ * out: the turn's final text becomes a fixed warning (its "turn completion explainer", on unless
+ * configured off), while the transcript keeps the "(empty)" sentinel as the assistant message.
+ * Observed live on 0.19.0 (evidence/live-comparisons/empty-replies-exhausted/): chat completions,
+ * runs and session chat all answer the warning, and the session stores "(empty)" with no
+ * finish_reason.
+ */
+
+/** The assistant content Hermes records for a turn that produced nothing visible. */
+export const EMPTY_SENTINEL = "(empty)"
+
+/** The final text of a turn whose empty-reply retries were exhausted. */
+export const EMPTY_RETRIES_EXHAUSTED_TEXT =
+  "⚠️ No reply: the model returned empty content after retries and any fallback providers. " +
+  "Try `continue`, switch model/provider, or inspect the tool output above."
+
+/**
+ * The explainer replaces only an answer that is blank or exactly the sentinel: a turn whose
+ * length-cut parts carried text keeps that text.
+ */
+export const explainEmptyAnswer = (answer: string): string =>
+  answer === "" || answer === EMPTY_SENTINEL ? EMPTY_RETRIES_EXHAUSTED_TEXT : answer
