@@ -336,8 +336,9 @@ const finalAnswer = (turn: AgentTurnState, reply: Reply, text: string): AgentTur
   const empty = pyStrip(stripReasoningBlocks(text)) === ""
   const final = empty ? EMPTY_SENTINEL : text
   dropTrailingPrefills(turn.messages)
-  // an empty answer is stored as "(empty)" with no finish_reason (observed live), its reasoning still the reply's
-  turn.messages.push({ ...assistantMessage(reply, text, "stop"), ...(empty ? { content: final, finish_reason: null } : {}) })
+  // Hermes drops the reply it built for an empty answer and closes the turn with a bare
+  // role-and-content "(empty)" message: no reasoning, no finish_reason (observed live)
+  turn.messages.push(empty ? { role: "assistant", content: EMPTY_SENTINEL } : assistantMessage(reply, text, "stop"))
   // the answer strips the joined text, so whitespace between a cut-off part and the rest stays
   const answer = pyStrip(stripReasoningBlocks(turn.truncatedParts.join("") + final))
   // reaching here with nothing visible means the empty-reply retries ran out: Hermes answers its warning

@@ -1,10 +1,11 @@
 /**
  * What Hermes 0.19.0 answers when every reply of a turn was empty and its empty-reply retries ran
  * out: the turn's final text becomes a fixed warning (its "turn completion explainer", on unless
- * configured off), while the transcript keeps the "(empty)" sentinel as the assistant message.
+ * configured off), while the transcript closes the turn with a bare "(empty)" assistant message.
  * Observed live on 0.19.0 (evidence/live-comparisons/empty-replies-exhausted/): chat completions,
- * runs and session chat all answer the warning, and the session stores "(empty)" with no
- * finish_reason.
+ * responses, runs and session chat all answer the warning; the session stores "(empty)" with no
+ * reasoning or finish_reason, and the session chat stream's run.completed lists it as role and
+ * content only.
  */
 
 /** The assistant content Hermes records for a turn that produced nothing visible. */
