@@ -41,7 +41,7 @@ import { type AgentMessage, repairMessageSequence } from "./AgentMessages.js"
 import { renameBlankToolCalls } from "./BlankToolCallNames.js"
 import { replyReasoning, stripReasoningBlocks } from "./ReasoningBlocks.js"
 import { EMPTY_SENTINEL, explainEmptyAnswer } from "./EmptyTurnExplanation.js"
-import { dropTrailingPrefills, isThinkingReply, markPrefill, MAX_THINKING_PREFILLS } from "./ThinkingOnlyReplies.js"
+import { dropTrailingPrefills, isPrefill, isThinkingReply, markPrefill, MAX_THINKING_PREFILLS } from "./ThinkingOnlyReplies.js"
 import type { AgentTurnInput, AgentTurnResult, ExecutedToolCall } from "./AgentTurn.js"
 import type { Interrupt } from "./Interrupt.js"
 import { AgentTurnState } from "./AgentTurnState.js"
@@ -335,10 +335,16 @@ function* runTool(turn: AgentTurnState, call: ExecutedToolCall) {
 const finalAnswer = (turn: AgentTurnState, reply: Reply, text: string): AgentTurnResult => {
   const empty = pyStrip(stripReasoningBlocks(text)) === ""
   const final = empty ? EMPTY_SENTINEL : text
-  dropTrailingPrefills(turn.messages)
   // Hermes drops the reply it built for an empty answer and closes the turn with a bare
-  // role-and-content "(empty)" message: no reasoning, no finish_reason (observed live)
-  turn.messages.push(empty ? { role: "assistant", content: EMPTY_SENTINEL } : assistantMessage(reply, text, "stop"))
+  // role-and-content "(empty)" message (no reasoning, no finish_reason), unless the turn ends on
+  // thinking prefills: those interim assistant messages stay in the turn's messages as its close
+  // and are never stored, so only the user message is (both observed live)
+  if (!empty) {
+    dropTrailingPrefills(turn.messages)
+    turn.messages.push(assistantMessage(reply, text, "stop"))
+  } else if (!isPrefill(turn.messages[turn.messages.length - 1])) {
+    turn.messages.push({ role: "assistant", content: EMPTY_SENTINEL })
+  }
   // the answer strips the joined text, so whitespace between a cut-off part and the rest stays
   const answer = pyStrip(stripReasoningBlocks(turn.truncatedParts.join("") + final))
   // reaching here with nothing visible means the empty-reply retries ran out: Hermes answers its warning

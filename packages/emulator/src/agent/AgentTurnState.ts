@@ -10,6 +10,7 @@ import type { GatewayState } from "../services/GatewayProcess.js"
 import type { Storage } from "../services/Storage.js"
 import { AGENT_MODEL } from "./AgentIdentity.js"
 import { type AgentMessage, markWritten, unpersisted } from "./AgentMessages.js"
+import { isPrefill } from "./ThinkingOnlyReplies.js"
 import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js"
 import { ReasoningStreamFilter } from "./ReasoningStreamFilter.js"
 import { TodoList } from "./tools/TodoList.js"
@@ -114,7 +115,8 @@ export class AgentTurnState {
    * written yet go to the session, each once, however often it is called.
    */
   persist(): Effect.Effect<void, never, Storage> {
-    const messages = unpersisted(this.messages, this.history)
+    // thinking prefills are scaffolding Hermes never writes to its session store
+    const messages = unpersisted(this.messages, this.history).filter((m) => !isPrefill(m))
     const write = this.input.persist
     if (write === undefined) {
       markWritten(messages, messages.length)

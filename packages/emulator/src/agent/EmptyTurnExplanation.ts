@@ -5,7 +5,7 @@
  * Observed live on 0.19.0 (evidence/live-comparisons/empty-replies-exhausted/): chat completions,
  * responses, runs and session chat all answer the warning; the session stores "(empty)" with no
  * reasoning or finish_reason, and the session chat stream's run.completed lists it as role and
- * content only.
+ * content only. A turn that ends on thinking prefills gets no such message (AgentLoop.ts).
  */
 
 /** The assistant content Hermes records for a turn that produced nothing visible. */

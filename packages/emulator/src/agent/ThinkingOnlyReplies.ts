@@ -5,6 +5,7 @@
  * interim messages are dropped when the turn's final answer is written (observed live: a
  * thinking-only reply then "after prefill" answers and stores only "after prefill"; three
  * thinking-only replies then "final" answer "final", the third spending an empty-reply retry).
+ * They are never written to the session store; a turn whose retries run out ends on them.
  */
 import type { AgentMessage } from "./AgentMessages.js"
 
@@ -21,9 +22,12 @@ const PREFILL_MARK = "_thinking_prefill"
 export const isThinkingReply = (structured: string | undefined, text: string): boolean =>
   (structured !== undefined && structured !== "") || /<think>|<thinking>|<reasoning>/i.test(text)
 
+/** Whether a message is such an interim message. */
+export const isPrefill = (message: AgentMessage | undefined): boolean => message?.[PREFILL_MARK] === true
+
 export const markPrefill = (message: AgentMessage): AgentMessage => ({ ...message, [PREFILL_MARK]: true })
 
 /** Drops the interim messages at the transcript's end, before the final answer joins it. */
 export const dropTrailingPrefills = (messages: Array<AgentMessage>): void => {
-  while (messages.length > 0 && messages[messages.length - 1]?.[PREFILL_MARK] === true) messages.pop()
+  while (messages.length > 0 && isPrefill(messages[messages.length - 1])) messages.pop()
 }

@@ -31,6 +31,16 @@ describe("a turn whose empty-reply retries run out (observed live on 0.19.0)", (
     ])
   })
 
+  it("after replies carrying only reasoning, stores only the user message: the thinking prefills close the turn unstored", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    await c.script({ turns: [{ replies: Array.from({ length: 8 }, () => ({ text: "", reasoning: "pondering" })) }] })
+    const runId = String((await c.json("POST", "/v1/runs", { input: "think only", session_id: "s-think" })).body["run_id"])
+    await c.waitForStatus(runId, ["completed"])
+    expect((await c.json("GET", `/v1/runs/${runId}`)).body["output"]).toBe(EMPTY_RETRIES_EXHAUSTED_TEXT)
+    const listed = (await c.json<{ data: Array<Record<string, unknown>> }>("GET", "/api/sessions/s-think/messages")).body.data
+    expect(listed.map((m) => [m["role"], m["content"]])).toEqual([["user", "think only"]])
+  })
+
   it("answers normally when a retry brings text before the retries run out", async () => {
     const c = await open({ hermesVersion: "0.19.0" })
     await c.script({ turns: [...emptyTurns(3).turns, { replies: [{ text: "late but here" }] }] })
