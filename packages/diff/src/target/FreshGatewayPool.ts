@@ -98,13 +98,12 @@ export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<
       live.delete(f)
       stopping.push(Effect.runFork(f.close))
     }
+    /** A gateway still starting is not needed any more: its start is interrupted, and what it made is closed. */
+    const abandon = (fiber: Fiber.RuntimeFiber<Fresh, OracleError>) =>
+      Effect.flatMap(Fiber.interrupt(fiber), (exit) => (Exit.isSuccess(exit) ? exit.value.close : Effect.void))
     yield* Effect.addFinalizer(() =>
       Effect.gen(function*() {
-        // a gateway still starting ahead is not needed any more: its start is interrupted (what it made is closed)
-        for (const fiber of queue.splice(0)) {
-          const exit = yield* Fiber.interrupt(fiber)
-          if (Exit.isSuccess(exit)) yield* exit.value.close
-        }
+        for (const fiber of queue.splice(0)) yield* abandon(fiber)
         for (const f of [...live]) retire(f)
         yield* Fiber.joinAll(stopping)
         options.progress?.(`fresh gateways: ${stats.started} started; plays waited ${(stats.waitedMs / 1000).toFixed(1)} s in all for one to be ready`)
@@ -128,7 +127,12 @@ export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<
       const fiber = queue.shift() as Fiber.RuntimeFiber<Fresh, OracleError>
       fill()
       const t0 = performance.now()
-      const fresh = yield* Fiber.join(fiber).pipe(Effect.mapError((e) => new Error(`a fresh gateway did not start: ${e.message}`)))
+      // interrupted while waiting (Ctrl-C), the gateway is in neither the queue nor `live`: without
+      // this its start would finish after the pool's finalizer ran, and its process and home stay behind
+      const fresh = yield* Fiber.join(fiber).pipe(
+        Effect.onInterrupt(() => abandon(fiber)),
+        Effect.mapError((e) => new Error(`a fresh gateway did not start: ${e.message}`))
+      )
       stats.waitedMs += performance.now() - t0
       live.add(fresh)
       current = fresh
