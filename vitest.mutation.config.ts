@@ -3,7 +3,7 @@ import base from "./vitest.config.js"
 
 /**
  * The suite that judges the emulator in the mutation score: only tests whose expectations were
- * recorded from the real gateway (cassettes in fixtures/, raw exchanges in evidence/live/). The
+ * recorded from the real gateway (cassettes in fixtures/, the live fuzz run's raw exchanges in evidence/live-comparisons/fuzz/). The
  * emulator's own unit tests are left out on purpose: they would measure the emulator against itself.
  */
 export const RECORDED_EVIDENCE_SUITE = [
@@ -12,7 +12,9 @@ export const RECORDED_EVIDENCE_SUITE = [
   // mutants in this process only, so cli.test.ts's replay through a child CLI cannot kill any)
   "packages/diff/test/cassettes.replay.http.slow.test.ts",
   "packages/emulator/test/chat/chat-vs-live.test.ts",
-  "packages/diff/test/responses-live-parity/live-parity.test.ts"
+  "packages/diff/test/responses-live-parity/live-parity.test.ts",
+  // the committed live fuzz run's raw requests (bytes fetch cannot send), each against its recorded real answer
+  "packages/diff/test/fuzz.replay.test.ts"
 ]
 
 // the base config with its include replaced (mergeConfig would append to it) and the slow tier let

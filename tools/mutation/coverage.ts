@@ -49,7 +49,7 @@ export interface FileMap {
  * Code no recording of the recordable pin can run, with why (evidence/mutation/coverage/
  * outside-recordings.json): `pin-only` is what only 0.21.0 reaches (version/Pins.ts), `no-gateway`
  * is emulator machinery with no gateway counterpart, `socket` needs raw-socket evidence the
- * mutation suite does not replay. `lines` ("a-b,c") narrows an entry to part of a file; the line
+ * mutation suite does not replay (it replays the live fuzz run's, not the wire or upload runs'). `lines` ("a-b,c") narrows an entry to part of a file; the line
  * numbers are those of the commit the list was written on.
  */
 export interface OutsideEntry {
@@ -129,7 +129,7 @@ export const mapFile = (file: string, fc: FileCoverage, outsideEntries: Readonly
 const CATEGORY_NAMES: Record<OutsideEntry["category"], string> = {
   "pin-only": "only the 0.21.0 pin reaches it",
   "no-gateway": "emulator machinery with no gateway counterpart",
-  socket: "needs raw-socket evidence, which the suite does not replay"
+  socket: "needs raw-socket evidence the suite does not replay"
 }
 
 /** Uncovered statements by category over every file, and those left that a recording could reach. */
