@@ -203,7 +203,7 @@ const readme = (files: ReadonlyArray<FileMap>, totals: Record<string, CoveredOfT
 
 V8 coverage of the emulator's behaviour code (the mutation scope, \`tools/mutation/scope.ts\`) under
 the suite that judges it in the mutation score (\`vitest.mutation.config.ts\`: the cassettes of
-\`fixtures/0.19.0/\` replayed in process and over node:http, chat-vs-live, responses-live-parity),
+\`fixtures/0.19.0/\` replayed in process and over node:http, chat-vs-live, responses-live-parity, the live fuzz run's raw requests),
 written by \`npm run mutation:coverage\` (\`tools/mutation/coverage.ts\`) on ${commit}. A mutant on a
 line listed here is one Stryker reports *NoCoverage*: no recorded exchange runs it.
 
