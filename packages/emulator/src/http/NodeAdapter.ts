@@ -90,6 +90,17 @@ const readBounded = (req: http.IncomingMessage, limit: number): Promise<RequestB
     req.on("error", onError)
   })
 
+/**
+ * The body read when a handler first asks for it. A read that fails is a client gone mid-upload
+ * (node:http's "aborted"): the request is interrupted before its handler changes anything, and
+ * nobody is left to answer. Not a defect of ours, so no crash line and no 500. (Hermes' handlers
+ * catch the failed `request.json()` as a bad body; their 400 reaches nobody either.)
+ */
+const readOnDemand = (req: http.IncomingMessage): BodyReader => {
+  let reading: Promise<RequestBodyRead> | undefined
+  return Effect.tryPromise(() => (reading ??= readBounded(req, MAX_REQUEST_BYTES))).pipe(Effect.catchAll(() => Effect.interrupt))
+}
+
 const NO_BODY: BodyReader = Effect.succeed({ bytes: EMPTY, exceeded: false })
 
 /** A body node:http has parsed to its end, taken from the request's buffer at once; undefined if it has not. */
@@ -395,7 +406,9 @@ export const listen = <R>(
       respond(new NodeRequestHead(req, res), body)
         .then((out) => writeResponse(req, res, out, runtime))
         .catch(() => {
-          if (!res.headersSent) {
+          // interrupted because the client went away (readOnDemand): nobody to answer
+          if (req.destroyed || res.destroyed) res.destroy()
+          else if (!res.headersSent) {
             lingerIfUnread(req, res)
             res.writeHead(500, { "Content-Type": "text/plain; charset=utf-8" })
             res.end("500 Internal Server Error\n\nServer got itself in trouble")
@@ -419,10 +432,7 @@ export const listen = <R>(
       // is complete and is handed to the app as it is: no promise and no asynchronous Effect,
       // which keeps what it waits for alive until a full collection (docs/performance.md). Any
       // other body is read on demand.
-      setImmediate(() => {
-        let reading: Promise<RequestBodyRead> | undefined
-        answer(req, res, takeComplete(req) ?? Effect.promise(() => (reading ??= readBounded(req, MAX_REQUEST_BYTES))))
-      })
+      setImmediate(() => answer(req, res, takeComplete(req) ?? readOnDemand(req)))
     })
     server.on("connect", (_req: http.IncomingMessage, socket: import("node:stream").Duplex) => socket.end(connectNotFound()))
     // 0: no idle timeout, and Node then sends no Keep-Alive header (aiohttp sends none)
