@@ -53,6 +53,9 @@ export const toWebResponse = <R>(res: EmuResponse, runtime: Runtime.Runtime<R>, 
   }
 }
 
+/** Leading and trailing HTTP whitespace (tab, space, CR, LF): what fetch strips from a header value. */
+const HTTP_WHITESPACE_ENDS = /^[\t\n\r ]+|[\t\n\r ]+$/g
+
 const NEVER: Promise<void> = new Promise<void>(() => {})
 const encoder = new TextEncoder()
 
@@ -72,7 +75,8 @@ const directRequest = (input: Request | string | URL, init: RequestInit | undefi
   if (typeof rawBody === "string" && (method === "GET" || method === "HEAD")) return undefined
   const url = new URL(String(input))
   const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(rawHeaders ?? {})) headers[name.toLowerCase()] = String(value)
+  // trimmed as fetch's Headers (and an HTTP parser, on the real gateway) trim a value's ends
+  for (const [name, value] of Object.entries(rawHeaders ?? {})) headers[name.toLowerCase()] = String(value).replace(HTTP_WHITESPACE_ENDS, "")
   const body = rawBody === undefined || rawBody === null ? new Uint8Array(0) : encoder.encode(rawBody)
   // what fetch adds on its own: a string body's type, and its length
   if (typeof rawBody === "string" && !("content-type" in headers)) headers["content-type"] = "text/plain;charset=UTF-8"
