@@ -64,7 +64,7 @@ describe("the cors profiles", () => {
     ["container", true, "a fresh container"],
     ["process", false, "one shared process"],
     ["container", false, "one shared container"]
-  ] as const)("--target %s (fresh %s): %s is started with the profile's origins", async (launcher, fresh) => {
+  ] as const)("--target %s (fresh %s): %s is started with the profile's origins", async (launcher, fresh, _what) => {
     for (const profile of ["cors", "cors-any", "strict"] as const) {
       started.gateways.length = 0
       const exit = await start(launcher, profile, fresh)

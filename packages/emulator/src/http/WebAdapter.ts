@@ -53,9 +53,6 @@ export const toWebResponse = <R>(res: EmuResponse, runtime: Runtime.Runtime<R>, 
   }
 }
 
-/** Leading and trailing HTTP whitespace (tab, space, CR, LF): what fetch strips from a header value. */
-const HTTP_WHITESPACE_ENDS = /^[\t\n\r ]+|[\t\n\r ]+$/g
-
 const NEVER: Promise<void> = new Promise<void>(() => {})
 const encoder = new TextEncoder()
 
@@ -75,8 +72,7 @@ const directRequest = (input: Request | string | URL, init: RequestInit | undefi
   if (typeof rawBody === "string" && (method === "GET" || method === "HEAD")) return undefined
   const url = new URL(String(input))
   const headers: Record<string, string> = {}
-  // trimmed as fetch's Headers (and an HTTP parser, on the real gateway) trim a value's ends
-  for (const [name, value] of Object.entries(rawHeaders ?? {})) headers[name.toLowerCase()] = String(value).replace(HTTP_WHITESPACE_ENDS, "")
+  for (const [name, value] of Object.entries(rawHeaders ?? {})) headers[name.toLowerCase()] = trimmedHeaderValue(String(value))
   const body = rawBody === undefined || rawBody === null ? new Uint8Array(0) : encoder.encode(rawBody)
   // what fetch adds on its own: a string body's type, and its length
   if (typeof rawBody === "string" && !("content-type" in headers)) headers["content-type"] = "text/plain;charset=UTF-8"
@@ -108,3 +104,9 @@ export const makeFetch =
     if (refused !== undefined) return refused
     return toWebResponse(await respond(req), runtime, req.aborted === NEVER ? undefined : req.aborted)
   }
+
+/**
+ * A header value without its leading and trailing HTTP whitespace (tab, space, CR, LF), as fetch's
+ * Headers keep it, and as the real gateway's HTTP parser hands it to Hermes.
+ */
+const trimmedHeaderValue = (value: string): string => value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "")
