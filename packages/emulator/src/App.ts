@@ -113,9 +113,9 @@ export const makeApp = Effect.gen(function*() {
     // cors_middleware
     const cors = corsShortCircuit(config, req)
     if (cors !== undefined) return answer(cors, routeId)
-    // body_limit_middleware
+    // body_limit_middleware: inside cors_middleware, which adds its headers to the 413 / 400
     const limited = bodyLimitShortCircuit(req)
-    if (limited !== undefined) return answer(limited, routeId)
+    if (limited !== undefined) return answer(addCorsHeaders(config, req, limited), routeId)
     // aiohttp's router exceptions pass every middleware untouched
     if (match._tag === "notFound") return answer(aiohttpNotFound(), routeId)
     if (match._tag === "methodNotAllowed") return answer(aiohttpMethodNotAllowed(match.allow), routeId)

@@ -10,6 +10,9 @@ import { describe, expect, it } from "vitest"
 import { FakeClock } from "../src/gateway/FakeClock.js"
 import { type HermesHome, type HermesHomeOptions, scopedHermesHome } from "../src/gateway/hermesHome.js"
 import { gatewayEnv } from "../src/gateway/gatewayEnv.js"
+import { processEnv } from "../src/gateway/ProcessLauncher.js"
+import type { HermesVenv } from "../src/venv/HermesVenv.js"
+import { corsOriginList } from "../src/cli/upCommand.js"
 
 /** Runs `use` on a HERMES_HOME written for `o`; the home is gone afterwards. */
 const withHome = <A>(o: HermesHomeOptions, use: (h: HermesHome) => Promise<A>) =>
@@ -44,6 +47,34 @@ describe("the gateway's environment", () => {
       expect(existsSync(h.tmpDir)).toBe(true)
     })
     expect(existsSync(root)).toBe(false)
+  })
+})
+
+describe("the CORS origins (the differ's cors and cors-any profiles, up --cors-origins)", () => {
+  const venv = { dir: "/venv" } as HermesVenv
+  it("reach every launcher's environment as API_SERVER_CORS_ORIGINS: the process and fork launchers' processEnv, the container's gatewayEnv", async () => {
+    for (const [origins, value] of [[["http://app.example", "https://console.example:8443"], "http://app.example,https://console.example:8443"], [["*"], "*"]] as const) {
+      await withHome({ fakeModelBaseUrl: "x", fakeModelId: "m", port: 1, corsOrigins: origins }, async (h) => {
+        expect(h.corsOrigins).toEqual(origins)
+        expect(gatewayEnv({ venvBin: "/image/venv/bin", home: h })["API_SERVER_CORS_ORIGINS"]).toBe(value)
+        expect(processEnv({ venv, home: h })["API_SERVER_CORS_ORIGINS"]).toBe(value)
+      })
+    }
+  })
+
+  it("are not set without origins: the gateway then refuses every browser origin", async () => {
+    for (const o of [{}, { corsOrigins: [] }]) {
+      await withHome({ fakeModelBaseUrl: "x", fakeModelId: "m", port: 1, ...o }, async (h) => {
+        expect(processEnv({ venv, home: h })).not.toHaveProperty("API_SERVER_CORS_ORIGINS")
+        expect(gatewayEnv({ venvBin: "/venv/bin", home: h })).not.toHaveProperty("API_SERVER_CORS_ORIGINS")
+      })
+    }
+  })
+
+  it("up --cors-origins splits on commas and trims each, dropping empty ones, as Hermes reads the variable", () => {
+    expect(corsOriginList(" http://a.example , https://b.example:8443,,")).toEqual(["http://a.example", "https://b.example:8443"])
+    expect(corsOriginList("*")).toEqual(["*"])
+    expect(corsOriginList(" , ")).toEqual([])
   })
 })
 

@@ -36,14 +36,17 @@ export const COMPARE_HELP = `oracle compare — the emulator against the real pi
 
 Usage: oracle compare [--pin 0.19.0|0.21.0] [--target process|container|cassette] [--runs N] [--seed S]
                       [--scenario FILE ...] [--out DIR] [--no-noise] [--register FILE] [--source DIR]
-                      [--workers N] [--shard i/n] [--pick P] [--no-shrink] [--profile strict|tools|wall-clock] [--shared]
+                      [--workers N] [--shard i/n] [--pick P] [--no-shrink] [--profile strict|tools|wall-clock|cors|cors-any] [--shared]
                       [--candidate inprocess|http] [--json] [--force]
 
   --pin P          the Hermes pin (default: source-lock.json's default, 0.19.0). The emulator runs the same pin.
   --profile P      the gateway profile both sides run (default strict: no tools). tools: todo, a terminal
                    confined to a scratch dir and the approval guard; plays packages/diff/scenarios/tools/
                    (and only scenarios and cassettes whose "profile" is tools). wall-clock: strict with
-                   libfaketime faking the real gateway's wall clock alone, for scenarios that freeze it
+                   libfaketime faking the real gateway's wall clock alone, for scenarios that freeze it.
+                   cors: strict with two browser origins allowed (API_SERVER_CORS_ORIGINS=
+                   http://app.example,https://console.example:8443 and the emulator's corsOrigins);
+                   cors-any: strict with every origin allowed (*)
   --target T       the reference side:
                      process    the real gateway started by the oracle runner's process launcher (default)
                      container  the real gateway in a container (needs an engine)
@@ -84,7 +87,7 @@ Exit codes: 0 no divergence · 1 divergences (each listed in REPORT.md) · 2 the
 export const RECORD_HELP = `oracle record — record scenarios against the real gateway as cassettes
 
 Usage: oracle record [--pin P] [--target process|container] [--scenario FILE ...] [--generate N --seed S]
-                     [--out DIR] [--runs 1|2] [--source DIR] [--profile strict|tools|wall-clock] [--shared]
+                     [--out DIR] [--runs 1|2] [--source DIR] [--profile strict|tools|wall-clock|cors|cors-any] [--shared]
 
   --out DIR      fixtures directory (default: fixtures/); cassettes go to DIR/<pin>/<scenario-name>.json
   --runs 1|2     play each scenario this often (default 2: replay can then learn the gateway's noise offline)

@@ -19,6 +19,7 @@
 import { ClockCommand, Script } from "@hermetic/script"
 import { Schema } from "effect"
 import { JsonValue } from "../json/JsonValue.js"
+import { GATEWAY_PROFILES } from "../profile/GatewayProfile.js"
 
 export const ScenarioVersion = 1 as const
 
@@ -105,8 +106,8 @@ export const Scenario = Schema.Struct({
   description: Schema.optional(Schema.String),
   /** Pins this scenario applies to (all when absent): a 0.21.0-only feature says so here. */
   pins: Schema.optional(Schema.Array(Schema.String)),
-  /** The gateway profile it needs (profile/GatewayProfile.ts): "strict" when absent, or "tools". */
-  profile: Schema.optional(Schema.Literal("strict", "tools", "wall-clock")),
+  /** The gateway profile it needs (profile/GatewayProfile.ts): "strict" when absent. */
+  profile: Schema.optional(Schema.Literal(...GATEWAY_PROFILES)),
   /** Where a generated scenario came from (seed, path), so it can be reproduced. */
   origin: Schema.optional(Schema.Struct({ seed: Schema.optional(Schema.Number), path: Schema.optional(Schema.String), generator: Schema.optional(Schema.String) })),
   steps: Schema.Array(Step)

@@ -76,6 +76,7 @@ export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<
       launcher: options.launcher,
       clock: options.wallClock === true ? { wallOnly: true } : {},
       ...(options.tools === true ? { tools: true } : {}),
+      ...(options.corsOrigins !== undefined ? { corsOrigins: options.corsOrigins } : {}),
       ...(options.source !== undefined ? { source: options.source } : {})
     }
     const withProgress = { ...gatewayOptions, ...(options.progress ? { progress: options.progress } : {}) }

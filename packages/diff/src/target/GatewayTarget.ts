@@ -34,6 +34,8 @@ export interface GatewayTargetOptions {
   readonly tools?: boolean
   /** The wall-only faked clock, which can be frozen (the wall-clock profile). */
   readonly wallClock?: boolean
+  /** Browser origins the gateway allows (the cors and cors-any profiles): API_SERVER_CORS_ORIGINS. */
+  readonly corsOrigins?: ReadonlyArray<string>
   readonly progress?: (line: string) => void
   /** A play must leave the gateway as it found it (`compare --shared`; StateFingerprint.ts). */
   readonly checkLeftState?: boolean
@@ -137,7 +139,7 @@ export const gatewayTarget = (options: GatewayTargetOptions): Effect.Effect<{ ta
     const context = yield* Layer.build(
       // a (re)start's wait for /health scales like the deadlines: under nice 15 at load 40 a container
       // gateway's restart took 200 s, and one that gave up at 120 s left its worker without a gateway
-      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, killOnRelease: true, clock: options.wallClock === true ? { wallOnly: true } : {}, readyTimeoutMs: 120_000 * gatewayDeadlineScale(), ...(options.tools === true ? { tools: true } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
+      RealGatewayLayer({ pin: options.pin, launcher: options.launcher, killOnRelease: true, clock: options.wallClock === true ? { wallOnly: true } : {}, readyTimeoutMs: 120_000 * gatewayDeadlineScale(), ...(options.tools === true ? { tools: true } : {}), ...(options.corsOrigins !== undefined ? { corsOrigins: options.corsOrigins } : {}), ...(options.source !== undefined ? { source: options.source } : {}), ...(options.progress ? { progress: options.progress } : {}) })
     )
     const gateway = Context.get(context, RealGateway)
     const fs = yield* FileSystem.FileSystem

@@ -1,8 +1,10 @@
 /**
  * Hermes' aiohttp middlewares, outermost first: profile prefix, CORS, body limit, security headers.
  * Their order decides which answers carry which headers: only responses a handler returns get
- * the security headers, CORS headers are added to handler responses for allowed origins, and
- * answers made by an outer middleware (403, preflight, 413) carry neither.
+ * the security headers; the CORS headers of an allowed origin go on every answer from inside the
+ * CORS middleware (a handler's, the body limit's 413 and 400); the profile prefix's 404, the CORS
+ * middleware's own 403 and preflight, and aiohttp's router errors (raised past every middleware)
+ * get neither.
  */
 import type { EmulatorConfigShape } from "../config/EmulatorConfig.js"
 import { errorResponse } from "./Envelopes.js"
@@ -53,14 +55,20 @@ export const corsShortCircuit = (config: EmulatorConfigShape, req: EmuRequestHea
 
 /**
  * A prepared stream's headers are already on the wire when the middleware sees it, so an SSE
- * response carries only what its handler put in it (upstream's chat stream adds the CORS headers
- * itself; the runs event stream has none).
+ * response carries only what its handler put in it (streamCorsHeaders).
  */
 export const addCorsHeaders = (config: EmulatorConfigShape, req: EmuRequestHead, res: EmuResponse): EmuResponse => {
   if (res.body._tag === "sse") return res
   const cors = corsHeadersFor(config, req.headers["origin"] ?? "")
   return cors === undefined ? res : withHeaders(res, cors)
 }
+
+/**
+ * The CORS headers a stream handler puts in its own headers before preparing the stream: upstream's
+ * chat-completions and /v1/responses streams do; the runs event and session chat streams do not.
+ */
+export const streamCorsHeaders = (config: EmulatorConfigShape, req: EmuRequestHead): ReadonlyArray<readonly [string, string]> =>
+  corsHeadersFor(config, req.headers["origin"] ?? "") ?? []
 
 /** The body-limit middleware's Content-Length check for POST/PUT/PATCH. */
 export const bodyLimitShortCircuit = (req: EmuRequestHead): EmuResponse | undefined => {

@@ -72,7 +72,7 @@ const directRequest = (input: Request | string | URL, init: RequestInit | undefi
   if (typeof rawBody === "string" && (method === "GET" || method === "HEAD")) return undefined
   const url = new URL(String(input))
   const headers: Record<string, string> = {}
-  for (const [name, value] of Object.entries(rawHeaders ?? {})) headers[name.toLowerCase()] = String(value)
+  for (const [name, value] of Object.entries(rawHeaders ?? {})) headers[name.toLowerCase()] = trimmedHeaderValue(String(value))
   const body = rawBody === undefined || rawBody === null ? new Uint8Array(0) : encoder.encode(rawBody)
   // what fetch adds on its own: a string body's type, and its length
   if (typeof rawBody === "string" && !("content-type" in headers)) headers["content-type"] = "text/plain;charset=UTF-8"
@@ -104,3 +104,9 @@ export const makeFetch =
     if (refused !== undefined) return refused
     return toWebResponse(await respond(req), runtime, req.aborted === NEVER ? undefined : req.aborted)
   }
+
+/**
+ * A header value without its leading and trailing HTTP whitespace (tab, space, CR, LF), as fetch's
+ * Headers keep it, and as the real gateway's HTTP parser hands it to Hermes.
+ */
+const trimmedHeaderValue = (value: string): string => value.replace(/^[\t\n\r ]+|[\t\n\r ]+$/g, "")

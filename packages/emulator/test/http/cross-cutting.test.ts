@@ -174,6 +174,42 @@ describe("CORS", () => {
     expect((await c.request("OPTIONS", "/v1/runs")).status).toBe(403)
   })
 
+  it("the body limit's 413 and 400 carry an allowed origin's CORS headers (its middleware is inside the CORS one), not the security headers", async () => {
+    const c = await open({ corsOrigins: "http://app.test" })
+    const post = (contentLength: string, origin?: string) =>
+      c.emu.fetch("http://emulator/v1/runs", {
+        method: "POST",
+        headers: { "content-length": contentLength, ...(origin !== undefined ? { origin } : {}) },
+        body: "x"
+      })
+    for (const [length, status] of [["10000001", 413], ["12abc", 400]] as const) {
+      const allowed = await post(length, "http://app.test")
+      expect(allowed.status).toBe(status)
+      expect(allowed.headers.get("access-control-allow-origin")).toBe("http://app.test")
+      expect(allowed.headers.get("vary")).toBe("Origin")
+      expect(allowed.headers.get("access-control-allow-methods")).toBe("GET, POST, DELETE, OPTIONS")
+      expect(allowed.headers.get("x-frame-options")).toBeNull()
+      const plain = await post(length)
+      expect(plain.status).toBe(status)
+      expect(plain.headers.get("access-control-allow-origin")).toBeNull()
+      const refused = await post(length, "http://evil.test")
+      expect(refused.status).toBe(403)
+      expect(await refused.text()).toBe("")
+    }
+    const any = await open({ corsOrigins: "*" })
+    const wildcard = await any.emu.fetch("http://emulator/v1/runs", { method: "POST", headers: { "content-length": "10000001", origin: "http://x.test" }, body: "x" })
+    expect(wildcard.status).toBe(413)
+    expect(wildcard.headers.get("access-control-allow-origin")).toBe("*")
+    expect(wildcard.headers.get("vary")).toBeNull()
+  })
+
+  it("an Origin with surrounding whitespace is the origin itself in process too, as an HTTP parser trims it", async () => {
+    const c = await open({ corsOrigins: "http://app.test" })
+    const spaced = await c.emu.fetch("http://emulator/health", { headers: { origin: " http://app.test\t" } })
+    expect(spaced.status).toBe(200)
+    expect(spaced.headers.get("access-control-allow-origin")).toBe("http://app.test")
+  })
+
   it("no configured origins refuses every browser origin", async () => {
     const c = await open()
     expect((await c.request("GET", "/health", { headers: { origin: "http://app.test" } })).status).toBe(403)

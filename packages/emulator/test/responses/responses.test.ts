@@ -156,6 +156,21 @@ describe.each(["0.19.0", "0.21.0"] as const)("Responses API on %s", (pin) => {
     })
   })
 
+  it("a stream to an allowed origin carries the CORS headers its handler sets (no security headers); none without Origin", async () => {
+    const c = await open({ hermesVersion: pin, corsOrigins: ["http://app.example"] })
+    const res = await c.request("POST", "/v1/responses", { body: { input: "stream", stream: true }, headers: { origin: "http://app.example" } })
+    expect(res.status).toBe(200)
+    expect(res.headers.get("access-control-allow-origin")).toBe("http://app.example")
+    expect(res.headers.get("access-control-max-age")).toBe("600")
+    expect(res.headers.get("vary")).toBe("Origin")
+    expect(res.headers.get("x-hermes-session-id")).not.toBeNull()
+    expect(res.headers.get("content-security-policy")).toBeNull()
+    await res.text()
+    const plain = await c.request("POST", "/v1/responses", { body: { input: "stream", stream: true } })
+    expect(plain.headers.get("access-control-allow-origin")).toBeNull()
+    await plain.text()
+  })
+
   it("a held reply streams once released; the stored response is the terminal one", async () => {
     const c = await open({ hermesVersion: pin })
     await c.script({ turns: [{ replies: [{ hold: "h2", text: "abc", chunks: ["a", "b", "c"] }] }] })

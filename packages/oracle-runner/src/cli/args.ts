@@ -21,7 +21,7 @@ const gateway = {
 
 export const COMMAND_OPTIONS = {
   doctor: { ...common, source: { type: "string" }, fix: { type: "boolean" } },
-  up: { ...common, ...gateway, faketime: { type: "string" }, determinism: { type: "string" }, tools: { type: "boolean" } },
+  up: { ...common, ...gateway, faketime: { type: "string" }, determinism: { type: "string" }, tools: { type: "boolean" }, "cors-origins": { type: "string" } },
   down: { ...common },
   probe: { ...common, ...gateway, out: { type: "string" } }
 } as const

@@ -74,6 +74,8 @@ ${GATEWAY_OPTIONS}
                              strict (default): no tools, memory, titles, compression, review
   --tools                    the tools profile: todo, a terminal confined to the scratch dir, the
                              approval guard in manual mode (strict otherwise)
+  --cors-origins LIST        browser origins the API server allows, comma-separated (* for any), set
+                             as API_SERVER_CORS_ORIGINS (default: none, so any Origin gets 403)
 
 ${EXIT_CODES}
 `,

@@ -18,6 +18,9 @@ const parseFaketime = (v: string | undefined): Effect.Effect<{ start?: number } 
   return Effect.succeed({ start: n })
 }
 
+/** `--cors-origins a,b`: split on commas and trimmed, as Hermes reads API_SERVER_CORS_ORIGINS. */
+export const corsOriginList = (v: string): ReadonlyArray<string> => v.split(",").map((s) => s.trim()).filter((s) => s !== "")
+
 const untilSignal = (signal: NodeJS.Signals) =>
   Effect.async<void>((resume) => {
     const on = () => resume(Effect.void)
@@ -45,6 +48,7 @@ export const upCommand = (flags: Values<"up">) =>
         ...(faketime ? { clock: faketime } : {}),
         determinism,
         ...(flags.tools === true ? { tools: true } : {}),
+        ...(flags["cors-origins"] !== undefined ? { corsOrigins: corsOriginList(flags["cors-origins"]) } : {}),
         ...(readyTimeoutMs !== undefined ? { readyTimeoutMs } : {}),
         ...(flags["keep-temp"] === true ? { keepTemp: true } : {})
       },

@@ -29,6 +29,8 @@ export type GatewayOptions = {
   readonly determinism?: Determinism
   /** The tools profile (todo, a confined terminal, the approval guard): see toolsProfile.ts. */
   readonly tools?: boolean
+  /** Browser origins the API server allows (`*`: any), as API_SERVER_CORS_ORIGINS on every launcher. */
+  readonly corsOrigins?: ReadonlyArray<string>
   readonly readyTimeoutMs?: number
   readonly keepTemp?: boolean
   readonly progress?: Progress

@@ -64,6 +64,7 @@ const gatewayInScope = (options: GatewayOptions): Effect.Effect<Gateway, OracleE
       port,
       ...(options.determinism ? { determinism: options.determinism } : {}),
       ...(options.tools === true ? { tools: true } : {}),
+      ...(options.corsOrigins !== undefined ? { corsOrigins: options.corsOrigins } : {}),
       ...(options.keepTemp ? { keep: true } : {})
     })
     const clock = faketimeLib ? yield* FakeClock.make(path.join(home.root, "faketime.rc"), undefined, options.clock?.wallOnly === true ? "wall" : "both") : null

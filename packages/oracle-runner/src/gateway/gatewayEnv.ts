@@ -25,6 +25,8 @@ export const gatewayEnv = (o: GatewayEnvOptions): Record<string, string> => ({
   API_SERVER_KEY: o.home.apiKey,
   API_SERVER_HOST: "127.0.0.1",
   API_SERVER_PORT: String(o.home.port),
+  // unset, the gateway allows no browser origin; Hermes splits the value on commas and trims each
+  ...(o.home.corsOrigins.length > 0 ? { API_SERVER_CORS_ORIGINS: o.home.corsOrigins.join(",") } : {}),
   // No network side trips: tirith download, lazy pip installs; no respawn-storm sleeps on restarts.
   TIRITH_ENABLED: "false",
   HERMES_DISABLE_LAZY_INSTALLS: "1",

@@ -21,6 +21,8 @@ export type HermesHome = {
   readonly logFile: string
   readonly apiKey: string
   readonly port: number
+  /** The browser origins the API server allows (API_SERVER_CORS_ORIGINS); none when empty. */
+  readonly corsOrigins: ReadonlyArray<string>
 }
 
 /**
@@ -43,6 +45,8 @@ export type HermesHomeOptions = {
    * terminal confined to the scratch work dir, with Hermes' approval guard in manual mode.
    */
   readonly tools?: boolean
+  /** Browser origins the API server allows (`*` for any): set as API_SERVER_CORS_ORIGINS (gatewayEnv.ts). */
+  readonly corsOrigins?: ReadonlyArray<string>
 }
 
 /** ≥16 random characters, not a placeholder: what the API server's startup guard requires. */
@@ -97,7 +101,7 @@ const writeHome = (fs: FileSystem.FileSystem, path: Path.Path, root: string, o: 
     // JSON is valid YAML, so config.yaml needs no YAML writer.
     yield* fs.writeFileString(path.join(hermesHome, "config.yaml"), JSON.stringify(configFor(o, workDir), null, 2) + "\n")
     yield* fs.writeFileString(path.join(hermesHome, ".env"), [`API_SERVER_KEY=${apiKey}`, "API_SERVER_HOST=127.0.0.1", `API_SERVER_PORT=${o.port}`, ""].join("\n"))
-    return { root, hermesHome, home, workDir, tmpDir, logFile: path.join(root, "gateway.log"), apiKey, port: o.port } satisfies HermesHome
+    return { root, hermesHome, home, workDir, tmpDir, logFile: path.join(root, "gateway.log"), apiKey, port: o.port, corsOrigins: o.corsOrigins ?? [] } satisfies HermesHome
   })
 
 /**

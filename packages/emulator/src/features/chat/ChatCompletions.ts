@@ -24,7 +24,7 @@ import { markAgentTurn } from "../../agent/AgentWarmth.js"
 import { agentToolNames } from "../../agent/tools/ToolsetCatalog.js"
 import { errorResponse } from "../../http/Envelopes.js"
 import { type EmuResponse, jsonResponse, sseResponse } from "../../http/Exchange.js"
-import { corsHeadersFor } from "../../http/Middleware.js"
+import { streamCorsHeaders } from "../../http/Middleware.js"
 import { readJsonParsed } from "../../http/RequestBody.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
 import { idempotencyCacheOf, requestFingerprint } from "../../idempotency/IdempotencyCache.js"
@@ -164,8 +164,7 @@ function* startStreamedTurn(ctx: RouteContext, request: ChatTurnRequest, release
   // interrupts the stream when its client is gone: EmuBody in http/Exchange.ts)
   const frames = chatStreamFrames(env, items, result, KEEPALIVE_AFTER).pipe(Stream.ensuring(interrupt.set))
   // The headers of a prepared stream are final: upstream adds the CORS headers itself, first.
-  const cors = corsHeadersFor(ctx.config, ctx.req.headers["origin"] ?? "") ?? []
-  return sseResponse(frames, [...cors, ...sessionHeaders])
+  return sseResponse(frames, [...streamCorsHeaders(ctx.config, ctx.req), ...sessionHeaders])
 }
 
 export const chatCompletions: Handler = (ctx) =>

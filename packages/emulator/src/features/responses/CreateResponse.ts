@@ -10,6 +10,7 @@ import { agentToolNames } from "../../agent/tools/ToolsetCatalog.js"
 import { Effect, Either } from "effect"
 import { type AgentTurnResult, playAgentTurn } from "../../agent/AgentLoop.js"
 import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
+import { streamCorsHeaders } from "../../http/Middleware.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
 import { idempotencyCacheOf, requestFingerprint } from "../../idempotency/IdempotencyCache.js"
 import { type ResponseRequest, parseResponseRequest } from "./ResponseRequest.js"
@@ -80,7 +81,8 @@ function* answerResponse(ctx: RouteContext, release: () => void) {
       conversation: request.conversation,
       store: request.store,
       sessionId,
-      headers
+      // the headers of a prepared stream are final: upstream adds the CORS headers itself, first
+      headers: [...streamCorsHeaders(ctx.config, ctx.req), ...headers]
     })
   }
 
