@@ -1,7 +1,7 @@
 /**
- * Python's `int(text)` for query parameters: surrounding whitespace allowed, an optional sign, ASCII
- * digits with single underscores between them. Undefined where Python raises ValueError.
- * (Python also accepts other Unicode decimal digits; the emulator does not.)
+ * Python's `int(text)` for query parameters: surrounding whitespace allowed, an optional sign, decimal
+ * digits of any script (Unicode Nd, mixed freely) with single underscores between them. Undefined
+ * where Python raises ValueError.
  */
 import { pyStrip } from "./strip.js"
 
@@ -25,8 +25,9 @@ export const pyDecimalDigitsValue = (digits: string): bigint => {
 
 export const pyIntParse = (text: string): bigint | undefined => {
   const t = pyStrip(text)
-  if (!/^[+-]?\d(?:_?\d)*$/.test(t)) return undefined
-  return BigInt(t.replace(/_/g, ""))
+  if (!/^[+-]?\p{Nd}(?:_?\p{Nd})*$/u.test(t)) return undefined
+  const magnitude = pyDecimalDigitsValue(t.replace(/^[+-]|_/g, ""))
+  return t.startsWith("-") ? -magnitude : magnitude
 }
 
 /** The API server's `_parse_nonnegative_int`: unparsable or negative → default; capped at maximum. */
