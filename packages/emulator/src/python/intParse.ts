@@ -1,14 +1,33 @@
 /**
- * Python's `int(text)` for query parameters: surrounding whitespace allowed, an optional sign, ASCII
- * digits with single underscores between them. Undefined where Python raises ValueError.
- * (Python also accepts other Unicode decimal digits; the emulator does not.)
+ * Python's `int(text)` for query parameters: surrounding whitespace allowed, an optional sign, decimal
+ * digits of any script (Unicode Nd, mixed freely) with single underscores between them. Undefined
+ * where Python raises ValueError.
  */
 import { pyStrip } from "./strip.js"
 
+const isDecimalDigit = (cp: number): boolean => /^\p{Nd}$/u.test(String.fromCodePoint(cp))
+
+/**
+ * Python's `int()` of a run of Unicode decimal digits (what `\d` matches on str). Unicode encodes
+ * every decimal digit set as ten consecutive code points, 0 to 9, and adjacent sets whole, so a
+ * digit's value is its distance from the start of its run of digit code points, modulo 10.
+ */
+export const pyDecimalDigitsValue = (digits: string): bigint => {
+  let value = 0n
+  for (const ch of digits) {
+    const cp = ch.codePointAt(0) ?? 0
+    let start = cp
+    while (isDecimalDigit(start - 1)) start--
+    value = value * 10n + BigInt((cp - start) % 10)
+  }
+  return value
+}
+
 export const pyIntParse = (text: string): bigint | undefined => {
   const t = pyStrip(text)
-  if (!/^[+-]?\d(?:_?\d)*$/.test(t)) return undefined
-  return BigInt(t.replace(/_/g, ""))
+  if (!/^[+-]?\p{Nd}(?:_?\p{Nd})*$/u.test(t)) return undefined
+  const magnitude = pyDecimalDigitsValue(t.replace(/^[+-]|_/g, ""))
+  return t.startsWith("-") ? -magnitude : magnitude
 }
 
 /** The API server's `_parse_nonnegative_int`: unparsable or negative → default; capped at maximum. */

@@ -110,6 +110,20 @@ describe("sessions CRUD on 0.19.0 (observed live: evidence/cassette-sources/live
     expect(session(await c.json("GET", "/api/sessions/child"))["parent_session_id"]).toBeNull()
   })
 
+  it("fork titles number on Python's \\d+ read by int(): any Unicode decimal digits, exactly past 2^53 (recorded: sessions-fork-ids-and-lineage-numbers)", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    const forkTitle = async (source: string, id: string) => session(await c.json("POST", `/api/sessions/${source}/fork`, { id }))["title"]
+    await c.json("POST", "/api/sessions", { id: "arabic", title: "Report #\u0663" })
+    expect(await forkTitle("arabic", "arabic-1")).toBe("Report #4")
+    expect(await forkTitle("arabic", "arabic-2")).toBe("Report #5")
+    await c.json("POST", "/api/sessions", { id: "wide", title: "Wide #\uff17" })
+    expect(await forkTitle("wide", "wide-1")).toBe("Wide #8")
+    await c.json("POST", "/api/sessions", { id: "math", title: "Math #\u{1d7d7}" })
+    expect(await forkTitle("math", "math-1")).toBe("Math #10")
+    await c.json("POST", "/api/sessions", { id: "big", title: "Big #12345678901234567891" })
+    expect(await forkTitle("big", "big-1")).toBe("Big #12345678901234567892")
+  })
+
   it("fork: ends the source as branched, numbers titles, and forks of an already-ended session are hidden from the list", async () => {
     const c = await open({ hermesVersion: "0.19.0" })
     await c.json("POST", "/api/sessions", { id: "src" })

@@ -8,6 +8,7 @@
 import { Either } from "effect"
 import { parseCron, nextFiring } from "./CronExpression.js"
 import { assumeConfiguredZone, fromEpochSeconds, fromIsoformat, isoformat, type ZonedTime } from "./IsoTime.js"
+import { noAttribute, PyFloat, PyInt, pyTruthy, pyTypeName } from "../../python/index.js"
 
 export const ONESHOT_GRACE_SECONDS = 120
 
@@ -15,6 +16,33 @@ const parseAware = (text: unknown): ZonedTime | undefined => {
   if (typeof text !== "string") return undefined
   const t = fromIsoformat(text)
   return Either.isLeft(t) ? undefined : assumeConfiguredZone(t.right)
+}
+
+const DAY_MICROS = 86_400_000_000
+const C_INT_MAX = 2 ** 31 - 1
+const MAX_DELTA_DAYS = 999_999_999
+const C_INT_OVERFLOW = "Python int too large to convert to C int"
+/** datetime.min and datetime.max (years 1 and 9999) as epoch microseconds of the wall clock. */
+const FIRST_DATETIME_MICROS = -62_135_596_800_000_000
+const LAST_DATETIME_MICROS = 253_402_300_799_999_999
+
+/**
+ * `timedelta(minutes=m)` in microseconds, or the exception's text: a bool is an int, other
+ * non-numbers are a TypeError naming their type, and the day count must fit a C int, then
+ * ±999999999 (OverflowError). Adding it to the base can still leave datetime's years 1–9999.
+ */
+const minutesDelta = (minutes: unknown): Either.Either<number, string> => {
+  // a wrapped int is one past 2^53 minutes: its day count is far past a C int
+  if (minutes instanceof PyInt) return Either.left(C_INT_OVERFLOW)
+  const value = typeof minutes === "boolean" ? Number(minutes) : minutes instanceof PyFloat ? minutes.value : minutes
+  if (typeof value !== "number") return Either.left(`unsupported type for timedelta minutes component: ${pyTypeName(minutes)}`)
+  if (Number.isNaN(value)) return Either.left("cannot convert float NaN to integer")
+  if (!Number.isFinite(value)) return Either.left("cannot convert float infinity to integer")
+  const micros = value * 60e6
+  const days = Math.floor(micros / DAY_MICROS)
+  if (days > C_INT_MAX || days < -C_INT_MAX - 1) return Either.left(C_INT_OVERFLOW)
+  if (Math.abs(days) > MAX_DELTA_DAYS) return Either.left(`days=${days}; must have magnitude <= ${MAX_DELTA_DAYS}`)
+  return Either.right(Math.round(micros))
 }
 
 export const computeNextRun = (
@@ -37,13 +65,19 @@ export const computeNextRun = (
     case "interval": {
       const minutes = s["minutes"]
       if (minutes === null || minutes === undefined) return Either.right(null)
-      if (typeof minutes !== "number") return Either.left(`unsupported type for timedelta minutes component: ${typeof minutes === "string" ? "str" : "object"}`)
+      const delta = minutesDelta(minutes)
+      if (Either.isLeft(delta)) return Either.left(delta.left)
       const base = last ?? now
-      return Either.right(isoformat({ micros: base.micros + Math.round(minutes * 60e6), offsetSeconds: base.offsetSeconds }))
+      const next = { micros: base.micros + delta.right, offsetSeconds: base.offsetSeconds }
+      const localMicros = next.micros + (next.offsetSeconds ?? 0) * 1e6
+      if (localMicros < FIRST_DATETIME_MICROS || localMicros > LAST_DATETIME_MICROS) return Either.left("date value out of range")
+      return Either.right(isoformat(next))
     }
     case "cron": {
       const expr = s["expr"]
-      if (typeof expr !== "string" || expr === "") return Either.right(null)
+      if (!pyTruthy(expr)) return Either.right(null)
+      // croniter lower-cases the expression first: anything but a string fails there
+      if (typeof expr !== "string") return Either.left(noAttribute(expr, "lower"))
       const cron = parseCron(expr)
       if (Either.isLeft(cron)) return Either.left(cron.left)
       const base = last ?? now

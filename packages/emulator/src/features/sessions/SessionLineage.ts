@@ -6,6 +6,7 @@
  */
 import { SqlClient } from "@effect/sql"
 import { Effect } from "effect"
+import { pyDecimalDigitsValue } from "../../python/index.js"
 
 /** Children that are neither explicit branches, delegates nor tool sessions (markers in model_config). */
 const PLAIN_CHILD = `json_extract(COALESCE(c.model_config, '{}'), '$._branched_from') IS NULL
@@ -77,14 +78,15 @@ const escapeLike = (s: string): string => s.replace(/\\/g, "\\\\").replace(/%/g,
 
 /**
  * `get_next_title_in_lineage`: "base" when no session uses it, else "base #N+1" over the highest
- * number in use. SQLite's LIKE is ASCII case-insensitive, so "Fork #3" counts for base "fork".
+ * number in use. SQLite's LIKE is ASCII case-insensitive, so "Fork #3" counts for base "fork". The
+ * number is Python's `\d+` read by int(): any Unicode decimal digits, of any size.
  */
 export const nextTitleInLineage = (ns: string, baseTitle: string) =>
   Effect.gen(() => nextFreeLineageTitle(ns, baseTitle)).pipe(Effect.orDie)
 
 function* nextFreeLineageTitle(ns: string, baseTitle: string) {
   const sql = yield* SqlClient.SqlClient
-  const numbered = /^([\s\S]*?) #(\d+)$/.exec(baseTitle)
+  const numbered = /^([\s\S]*?) #(\p{Nd}+)$/u.exec(baseTitle)
   const base = numbered === null ? baseTitle : (numbered[1] as string)
   // two arms rather than one OR: each is a range of a title index, where the OR scanned the namespace
   const rows = yield* sql.unsafe<{ readonly title: string }>(
@@ -94,10 +96,13 @@ function* nextFreeLineageTitle(ns: string, baseTitle: string) {
     [ns, base, ns, `${escapeLike(base)} #%`]
   )
   if (rows.length === 0) return base
-  let max = 1
+  let max = 1n
   for (const row of rows) {
-    const m = /^[\s\S]* #(\d+)$/.exec(row.title)
-    if (m !== null) max = Math.max(max, Number(m[1]))
+    const m = /^[\s\S]* #(\p{Nd}+)$/u.exec(row.title)
+    if (m !== null) {
+      const n = pyDecimalDigitsValue(m[1] as string)
+      if (n > max) max = n
+    }
   }
-  return `${base} #${max + 1}`
+  return `${base} #${max + 1n}`
 }
