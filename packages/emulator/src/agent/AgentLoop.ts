@@ -48,6 +48,8 @@ import { AgentTurnState } from "./AgentTurnState.js"
 import { unhashablePartType } from "./UnhashablePartType.js"
 import type { DangerousMatch } from "./tools/DangerousCommands.js"
 import { callTool } from "./tools/ToolCalls.js"
+import { INVALID_ARGUMENTS_RESULT, parseToolArguments } from "./tools/ToolArguments.js"
+import { toolResultFailed } from "./tools/ToolFailure.js"
 import { pyStrip } from "../python/index.js"
 import { observeModelCall } from "../journal/ModelCalls.js"
 
@@ -311,22 +313,34 @@ const invalidToolCallEnd = (turn: AgentTurnState, calls: ReadonlyArray<ToolCall>
   return turn.finish({ finalResponse: final, error: final, completed: false, partial: true })
 }
 
-/** One enabled tool, run behind the approval guard, between its callbacks. */
+/**
+ * One enabled tool, run behind the approval guard, between its callbacks. Arguments that are JSON
+ * but not an object get Hermes' invalid-arguments result instead: no callback, no tool, no
+ * guardrail count. A run's result is judged a failure or not (ToolFailure.ts) before the tool-loop
+ * guardrails may append their warning to what the model reads.
+ */
 function* runTool(turn: AgentTurnState, call: ExecutedToolCall) {
+  const parsed = parseToolArguments(call.arguments)
+  if (parsed._tag === "NotAnObject") {
+    call.result = INVALID_ARGUMENTS_RESULT
+    turn.messages.push({ role: "tool", name: call.name, tool_name: call.name, tool_call_id: call.id, content: INVALID_ARGUMENTS_RESULT })
+    yield* turn.persist()
+    return
+  }
   const callbacks = turn.input.callbacks
   yield* callbacks?.onToolStart?.(call) ?? Effect.void
   const guard = callbacks?.onToolApproval
   const approvalSession = turn.input.approvalSession
-  const outcome = yield* callTool(call.name, call.arguments, call.approval, {
+  const outcome = yield* callTool(call.name, parsed.args, call.approval, {
     todo: turn.todo,
     memory: turn.gateway,
     ...(approvalSession !== undefined ? { approvalSession } : {}),
     ...(guard !== undefined ? { ask: (match: DangerousMatch) => guard(call, match) } : {})
   })
-  call.approved = outcome.ran
-  call.result = outcome.content
+  call.failed = toolResultFailed(call.name, outcome.content)
+  call.result = turn.guardrails.observe(call.name, parsed.args, outcome.content, call.failed)
   // an executed tool's message names the tool twice (`name` for the model, `tool_name` for state.db)
-  turn.messages.push({ role: "tool", name: call.name, tool_name: call.name, tool_call_id: call.id, content: outcome.content })
+  turn.messages.push({ role: "tool", name: call.name, tool_name: call.name, tool_call_id: call.id, content: call.result })
   yield* turn.persist()
   yield* callbacks?.onToolComplete?.(call) ?? Effect.void
 }
