@@ -4,7 +4,9 @@
  * call answers the full list with a summary of counts. Behaviour read from the pinned source and
  * matched live (scenarios/tools/).
  */
-import { isDict, pyDumps, pyJsonLoads, pyStr, pyStrip, pyTruthy, pyTypeName, toHandlerValue } from "../../python/index.js"
+import { Either } from "effect"
+import { isDict, noAttribute, pyDumps, pyJsonLoads, pyStr, pyStrip, pyTruthy, pyTypeName, toHandlerValue } from "../../python/index.js"
+import { ToolRaised } from "./ToolRaised.js"
 
 const STATUSES = ["pending", "in_progress", "completed", "cancelled"] as const
 const MAX_CONTENT = 4000
@@ -48,13 +50,17 @@ const lastOccurrences = (todos: ReadonlyArray<unknown>): Array<unknown> => {
 export class TodoList {
   private items: Array<TodoItem> = []
 
-  write(todos: ReadonlyArray<unknown>, merge: boolean): void {
+  /**
+   * Replace the list or merge into it. Merging reads each item with `.get`, so an item that is not a
+   * dict raises AttributeError there: the items merged before it stay changed, the rest is skipped.
+   */
+  write(todos: ReadonlyArray<unknown>, merge: boolean): Either.Either<void, ToolRaised> {
     if (!merge) {
       this.items = lastOccurrences(todos).map(normalizeItem)
     } else {
       const byId = new Map(this.items.map((i) => [i.id, i]))
       for (const t of lastOccurrences(todos)) {
-        if (!isDict(t)) continue
+        if (!isDict(t)) return Either.left(new ToolRaised({ message: noAttribute(t, "get") }))
         const id = pyStrip(text(t["id"], ""))
         if (id === "") continue
         const existing = byId.get(id)
@@ -79,6 +85,7 @@ export class TodoList {
       })
     }
     if (this.items.length > MAX_ITEMS) this.items = this.items.slice(0, MAX_ITEMS)
+    return Either.void
   }
 
   /** The tool's JSON answer: the whole list and how many items are in each status. */
@@ -107,16 +114,17 @@ export const toolError = (message: string): string => pyDumps({ error: message }
  * One call of the todo tool against the agent's list. `todos` given as a string is read with
  * json.loads ("NaN" is a float, so "got float"); merge is whatever Python's truthiness makes of it.
  */
-export const callTodo = (list: TodoList, args: Record<string, unknown>): string => {
+export const callTodo = (list: TodoList, args: Record<string, unknown>): Either.Either<string, ToolRaised> => {
   let todos = args["todos"]
   if (todos !== undefined && todos !== null) {
     if (typeof todos === "string") {
       const parsed = pyJsonLoads(todos)
-      if (parsed._tag === "Left") return toolError("todos must be a list of objects, got unparseable string")
+      if (parsed._tag === "Left") return Either.right(toolError("todos must be a list of objects, got unparseable string"))
       todos = toHandlerValue(parsed.right)
     }
-    if (!Array.isArray(todos)) return toolError(`todos must be a list, got ${pyTypeName(todos)}`)
-    list.write(todos, pyTruthy(args["merge"]))
+    if (!Array.isArray(todos)) return Either.right(toolError(`todos must be a list, got ${pyTypeName(todos)}`))
+    const written = list.write(todos, pyTruthy(args["merge"]))
+    if (Either.isLeft(written)) return Either.left(written.left)
   }
-  return list.answer()
+  return Either.right(list.answer())
 }

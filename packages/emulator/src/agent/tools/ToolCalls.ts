@@ -19,6 +19,7 @@ import { pyDumps, pyStr } from "../../python/index.js"
 import { detectDangerousCommand, type DangerousMatch } from "./DangerousCommands.js"
 import { runTerminalCommand, terminalResult } from "./TerminalCommand.js"
 import { callTodo, type TodoList } from "./TodoList.js"
+import type { ToolRaised } from "./ToolRaised.js"
 
 /** The user's answer to an approval request, or "timeout" when none came in time. */
 export type ApprovalChoice = "once" | "session" | "always" | "deny" | "timeout"
@@ -114,8 +115,8 @@ export const callTool = (
   args: Record<string, unknown>,
   marker: ToolApproval | undefined,
   ctx: ToolCallContext
-): Effect.Effect<ToolOutcome, never, Storage> => {
+): Effect.Effect<ToolOutcome, ToolRaised, Storage> => {
   if (name === "terminal" || marker !== undefined) return terminal(args, marker, ctx)
-  if (name === "todo") return Effect.succeed({ content: callTodo(ctx.todo, args) })
+  if (name === "todo") return Effect.map(callTodo(ctx.todo, args), (content) => ({ content }))
   return Effect.succeed({ content: EMULATED_TOOL_RESULT })
 }

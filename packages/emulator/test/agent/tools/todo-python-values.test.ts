@@ -1,10 +1,12 @@
+import { Either } from "effect"
 import { describe, expect, it } from "vitest"
 import { parseToolArguments, toolArgumentsOf } from "../../../src/agent/tools/ToolArguments.js"
 import { callTodo, TodoList } from "../../../src/agent/tools/TodoList.js"
 import { pyStr } from "../../../src/python/index.js"
 
 /** The todo tool called as the agent calls it: its arguments text read first (ToolArguments.ts). */
-const todo = (list: TodoList, argumentsJson: string) => JSON.parse(callTodo(list, toolArgumentsOf(argumentsJson))) as Record<string, unknown>
+const todo = (list: TodoList, argumentsJson: string) =>
+  JSON.parse(Either.getOrThrow(callTodo(list, toolArgumentsOf(argumentsJson)))) as Record<string, unknown>
 
 describe("todo with the values Python's json.loads makes (tools-todo-todos-not-a-list, tools-todo-item-values)", () => {
   it("reads a todos string with json.loads: a list is written, NaN is a float, other text unparseable", () => {
@@ -47,6 +49,24 @@ describe("todo with the values Python's json.loads makes (tools-todo-todos-not-a
     ])
     const replaced = todo(list, "{\"todos\": [{\"id\": \"c\", \"content\": \"only\"}], \"merge\": \"\"}")
     expect(replaced["todos"]).toEqual([{ id: "c", content: "only", status: "pending" }])
+  })
+})
+
+describe("todo merge given an item that is not a dict (tools-todo-merge-non-dict-item)", () => {
+  it("raises AttributeError at that item; the items merged before it stay merged", () => {
+    const list = new TodoList()
+    todo(list, "{\"todos\": [{\"id\": \"a\", \"content\": \"first\"}]}")
+    const raised = callTodo(list, toolArgumentsOf("{\"todos\": [{\"id\": \"a\", \"status\": \"completed\"}, {\"id\": \"b\"}, 5.5], \"merge\": true}"))
+    expect(Either.isLeft(raised) && raised.left.message).toBe("'float' object has no attribute 'get'")
+    expect(todo(list, "{}")["todos"]).toEqual([
+      { id: "a", content: "first", status: "completed" },
+      { id: "b", content: "(no description)", status: "pending" }
+    ])
+  })
+
+  it("replaces without reading items with .get: a non-dict item is an invalid item there", () => {
+    const list = new TodoList()
+    expect(todo(list, "{\"todos\": [5]}")["todos"]).toEqual([{ id: "?", content: "(invalid item)", status: "pending" }])
   })
 })
 
