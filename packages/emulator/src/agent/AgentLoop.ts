@@ -18,7 +18,7 @@
  * Hermes' continuation prompt. When the empty-reply retries run out the turn answers Hermes' warning
  * (EmptyTurnExplanation.ts) and stores "(empty)".
  */
-import { Duration, Effect } from "effect"
+import { Duration, Effect, Either } from "effect"
 import { pyTruncate } from "../content/MultimodalContent.js"
 import {
   type Answer,
@@ -48,6 +48,9 @@ import { AgentTurnState } from "./AgentTurnState.js"
 import { unhashablePartType } from "./UnhashablePartType.js"
 import type { DangerousMatch } from "./tools/DangerousCommands.js"
 import { callTool } from "./tools/ToolCalls.js"
+import { INVALID_ARGUMENTS_RESULT, parseToolArguments } from "./tools/ToolArguments.js"
+import { toolResultFailed } from "./tools/ToolFailure.js"
+import type { ToolRaised } from "./tools/ToolRaised.js"
 import { pyStrip } from "../python/index.js"
 import { observeModelCall } from "../journal/ModelCalls.js"
 
@@ -239,6 +242,7 @@ function* toolRound(turn: AgentTurnState, answer: Answer, reply: Reply, text: st
     ...(call.approval === undefined ? {} : { approval: call.approval })
   }))
   const all = runs ? withoutRepeatedCalls(made) : made
+  const callsAt = turn.messages.length
   turn.messages.push(toolCallsMessage(text, reply, all))
   for (const call of all) {
     if (enabled?.has(call.name) !== true) turn.messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: unknownToolText(call.name, enabled) })
@@ -246,7 +250,14 @@ function* toolRound(turn: AgentTurnState, answer: Answer, reply: Reply, text: st
   if (!runs) return undefined
   // the assistant tool-call message is written before any tool runs
   yield* turn.persist()
-  for (const call of all) if (enabled.has(call.name)) yield* runTool(turn, call)
+  for (const call of all) {
+    if (!enabled.has(call.name)) continue
+    const raised = yield* runTool(turn, call)
+    if (raised !== undefined) {
+      yield* answerRaised(turn, callsAt, all, raised)
+      break
+    }
+  }
   turn.needsBreak = true
   return undefined
 }
@@ -311,24 +322,55 @@ const invalidToolCallEnd = (turn: AgentTurnState, calls: ReadonlyArray<ToolCall>
   return turn.finish({ finalResponse: final, error: final, completed: false, partial: true })
 }
 
-/** One enabled tool, run behind the approval guard, between its callbacks. */
+/**
+ * One enabled tool, run behind the approval guard, between its callbacks. Arguments that are JSON
+ * but not an object get Hermes' invalid-arguments result instead: no callback, no tool, no
+ * guardrail count. A run's result is judged a failure or not (ToolFailure.ts) before the tool-loop
+ * guardrails may append their warning to what the model reads.
+ */
 function* runTool(turn: AgentTurnState, call: ExecutedToolCall) {
+  const parsed = parseToolArguments(call.arguments)
+  if (parsed._tag === "NotAnObject") {
+    call.result = INVALID_ARGUMENTS_RESULT
+    turn.messages.push({ role: "tool", name: call.name, tool_name: call.name, tool_call_id: call.id, content: INVALID_ARGUMENTS_RESULT })
+    yield* turn.persist()
+    return
+  }
   const callbacks = turn.input.callbacks
   yield* callbacks?.onToolStart?.(call) ?? Effect.void
   const guard = callbacks?.onToolApproval
   const approvalSession = turn.input.approvalSession
-  const outcome = yield* callTool(call.name, call.arguments, call.approval, {
+  const called = yield* Effect.either(callTool(call.name, parsed.args, call.approval, {
     todo: turn.todo,
     memory: turn.gateway,
     ...(approvalSession !== undefined ? { approvalSession } : {}),
     ...(guard !== undefined ? { ask: (match: DangerousMatch) => guard(call, match) } : {})
-  })
-  call.approved = outcome.ran
-  call.result = outcome.content
+  }))
+  // a tool that raised has no result, no completed callback, no guardrail count
+  if (Either.isLeft(called)) return called.left
+  const outcome = called.right
+  call.failed = toolResultFailed(call.name, outcome.content)
+  call.result = turn.guardrails.observe(call.name, parsed.args, outcome.content, call.failed)
   // an executed tool's message names the tool twice (`name` for the model, `tool_name` for state.db)
-  turn.messages.push({ role: "tool", name: call.name, tool_name: call.name, tool_call_id: call.id, content: outcome.content })
+  turn.messages.push({ role: "tool", name: call.name, tool_name: call.name, tool_call_id: call.id, content: call.result })
   yield* turn.persist()
   yield* callbacks?.onToolComplete?.(call) ?? Effect.void
+  return undefined
+}
+
+/**
+ * The turn's outer loop catching a tool's exception: every call of the reply not answered yet gets
+ * "Error executing tool: …" naming the model call (a message without `tool_name`, so state.db has
+ * none), the rest of the reply's calls do not run, and the model is called again (observed live:
+ * scenarios/tools/tools-todo-merge-non-dict-item.json).
+ */
+function* answerRaised(turn: AgentTurnState, callsAt: number, calls: ReadonlyArray<ExecutedToolCall>, raised: ToolRaised) {
+  const content = `Error executing tool: Error during OpenAI-compatible API call #${turn.modelCalls}: ${raised.message}`
+  const answered = new Set(turn.messages.slice(callsAt + 1).filter((m) => m["role"] === "tool").map((m) => m["tool_call_id"]))
+  for (const call of calls) {
+    if (!answered.has(call.id)) turn.messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content })
+  }
+  yield* turn.persist()
 }
 
 /** The reply that ends the turn; its answer joins the parts of replies cut off by the length limit. */

@@ -115,8 +115,8 @@ export interface ExecutedToolCall {
   readonly arguments: string
   /** Set when the Script says Hermes' approval guard stops this call. */
   readonly approval?: ToolApproval
-  /** False when the approval guard kept the tool from running (denied, pending). */
-  approved?: boolean
+  /** Whether its result reads as a failure (ToolFailure.ts): a run's tool.completed `error`. */
+  failed?: boolean
   /** What the tool answered the model; set before onToolComplete. */
   result?: string
 }

@@ -14,6 +14,7 @@ import { isPrefill } from "./ThinkingOnlyReplies.js"
 import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js"
 import { ReasoningStreamFilter } from "./ReasoningStreamFilter.js"
 import { TodoList } from "./tools/TodoList.js"
+import { ToolLoopGuardrails } from "./tools/ToolLoopGuardrails.js"
 
 const noEffect = () => Effect.void
 const NO_TOKENS = { input_tokens: 0, output_tokens: 0 }
@@ -24,6 +25,8 @@ export class AgentTurnState {
   private readonly history: ReadonlySet<AgentMessage>
   /** A fresh agent per request: its todo list starts empty. */
   readonly todo = new TodoList()
+  /** Its tool-loop guardrails count failures within this turn only. */
+  readonly guardrails = new ToolLoopGuardrails()
   inputTokens = 0
   outputTokens = 0
   modelCalls = 0

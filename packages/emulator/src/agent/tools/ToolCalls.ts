@@ -19,6 +19,7 @@ import { pyDumps, pyStr } from "../../python/index.js"
 import { detectDangerousCommand, type DangerousMatch } from "./DangerousCommands.js"
 import { runTerminalCommand, terminalResult } from "./TerminalCommand.js"
 import { callTodo, type TodoList } from "./TodoList.js"
+import type { ToolRaised } from "./ToolRaised.js"
 
 /** The user's answer to an approval request, or "timeout" when none came in time. */
 export type ApprovalChoice = "once" | "session" | "always" | "deny" | "timeout"
@@ -43,19 +44,8 @@ export const EMULATED_TOOL_RESULT = '{"success": true, "emulated": true}'
 
 export interface ToolOutcome {
   readonly content: string
-  /** False when the guard kept the tool from running (denied, pending): tool.completed's `error`. */
-  readonly ran: boolean
   /** The guard's match, when it stopped to ask. */
   readonly asked?: DangerousMatch
-}
-
-const parseArgs = (json: string): Record<string, unknown> => {
-  try {
-    const v: unknown = JSON.parse(json)
-    return typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : {}
-  } catch {
-    return {}
-  }
 }
 
 const refusal = (reason: string, addendum: string) =>
@@ -106,27 +96,27 @@ function* runGuardedTerminal(args: Record<string, unknown>, marker: ToolApproval
   const command = marker?.command ?? pyStr(args["command"] ?? "")
   const match = dangerOf(command, marker)
   if (match === undefined || isApproved(ctx.memory, ctx.approvalSession, match.patternKey)) {
-    return { content: terminalResult(runTerminalCommand(command)), ran: true } satisfies ToolOutcome
+    return { content: terminalResult(runTerminalCommand(command)) } satisfies ToolOutcome
   }
-  if (ctx.ask === undefined) return { content: pending(command, match), ran: false } satisfies ToolOutcome
+  if (ctx.ask === undefined) return { content: pending(command, match) } satisfies ToolOutcome
   const choice = yield* ctx.ask(match)
-  if (choice === "deny") return { content: blocked(refusal("denied by user", "")), ran: false, asked: match } satisfies ToolOutcome
+  if (choice === "deny") return { content: blocked(refusal("denied by user", "")), asked: match } satisfies ToolOutcome
   if (choice === "timeout") {
-    return { content: blocked(refusal("timed out without user response", " Silence is not consent.")), ran: false, asked: match } satisfies ToolOutcome
+    return { content: blocked(refusal("timed out without user response", " Silence is not consent.")), asked: match } satisfies ToolOutcome
   }
   remember(ctx.memory, ctx.approvalSession, match.patternKey, choice)
   const note = `Command required approval (${match.description}) and was approved by the user.`
-  return { content: terminalResult(runTerminalCommand(command), note), ran: true, asked: match } satisfies ToolOutcome
+  return { content: terminalResult(runTerminalCommand(command), note), asked: match } satisfies ToolOutcome
 }
 
+/** One enabled tool called with its parsed arguments (ToolArguments.ts). */
 export const callTool = (
   name: string,
-  argumentsJson: string,
+  args: Record<string, unknown>,
   marker: ToolApproval | undefined,
   ctx: ToolCallContext
-): Effect.Effect<ToolOutcome, never, Storage> => {
-  const args = parseArgs(argumentsJson)
+): Effect.Effect<ToolOutcome, ToolRaised, Storage> => {
   if (name === "terminal" || marker !== undefined) return terminal(args, marker, ctx)
-  if (name === "todo") return Effect.succeed({ content: callTodo(ctx.todo, args), ran: true })
-  return Effect.succeed({ content: EMULATED_TOOL_RESULT, ran: true })
+  if (name === "todo") return Effect.map(callTodo(ctx.todo, args), (content) => ({ content }))
+  return Effect.succeed({ content: EMULATED_TOOL_RESULT })
 }

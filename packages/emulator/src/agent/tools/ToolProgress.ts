@@ -1,4 +1,5 @@
-import { isDict, pyStr } from "../../python/index.js"
+import { pyLen, pyStr, pyTruthy } from "../../python/index.js"
+import { toolArgumentsOf } from "./ToolArguments.js"
 /**
  * The `hermes.tool.progress` payloads of a streamed chat completion (0.19.0 source, observed live
  * with Hermes' default toolsets): "running" with the tool's emoji and a one-line label of its
@@ -37,18 +38,14 @@ const oneLine = (s: string): string => s.split(/\s+/).filter((w) => w !== "").jo
  * memory, read_file line ranges, …) get that argument as it is — an approximation.
  */
 export const toolLabel = (name: string, argumentsJson: string): string => {
-  let args: unknown
-  try {
-    args = JSON.parse(argumentsJson)
-  } catch {
-    return name
-  }
-  if (!isDict(args) || Object.keys(args).length === 0) return name
+  const args = toolArgumentsOf(argumentsJson)
+  if (Object.keys(args).length === 0) return name
   if (name === "todo") {
     const todos = args["todos"]
     if (todos === undefined || todos === null) return "reading task list"
-    const n = Array.isArray(todos) ? todos.length : 0
-    return args["merge"] === true ? `updating ${n} task(s)` : `planning ${n} task(s)`
+    // len() of whatever todos is: a string's characters, a dict's keys (previewRaises covers the rest)
+    const n = pyLen(todos) ?? 0
+    return pyTruthy(args["merge"]) ? `updating ${n} task(s)` : `planning ${n} task(s)`
   }
   const key = PRIMARY_ARG[name] ?? FALLBACK_ARGS.find((k) => k in args)
   if (key === undefined || !(key in args)) return name
@@ -56,6 +53,17 @@ export const toolLabel = (name: string, argumentsJson: string): string => {
   if (Array.isArray(value)) value = value.length > 0 ? value[0] : ""
   const preview = oneLine(pyStr(value))
   return preview === "" ? name : preview
+}
+
+/**
+ * Whether `build_tool_preview` raises for the call: the todo label takes len() of a todos that has
+ * none (a number, a bool). The callback that builds the preview then fails, so the tool's
+ * started/running event is never sent; its completed event still is (observed live on 0.19.0).
+ */
+export const previewRaises = (call: { readonly name: string; readonly arguments: string }): boolean => {
+  if (call.name !== "todo") return false
+  const todos = toolArgumentsOf(call.arguments)["todos"]
+  return todos !== undefined && todos !== null && pyLen(todos) === undefined
 }
 
 export const isInternalTool = (name: string): boolean => name.startsWith("_")
@@ -74,15 +82,8 @@ export const completedPayload = (call: { readonly id: string; readonly name: str
   status: "completed"
 })
 
-/** The arguments a tool was called with, as the progress callback gets them (a dict; {} when unparsable). */
-export const parsedToolArguments = (argumentsJson: string): Record<string, unknown> => {
-  try {
-    const v: unknown = JSON.parse(argumentsJson)
-    return isDict(v) ? v : {}
-  } catch {
-    return {}
-  }
-}
+/** The arguments a tool was called with, as the progress callback gets them (a dict). */
+export const parsedToolArguments = toolArgumentsOf
 
 /** `build_tool_preview` for run and session events: the label, or null when the tool has nothing to show. */
 export const toolPreview = (call: { readonly name: string; readonly arguments: string }): string | null => {

@@ -19,7 +19,7 @@ import { type ChatTurnRequest, parseChatRequest } from "./ChatRequest.js"
 import { errorHeaderValue, finishReasonOf, hermesBlock, usageBody } from "./ChatOutcome.js"
 import { deriveChatSessionId, parseSessionIdHeader } from "./ChatSessionId.js"
 import { chatStreamFrames, type StreamItem } from "./ChatStream.js"
-import { completedPayload, isInternalTool, runningPayload } from "../../agent/tools/ToolProgress.js"
+import { completedPayload, isInternalTool, previewRaises, runningPayload } from "../../agent/tools/ToolProgress.js"
 import { markAgentTurn } from "../../agent/AgentWarmth.js"
 import { agentToolNames } from "../../agent/tools/ToolsetCatalog.js"
 import { errorResponse } from "../../http/Envelopes.js"
@@ -150,7 +150,8 @@ function* startStreamedTurn(ctx: RouteContext, request: ChatTurnRequest, release
     onToolStart: (call) => {
       if (call.id === "" || isInternalTool(call.name)) return Effect.void
       shown.add(call.id)
-      return put({ _tag: "tool", payload: runningPayload(call) })
+      // the id is noted before the label is built, so a label that raises still lets "completed" through
+      return previewRaises(call) ? Effect.void : put({ _tag: "tool", payload: runningPayload(call) })
     },
     onToolComplete: (call) => (shown.delete(call.id) ? put({ _tag: "tool", payload: completedPayload(call) }) : Effect.void)
   }

@@ -14,7 +14,7 @@ import type { AgentMessage } from "../../agent/AgentMessages.js"
 import type { DangerousMatch } from "../../agent/tools/DangerousCommands.js"
 import type { ApprovalChoice } from "../../agent/tools/ToolCalls.js"
 import { reasoningPreview } from "../../agent/ReasoningPreview.js"
-import { toolPreview } from "../../agent/tools/ToolProgress.js"
+import { previewRaises, toolPreview } from "../../agent/tools/ToolProgress.js"
 import type { Agent } from "../../services/Agent.js"
 import type { EmuClock } from "../../services/Clock.js"
 import type { Storage } from "../../services/Storage.js"
@@ -143,7 +143,8 @@ const playTurn = (spec: RunSpec, live: LiveRun, sessionId: string): Effect.Effec
         const thinking = reasoningPreview(text)
         return thinking === "" ? Effect.void : pushProgress(spec, runEvent("reasoning.available", spec.runId, spec.now(), { text: thinking }))
       },
-      onToolStart: (call) => pushProgress(spec, runEvent("tool.started", spec.runId, spec.now(), { tool: call.name, preview: toolPreview(call) })),
+      onToolStart: (call) =>
+        previewRaises(call) ? Effect.void : pushProgress(spec, runEvent("tool.started", spec.runId, spec.now(), { tool: call.name, preview: toolPreview(call) })),
       onToolApproval: (call, match) => awaitApproval(spec, live, call, match),
       onToolComplete: (call) =>
         pushProgress(
@@ -151,7 +152,7 @@ const playTurn = (spec: RunSpec, live: LiveRun, sessionId: string): Effect.Effec
           runEvent("tool.completed", spec.runId, spec.now(), {
             tool: call.name,
             duration: new PyFloat(0),
-            error: call.approved === false
+            error: call.failed === true
           })
         ).pipe(
           // a steer waiting when a tool finishes rides along with the tool result: consumed

@@ -1,0 +1,35 @@
+/**
+ * A tool call's arguments as Hermes 0.19.0 reads them before running the tool
+ * (`_parse_tool_arguments`): `json.loads` (NaN, big ints and 1.0 kept as Python has them), and only
+ * a JSON object runs the tool. Valid JSON of another kind ([1], NaN, null) gets the invalid-arguments
+ * result and no tool runs, no progress callback fires (observed live: scenarios/tools/
+ * tools-arguments-not-an-object.json).
+ */
+import { isDict, pyDumps, pyJsonLoads, pyStrip, toHandlerValue } from "../../python/index.js"
+
+export type ParsedToolArguments =
+  | { readonly _tag: "Object"; readonly args: Record<string, unknown> }
+  | { readonly _tag: "NotAnObject" }
+
+/** The tool result Hermes answers for arguments that are JSON but not an object. */
+export const INVALID_ARGUMENTS_RESULT = pyDumps(
+  { error: "Invalid tool arguments", message: "Tool arguments must be a valid JSON object; tool was not executed." },
+  false
+)
+
+export const parseToolArguments = (raw: string): ParsedToolArguments => {
+  // blank arguments become "{}" before the tool loop sees them
+  if (pyStrip(raw) === "") return { _tag: "Object", args: {} }
+  const parsed = pyJsonLoads(raw)
+  // Text json.loads rejects never gets here upstream: the turn retries the model call or repairs the
+  // text first, which the emulator does not reproduce; it runs the tool with no arguments instead.
+  if (parsed._tag === "Left") return { _tag: "Object", args: {} }
+  const value = toHandlerValue(parsed.right)
+  return isDict(value) ? { _tag: "Object", args: value } : { _tag: "NotAnObject" }
+}
+
+/** The arguments as the tool and its callbacks get them: {} where they are not an object. */
+export const toolArgumentsOf = (raw: string): Record<string, unknown> => {
+  const parsed = parseToolArguments(raw)
+  return parsed._tag === "Object" ? parsed.args : {}
+}
