@@ -93,4 +93,28 @@ describe("emulator targets", () => {
       [200, undefined]
     ])
   })
+  it("binds a named SSE response's frames, so a later step can use an id only the stream carries", async () => {
+    const run = await Effect.runPromise(
+      Effect.scoped(
+        Effect.gen(function*() {
+          const target = yield* emulatorInProcessTarget({ pin: "0.19.0" })
+          return yield* runScenario(target, {
+            version: 1,
+            name: "streamed response id",
+            steps: [
+              { script: { turns: [{ replies: [{ text: "streamed" }] }] } },
+              { request: { method: "POST", path: "/v1/responses", body: { input: "hi", stream: true } }, as: "s1" },
+              { request: { method: "GET", path: "/v1/responses/{s1.frames.0.response.id}" } }
+            ]
+          })
+        })
+      )
+    )
+    const fetched = run.steps[2]?.exchanges[0]?.response
+    expect(run.steps[2]?.error).toBeUndefined()
+    expect(fetched?.status).toBe(200)
+    const body = fetched?.body.kind === "json" ? (JSON.parse(fetched.body.text) as { id: string; status: string }) : undefined
+    expect(body?.id).toMatch(/^resp_/)
+    expect(body?.status).toBe("completed")
+  })
 })

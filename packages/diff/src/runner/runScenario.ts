@@ -7,6 +7,7 @@
 import { randomBytes } from "node:crypto"
 import { Effect } from "effect"
 import type { Exchange } from "../exchange/Exchange.js"
+import { parseSse } from "../exchange/SseFrames.js"
 import type { JsonValue } from "../json/JsonValue.js"
 import { parseJsonPreservingNumbers } from "../json/parseJsonPreservingNumbers.js"
 import { type Bindings, resolveJson, resolveString, UnresolvedReference } from "../scenario/References.js"
@@ -33,13 +34,29 @@ const resolveStep = (step: Step, bindings: Bindings): Step => {
   return step
 }
 
-const bodyValue = (exchange: Exchange | undefined): JsonValue | undefined => {
+/**
+ * What `as` binds: a JSON body parsed; an SSE body as `{frames: [...]}`, the `data` of each frame
+ * that has one, parsed (its text when it is not JSON; comment-only frames such as keepalives are
+ * timing and left out), so a later step can name a value only the stream carries, such as a
+ * streamed response's id (`{s1.frames.0.response.id}`).
+ */
+export const bodyValue = (exchange: Exchange | undefined): JsonValue | undefined => {
   const body = exchange?.response?.body
-  if (body === undefined || body.kind !== "json") return undefined
+  if (body === undefined) return undefined
+  if (body.kind === "sse") return { frames: parseSse(body.text).flatMap((frame) => (frame.data === undefined ? [] : [frameData(frame.data)])) }
+  if (body.kind !== "json") return undefined
   try {
     return parseJsonPreservingNumbers(body.text)
   } catch {
     return undefined
+  }
+}
+
+const frameData = (data: string): JsonValue => {
+  try {
+    return parseJsonPreservingNumbers(data)
+  } catch {
+    return data
   }
 }
 

@@ -4,8 +4,9 @@
  *
  *   script   append turns to the model's Script (emulator Agent / the real gateway's fake model)
  *   request  one HTTP request; path, headers and body may hold `{alias.field}` references to
- *            earlier responses named with `as` (and `{play.nonce}`, fresh on every play); `until`
- *            polls until a settle condition holds
+ *            earlier responses named with `as` (and `{play.nonce}`, fresh on every play; an SSE
+ *            response binds `{alias.frames.N...}`, its frames' data); `until` polls until a
+ *            settle condition holds
  *   parallel several requests sent at once (idempotency races, concurrent submissions)
  *   awaitHold wait until a model reply is actually held (the agent reached it): a settle point
  *            before anything else consumes Script turns

@@ -46,6 +46,7 @@ import type { AgentTurnInput, AgentTurnResult, ExecutedToolCall } from "./AgentT
 import type { Interrupt } from "./Interrupt.js"
 import { AgentTurnState } from "./AgentTurnState.js"
 import { unhashablePartType } from "./UnhashablePartType.js"
+import { streamedArgumentText } from "./ToolArgumentRepair.js"
 import type { DangerousMatch } from "./tools/DangerousCommands.js"
 import { callTool } from "./tools/ToolCalls.js"
 import { INVALID_ARGUMENTS_RESULT, parseToolArguments } from "./tools/ToolArguments.js"
@@ -59,6 +60,8 @@ export type { AgentTurnCallbacks, AgentTurnInput, AgentTurnResult, AgentUsage, E
 const MAX_INVALID_TOOL_ROUNDS = 3
 const MAX_EMPTY_RETRIES = 3
 const MAX_LENGTH_CONTINUATIONS = 4
+const MAX_TRUNCATED_TOOL_CALL_RETRIES = 4
+const TRUNCATED_TOOL_CALL_TEXT = "Response truncated due to output length limit"
 /** Hermes' retry count for retryable model errors, as its final message reports it. */
 const MODEL_CALL_RETRIES = 3
 
@@ -122,7 +125,13 @@ function* turnLoop(turn: AgentTurnState) {
     for (const chunk of replyChunks(reply)) yield* turn.onDelta(chunk)
     const text = replyText(reply)
     yield* turn.onPause(text)
-    const calls = reply.toolCalls ?? []
+    const calls = streamedToolCalls(reply.toolCalls ?? [])
+    if (calls === undefined || (reply.finishReason === "length" && calls.length > 0)) {
+      // a tool call cut off (or with argument text nothing repairs): the reply is dropped, asked for again
+      const cutOff = retryTruncatedToolCall(turn)
+      if (cutOff === undefined) continue
+      return cutOff
+    }
     if (reply.finishReason === "length" && calls.length === 0) {
       const cutOff = continueAfterLengthLimit(turn, reply, text)
       if (cutOff === undefined) continue
@@ -226,6 +235,34 @@ const continueAfterLengthLimit = (turn: AgentTurnState, reply: Reply, text: stri
 }
 
 /**
+ * The reply's tool calls as Hermes' streamed model call assembles them: argument text json.loads
+ * refuses is repaired (ToolArgumentRepair.ts); undefined when one cannot be, and the reply then
+ * counts as cut off by the length limit.
+ */
+const streamedToolCalls = (calls: ReadonlyArray<ToolCall>): ReadonlyArray<ToolCall> | undefined => {
+  const out: Array<ToolCall> = []
+  for (const call of calls) {
+    const text = streamedArgumentText(toolArguments(call))
+    if (text._tag === "unrepairable") return undefined
+    out.push(text._tag === "repaired" ? { ...call, arguments: text.text } : call)
+  }
+  return out
+}
+
+/**
+ * A reply whose tool calls were cut off: Hermes drops it and calls the model again with the same
+ * transcript (4 times; undefined while it does), then ends the turn as truncated. The dropped
+ * replies' usage is not reported, as for a cut-off text.
+ */
+const retryTruncatedToolCall = (turn: AgentTurnState): AgentTurnResult | undefined => {
+  if (turn.truncatedToolCallRetries < MAX_TRUNCATED_TOOL_CALL_RETRIES) {
+    turn.truncatedToolCallRetries++
+    return undefined
+  }
+  return turn.finish({ finalResponse: TRUNCATED_TOOL_CALL_TEXT, error: TRUNCATED_TOOL_CALL_TEXT, completed: false, partial: true })
+}
+
+/**
  * A reply with tool calls. When any names an enabled tool the round counts: the others get their
  * error result first and are not run, the enabled ones run (no strike against the 3-round limit).
  * Otherwise it is an invalid round, and the third in a row ends the turn. Undefined: call again.
@@ -258,6 +295,8 @@ function* toolRound(turn: AgentTurnState, answer: Answer, reply: Reply, text: st
       break
     }
   }
+  // a round that ran its tools forgives earlier cut-off tool calls
+  turn.truncatedToolCallRetries = 0
   turn.needsBreak = true
   return undefined
 }

@@ -41,6 +41,8 @@ export class AgentTurnState {
   /** Texts of replies cut off by finish_reason "length", joined in front of the final answer. */
   readonly truncatedParts: Array<string> = []
   lengthContinuations = 0
+  /** Replies dropped because their tool calls were cut off (Hermes asks again 4 times). */
+  truncatedToolCallRetries = 0
   /** Set by the turn's first persistence point, which makes sure of the session row. */
   private sessionOpened = false
   /** `_stream_needs_break`: after executed tools, the next non-blank delta starts a new paragraph. */

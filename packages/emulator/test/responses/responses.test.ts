@@ -171,6 +171,34 @@ describe.each(["0.19.0", "0.21.0"] as const)("Responses API on %s", (pin) => {
     await plain.text()
   })
 
+  it("a client gone after a tool round keeps the tool items already listed in its incomplete snapshot (live-observed)", async () => {
+    const c = await open({ hermesVersion: pin, enabledToolsets: ["todo"] })
+    const todo = (id: string) => ({ name: "todo", id, arguments: { todos: [{ id, content: id, status: "pending" }] } })
+    await c.script({ turns: [{ replies: [{ toolCalls: [todo("call_t1")] }, { hold: "h3", toolCalls: [todo("call_t2")] }, { text: "never streamed" }] }] })
+    const res = await c.request("POST", "/v1/responses", { body: { input: "plan", stream: true } })
+    const reader = (res.body as ReadableStream<Uint8Array>).getReader()
+    let read = ""
+    // created, the first call's item added and done, its output's item added and done
+    while ((read.match(/\n\n/g) ?? []).length < 5) read += new TextDecoder().decode((await reader.read()).value)
+    const id = /"id": "(resp_[0-9a-f]{28})"/.exec(read)?.[1] ?? ""
+    await reader.cancel()
+    // the model call is parked on the hold before the release lets it go
+    expect((await c.json("GET", `/v1/responses/${id}`)).body["status"]).toBe("in_progress")
+    await c.release("h3")
+    for (let i = 0; i < 200; i++) {
+      if ((await c.json("GET", `/v1/responses/${id}`)).body["status"] === "incomplete") break
+      await new Promise((f) => setTimeout(f, 10))
+    }
+    const stored = (await c.json("GET", `/v1/responses/${id}`)).body
+    expect(stored["status"]).toBe("incomplete")
+    // the second call is listed before its item is written; its done item is the write that fails
+    expect((stored["output"] as Array<Record<string, unknown>>).map((item) => [item["type"], item["call_id"]])).toEqual([
+      ["function_call", "call_t1"],
+      ["function_call_output", "call_t1"],
+      ["function_call", "call_t2"]
+    ])
+  })
+
   it("a held reply streams once released; the stored response is the terminal one", async () => {
     const c = await open({ hermesVersion: pin })
     await c.script({ turns: [{ replies: [{ hold: "h2", text: "abc", chunks: ["a", "b", "c"] }] }] })

@@ -285,12 +285,17 @@ const emitDelta = (state: StreamState, text: string) =>
     ))
   )
 
-/** `_persist_incomplete_if_needed`: what a vanished client leaves in the store. */
+/**
+ * `_persist_incomplete_if_needed`: what a vanished client leaves in the store — the tool items
+ * already listed (a call is listed before its item is written, its output after the call's done
+ * item went out), then the text so far (observed live on 0.19.0).
+ */
 const persistIncomplete = (state: StreamState) =>
   Effect.suspend(() => {
     if (!state.spec.store || state.snapshot.terminalPersisted) return Effect.void
     const text = state.message.textParts.join("")
-    const env = { ...envelope(state.spec, "incomplete"), output: text === "" ? [] : [messageItem(text)], usage: state.snapshot.usage }
+    const output = [...state.tools.listed, ...(text === "" ? [] : [messageItem(text)])]
+    const env = { ...envelope(state.spec, "incomplete"), output, usage: state.snapshot.usage }
     const history: Array<AgentMessage> = withUser(state.spec)
     if (text !== "") history.push({ role: "assistant", content: text })
     return persist(state, env, history)
