@@ -77,6 +77,7 @@ const runTurn = (
       operation: "chat.completions",
       sessionId,
       userMessage: request.userMessage,
+      ...(request.systemPrompt === undefined ? {} : { ephemeralSystemPrompt: request.systemPrompt }),
       history: agentHistory(request),
       enabledTools,
       ...(callbacks === undefined ? {} : { callbacks }),
