@@ -3,11 +3,13 @@
  * per-call copy (agent/conversation_loop.py, for the chat-completions provider the oracle runner
  * configures): each message copied without Hermes' bookkeeping (`api_content` replayed as the
  * content, `reasoning`, `reasoning_content` — this provider does not echo reasoning back —,
- * `finish_reason`, the thinking-prefill marker, the Codex ids of tool calls), the system message in
+ * `finish_reason`, `_`-prefixed markers, the Codex ids of tool calls), the system message in
  * front, then the pre-call sanitizer (agent_runtime_helpers.sanitize_api_messages: roles the API
  * accepts, empty tool_calls dropped, orphaned tool results dropped, missing ones stubbed, repeated
  * ids dropped), then every string content stripped and tool-call arguments re-dumped compact with
- * sorted keys. The transcript itself is never changed. The scripted model logs these (ReceivedCalls).
+ * sorted keys; last the chat-completions transport drops the fields no strict provider takes
+ * (agent/transports/chat_completions.py: `timestamp` of a stored history message, `tool_name` of a
+ * tool result, Codex items). The transcript itself is never changed. The scripted model logs these (ReceivedCalls).
  */
 import { Either } from "effect"
 import { pyJsonDumps, pyJsonLoads, pyStrip } from "../python/index.js"
@@ -39,11 +41,17 @@ const callId = (tc: unknown): string => (isDictLike(tc) && typeof tc["id"] === "
 
 const callName = (tc: unknown): unknown => (isDictLike(tc) && isDictLike(tc["function"]) ? tc["function"]["name"] : undefined)
 
+/** Message fields the per-call copy drops (reasoning is not echoed back to this provider). */
+const NOT_SENT: ReadonlySet<string> = new Set(["api_content", "reasoning", "reasoning_content", "finish_reason"])
+
+/** Message fields the chat-completions transport drops on the way out. */
+const NOT_SCHEMA: ReadonlySet<string> = new Set(["codex_reasoning_items", "codex_message_items", "tool_name", "effect_disposition", "timestamp"])
+
 /** The per-call copy of one transcript message. */
 const apiCopy = (msg: AgentMessage): AgentMessage => {
   const copy: AgentMessage = {}
   for (const [k, v] of Object.entries(msg)) {
-    if (k.startsWith("_") || k === "api_content" || k === "reasoning" || k === "reasoning_content" || k === "finish_reason") continue
+    if (k.startsWith("_") || NOT_SENT.has(k) || NOT_SCHEMA.has(k)) continue
     copy[k] = v
   }
   const sidecar = msg["api_content"]
@@ -132,3 +140,7 @@ export const apiMessages = (transcript: ReadonlyArray<AgentMessage>, ephemeralSy
     return out
   })
 }
+
+/** A caller's `instructions` / system prompt as an agent turn's input field: only a string is one. */
+export const ephemeralSystemPromptOf = (value: unknown): { readonly ephemeralSystemPrompt?: string } =>
+  typeof value === "string" ? { ephemeralSystemPrompt: value } : {}
