@@ -6,7 +6,7 @@
  */
 import { startEmulator } from "@hermetic/emulator"
 import { startFakeModel } from "@hermetic/oracle-runner"
-import { AdminError, ClockMoved, HoldReleased, ResetDone, Restarted, ScriptAppended } from "@hermetic/script"
+import { AdminError, ClockMoved, HoldReleased, ReceivedCalls, ResetDone, Restarted, ScriptAppended } from "@hermetic/script"
 import { Effect, Schema } from "effect"
 import { describe, expect, it } from "vitest"
 
@@ -101,6 +101,42 @@ describe("the control-plane contract", () => {
       expect((await poster(emu.url)("/script", seen)).body).toEqual({ appended: 1, pendingTurns: 2 })
     } finally {
       await fm.close()
+      await emu.close()
+    }
+  })
+})
+
+describe("GET /__admin/model-calls", () => {
+  it("the fake model logs each call with the messages exactly as Hermes sent them, and a reset forgets them", async () => {
+    const fm = await startFakeModel()
+    try {
+      await fetch(`${fm.url}/__admin/script`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ turns: [{ replies: [{ text: "a" }] }] }) })
+      const messages = [
+        { role: "system", content: "core" },
+        { role: "user", content: "q" },
+        { role: "assistant", content: "", tool_calls: [{ id: "c1", type: "function", function: { name: "t", arguments: "{}" } }] },
+        { role: "tool", tool_call_id: "c1", name: "t", content: "r" }
+      ]
+      const chat = await fetch(`${fm.baseUrl}/chat/completions`, { method: "POST", body: JSON.stringify({ model: "m", messages }) })
+      expect(chat.status).toBe(200)
+      const read = async () => Schema.decodeUnknownSync(ReceivedCalls)(await (await fetch(`${fm.url}/__admin/model-calls`)).json())
+      expect(await read()).toEqual({ calls: [{ kind: "main", messages }] })
+      expect(fm.receivedCalls()).toEqual([{ kind: "main", messages }])
+      expect((await fetch(`${fm.url}/__admin/reset`, { method: "POST", headers: { "content-type": "application/json" }, body: "{}" })).status).toBe(200)
+      expect(await read()).toEqual({ calls: [] })
+    } finally {
+      await fm.close()
+    }
+  })
+
+  it("the emulator answers the same schema with the API messages its agent sent", async () => {
+    const emu = await startEmulator({})
+    try {
+      await fetch(`${emu.url}/__admin/script`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ turns: [{ replies: [{ text: "a" }] }] }) })
+      await fetch(`${emu.url}/v1/chat/completions`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ messages: [{ role: "user", content: "q" }] }) })
+      const read = Schema.decodeUnknownSync(ReceivedCalls)(await (await fetch(`${emu.url}/__admin/model-calls`)).json())
+      expect(read.calls.map((c) => [c.kind, c.messages.length, c.messages.at(-1)])).toEqual([["main", 2, { role: "user", content: "q" }]])
+    } finally {
       await emu.close()
     }
   })

@@ -16,6 +16,7 @@ export const stubDriver = (overrides: Partial<LiveDriver> = {}): LiveDriver => (
   restart: () => Effect.void,
   reset: Effect.void,
   drain: () => Effect.void,
+  modelCalls: Effect.succeed([]),
   begin: Effect.void,
   end: () => Effect.void,
   pollIntervalMs: 1,

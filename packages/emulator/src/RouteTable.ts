@@ -52,6 +52,7 @@ import { cronTick } from "./features/admin/CronTick.js"
 import { drain } from "./features/admin/Drain.js"
 import { listFaults } from "./features/admin/ListFaults.js"
 import { listHolds } from "./features/admin/ListHolds.js"
+import { listModelCalls } from "./features/admin/ListModelCalls.js"
 import { moveClock } from "./features/admin/MoveClock.js"
 import { namespaceState } from "./features/admin/NamespaceState.js"
 import { queryJournal } from "./features/admin/QueryJournal.js"
@@ -133,6 +134,7 @@ export const ADMIN_ROUTES: ReadonlyArray<AdminRoute<EmulatorServices>> = [
   { id: "admin.faults.clear", method: "DELETE", path: "/__admin/faults", auth: "admin", handler: clearFaults },
   { id: "admin.faults.list", method: "GET", path: "/__admin/faults", auth: "admin", handler: listFaults },
   { id: "admin.holds.list", method: "GET", path: "/__admin/holds", auth: "admin", handler: listHolds },
+  { id: "admin.modelCalls.list", method: "GET", path: "/__admin/model-calls", auth: "admin", handler: listModelCalls },
   { id: "admin.journal.query", method: "GET", path: "/__admin/journal", auth: "admin", handler: queryJournal },
   { id: "admin.journal.configure", method: "POST", path: "/__admin/journal", auth: "admin", handler: configureJournal },
   { id: "admin.journal.clear", method: "DELETE", path: "/__admin/journal", auth: "admin", handler: clearJournal },

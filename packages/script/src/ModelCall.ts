@@ -30,6 +30,11 @@ export interface ModelCall {
   readonly operation?: AgentOperation
   /** The Hermes session the turn runs under: only the emulator knows it. */
   readonly sessionId?: string
+  /**
+   * The messages as the model receives them, every field (tool calls, tool results, the system
+   * prompt): what the player logs (ReceivedCalls.ts). `messages` when absent.
+   */
+  readonly wire?: ReadonlyArray<unknown>
 }
 
 export type Housekeeping =

@@ -7,6 +7,7 @@ import { Data, Effect } from "effect"
 import { makeHolds } from "./Holds.js"
 import { callFingerprint, classifyModelCall, type Housekeeping, housekeepingText, type ModelCall } from "./ModelCall.js"
 import { EXHAUSTED_REPLY_TEXT, HOUSEKEEPING_REPLY_TEXT, type Reply, type Script } from "./Script.js"
+import type { ReceivedCall } from "./ReceivedCalls.js"
 import { appendScript, type CursorView, emptyCursor, type Pick, pickReply, viewCursor } from "./ScriptCursor.js"
 import { ALL_WHEN_FIELDS, unseenWhenFields, type WhenField, whenMatches } from "./When.js"
 
@@ -50,7 +51,9 @@ export interface ScriptPlayer {
   /** Releases a hold; returns how many waiting calls it let go. */
   readonly release: (name: string) => Effect.Effect<number>
   readonly view: Effect.Effect<PlayerView>
-  /** Forgets the Script and its position; lets held calls go as dropped. */
+  /** Every call answered since the last reset, oldest first, with its messages as received. */
+  readonly received: Effect.Effect<ReadonlyArray<ReceivedCall>>
+  /** Forgets the Script, its position and the calls received; lets held calls go as dropped. */
   readonly reset: Effect.Effect<void>
 }
 
@@ -68,6 +71,7 @@ export const answerOfPick = (pick: Pick): Answer =>
 
 export const makeScriptPlayer = (options: ScriptPlayerOptions = {}): ScriptPlayer => {
   let cursor = emptyCursor
+  let received: Array<ReceivedCall> = []
   const holds = makeHolds()
   const sees = options.sees ?? ALL_WHEN_FIELDS
   return {
@@ -86,6 +90,7 @@ export const makeScriptPlayer = (options: ScriptPlayerOptions = {}): ScriptPlaye
     answer: (call) =>
       Effect.sync((): Answer => {
         const kind = classifyModelCall(call)
+        received.push({ kind: kind.kind === "housekeeping" ? kind.task : "main", messages: call.wire ?? call.messages })
         if (kind.kind === "housekeeping") {
           const text = housekeepingText(call, kind.task, HOUSEKEEPING_REPLY_TEXT)
           return { source: { kind: "housekeeping", task: kind.task }, reply: { text }, hold: undefined, toolCallIds: [] }
@@ -102,8 +107,10 @@ export const makeScriptPlayer = (options: ScriptPlayerOptions = {}): ScriptPlaye
     awaitHold: holds.wait,
     release: holds.release,
     view: Effect.map(holds.waiting, (heldCalls) => ({ ...viewCursor(cursor), heldCalls })),
+    received: Effect.sync(() => [...received]),
     reset: Effect.suspend(() => {
       cursor = emptyCursor
+      received = []
       return holds.reset
     })
   }

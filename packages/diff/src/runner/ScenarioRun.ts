@@ -7,7 +7,7 @@ import { Exchange } from "../exchange/Exchange.js"
 
 export const StepRecord = Schema.Struct({
   index: Schema.Number,
-  kind: Schema.Literal("script", "request", "parallel", "awaitHold", "release", "clock", "restart", "reset", "drain"),
+  kind: Schema.Literal("script", "request", "parallel", "awaitHold", "release", "clock", "restart", "reset", "drain", "modelCalls"),
   note: Schema.optional(Schema.String),
   exchanges: Schema.Array(Exchange),
   attempts: Schema.optional(Schema.Number),

@@ -16,6 +16,9 @@
  *   reset    forget everything (a fresh namespace / a fresh fake model)
  *   drain    refuse new agent work with 503 while in-flight work finishes (`true`), or accept it
  *            again (`false`): the real gateway's external drain (a marker file in HERMES_HOME)
+ *   modelCalls  (opt-in) record the model calls made since the scenario began, with the messages
+ *            each sent the model, as one synthetic exchange compared through the view both sides
+ *            share (modelCalls/ModelCallView.ts): what the gateway sent, not only what it answered
  */
 import { ClockCommand, Script } from "@hermetic/script"
 import { Schema } from "effect"
@@ -94,8 +97,9 @@ export const RestartStep = Schema.Struct({
 })
 export const ResetStep = Schema.Struct({ reset: Schema.Struct({}), ...Labelled })
 export const DrainStep = Schema.Struct({ drain: Schema.Boolean, ...Labelled })
+export const ModelCallsStep = Schema.Struct({ modelCalls: Schema.Struct({}), ...Labelled })
 
-export const Step = Schema.Union(ScriptStep, RequestStep, ParallelStep, AwaitHoldStep, ReleaseStep, ClockStep, RestartStep, ResetStep, DrainStep)
+export const Step = Schema.Union(ScriptStep, RequestStep, ParallelStep, AwaitHoldStep, ReleaseStep, ClockStep, RestartStep, ResetStep, DrainStep, ModelCallsStep)
 export type Step = typeof Step.Type
 export type ScriptStep = typeof ScriptStep.Type
 export type RequestStep = typeof RequestStep.Type
@@ -115,7 +119,7 @@ export const Scenario = Schema.Struct({
 }).annotations({ identifier: "Scenario" })
 export type Scenario = typeof Scenario.Type
 
-export type StepKind = "script" | "request" | "parallel" | "awaitHold" | "release" | "clock" | "restart" | "reset" | "drain"
+export type StepKind = "script" | "request" | "parallel" | "awaitHold" | "release" | "clock" | "restart" | "reset" | "drain" | "modelCalls"
 
 export const stepKind = (step: Step): StepKind => {
   if ("script" in step) return "script"
@@ -126,6 +130,7 @@ export const stepKind = (step: Step): StepKind => {
   if ("clock" in step) return "clock"
   if ("restart" in step) return "restart"
   if ("drain" in step) return "drain"
+  if ("modelCalls" in step) return "modelCalls"
   return "reset"
 }
 

@@ -151,6 +151,7 @@ export const freshGatewayTarget = (options: FreshGatewayOptions): Effect.Effect<
       restart: (crash) => Effect.suspend(() => current.driver.restart(crash)),
       reset: Effect.suspend(() => current.driver.reset),
       drain: (on) => Effect.suspend(() => current.driver.drain(on)),
+      modelCalls: Effect.suspend(() => current.driver.modelCalls),
       begin: Effect.suspend(() => {
         const fresh = used ? next : Effect.void
         used = true

@@ -111,6 +111,7 @@ export const gatewayDriver = (gw: Gateway, fs: FileSystem.FileSystem, configFile
     clock,
     restart: (crash) => (crash ? gw.crash : gw.restart),
     drain: (on) => externalDrain(gw, on),
+    modelCalls: Effect.sync(() => gw.fakeModel.receivedCalls()),
     reset: Effect.sync(() => gw.fakeModel.reset()).pipe(
       // a fresh HERMES_HOME config: Hermes writes "always" approvals into config.yaml
       Effect.zipRight(Effect.orDie(fs.writeFileString(configFile, pristineConfig))),

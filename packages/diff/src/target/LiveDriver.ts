@@ -3,7 +3,7 @@
  * turns a driver into a Target: it sends requests with the right auth, polls `until`, reads SSE.
  * A failure is an Error saying what went wrong; liveTarget makes it the step's TargetError.
  */
-import type { Script } from "@hermetic/script"
+import type { ReceivedCall, Script } from "@hermetic/script"
 import { Effect } from "effect"
 import type { ClockCommand } from "../scenario/Scenario.js"
 
@@ -34,6 +34,8 @@ export interface LiveDriver {
   readonly reset: Effect.Effect<void, Error>
   /** Start (true) or end (false) refusing new agent work, returning once the target does so. */
   readonly drain: (on: boolean) => Effect.Effect<void, Error>
+  /** The model calls answered since the scenario began, messages as the model got them (ReceivedCalls.ts). */
+  readonly modelCalls: Effect.Effect<ReadonlyArray<ReceivedCall>, Error>
   readonly begin: Effect.Effect<void, Error>
   readonly end: (holds: ReadonlyArray<string>) => Effect.Effect<void, Error>
   /** Pause between `until` polls. */

@@ -3,8 +3,8 @@
  * a namespace of its own, so scenarios never see each other's runs, ledger, script or clock; the
  * namespace is reset when the scenario ends, which also ends its live runs.
  */
-import type { Script } from "@hermetic/script"
-import { Effect } from "effect"
+import { ReceivedCalls, type Script } from "@hermetic/script"
+import { Effect, Schema } from "effect"
 import type { ClockCommand } from "../scenario/Scenario.js"
 import { type Fetch, fetchEffect, type LiveDriver } from "./LiveDriver.js"
 
@@ -44,6 +44,16 @@ export const emulatorDriver = (options: EmulatorDriverOptions): LiveDriver => {
         Effect.flatMap(bodyText(res), (text) => (res.status === 200 ? Effect.void : Effect.fail(new Error(`admin ${path} answered ${res.status}: ${text}`))))
       )
     )
+  /** One control-plane read; anything but a 200 is a failure naming the answer. */
+  const adminGet = (path: string): Effect.Effect<unknown, Error> =>
+    Effect.suspend(() => fetchEffect(options.fetch, `${options.baseUrl}/__admin${path}`, { method: "GET", headers: { ...nsHeader(), ...adminKey } })).pipe(
+      Effect.flatMap((res) =>
+        Effect.flatMap(bodyText(res), (text) =>
+          res.status === 200
+            ? Effect.try({ try: () => JSON.parse(text) as unknown, catch: () => new Error(`admin ${path} answered no JSON: ${text.slice(0, 200)}`) })
+            : Effect.fail(new Error(`admin ${path} answered ${res.status}: ${text}`)))
+      )
+    )
   const release = (hold: string) => admin(`/holds/${encodeURIComponent(hold)}/release`)
   const pinClock = (steps: ReadonlyArray<unknown>) => (options.pinnedClock === undefined ? Effect.void : Effect.forEach(steps, (step) => admin("/clock", step), { discard: true }))
   return {
@@ -64,6 +74,8 @@ export const emulatorDriver = (options: EmulatorDriverOptions): LiveDriver => {
     clock: (command: ClockCommand) => admin("/clock", command),
     restart: () => admin("/restart"),
     drain: (on) => admin("/drain", { draining: on }),
+    modelCalls: Effect.flatMap(adminGet("/model-calls"), (body) =>
+      Effect.mapError(Schema.decodeUnknown(ReceivedCalls)(body), (e) => new Error(`admin /model-calls: ${e.message}`)).pipe(Effect.map((r) => r.calls))),
     reset: Effect.zipRight(admin("/reset"), pinClock([{ set: options.pinnedClock }, { freeze: true }])),
     begin: Effect.suspend(() => {
       namespace = `${prefix}-${++scenarioCount}`

@@ -10,6 +10,7 @@ import { isJsonObject } from "../json/JsonValue.js"
 import { parseJsonPreservingNumbers } from "../json/parseJsonPreservingNumbers.js"
 import { describeGeneratedBody, generatedBodyInit } from "../scenario/generatedBody.js"
 import { type HttpRequestSpec, type Scenario, type Step, TERMINAL_RUN_STATUSES, type Until } from "../scenario/Scenario.js"
+import { modelCallsExchange } from "../modelCalls/modelCallsExchange.js"
 import { type LiveDriver, WRONG_API_KEY } from "./LiveDriver.js"
 import { type StepOutcome, type Target, TargetError, type TargetInfo } from "./Target.js"
 
@@ -135,6 +136,9 @@ export const liveTarget = (info: TargetInfo, driver: LiveDriver): Target => {
     if ("restart" in step) return attempt("restart", driver.restart(step.restart.crash === true)).pipe(Effect.as(none))
     if ("reset" in step) return attempt("reset", driver.reset).pipe(Effect.as(none))
     if ("drain" in step) return attempt(`drain ${String(step.drain)}`, driver.drain(step.drain)).pipe(Effect.as(none))
+    if ("modelCalls" in step) {
+      return attempt("model calls", Effect.map(driver.modelCalls, (calls): StepOutcome => ({ exchanges: [modelCallsExchange(calls)] })))
+    }
     if ("parallel" in step) {
       return attempt("parallel requests", Effect.map(Effect.forEach(step.parallel, (p) => send(p.request), { concurrency: "unbounded" }), (exchanges) => ({ exchanges })))
     }

@@ -85,6 +85,11 @@ export interface AgentTurnInput {
   /** The Hermes session the turn runs under (a Script turn's `when.sessionId`). */
   readonly sessionId: string
   readonly userMessage: unknown
+  /**
+   * The caller's system prompt (chat `system` messages, Responses/runs `instructions`, a session
+   * chat's `system_message`): Hermes sends it after its own system prompt on every model call.
+   */
+  readonly ephemeralSystemPrompt?: string
   /** The caller's history; its dicts are shared with the transcript, as upstream shares them. */
   readonly history: ReadonlyArray<AgentMessage>
   readonly callbacks?: AgentTurnCallbacks

@@ -10,6 +10,7 @@ import type { GatewayState } from "../services/GatewayProcess.js"
 import type { Storage } from "../services/Storage.js"
 import { AGENT_MODEL } from "./AgentIdentity.js"
 import { type AgentMessage, markWritten, unpersisted } from "./AgentMessages.js"
+import { apiMessages } from "./ApiMessages.js"
 import { isPrefill } from "./ThinkingOnlyReplies.js"
 import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js"
 import { ReasoningStreamFilter } from "./ReasoningStreamFilter.js"
@@ -107,7 +108,8 @@ export class AgentTurnState {
       messages: this.messages.map((m) => ({ role: String(m["role"]), content: m["content"] })),
       model: AGENT_MODEL,
       operation: this.input.operation,
-      sessionId: this.input.sessionId
+      sessionId: this.input.sessionId,
+      wire: apiMessages(this.messages, this.input.ephemeralSystemPrompt)
     }
   }
 

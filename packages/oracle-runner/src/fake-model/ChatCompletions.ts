@@ -15,12 +15,19 @@ import { completionBody, errorBody, streamPayloads } from "./openaiWire.js"
 import { pathOf } from "./paths.js"
 import { readJsonBody } from "./RequestBody.js"
 
-/** The body as a chat-completions request, or undefined when it is not one. */
-const readChatRequest = (request: HttpServerRequest.HttpServerRequest): Effect.Effect<ChatRequest | undefined> =>
+/**
+ * The body as a chat-completions request, with its messages as sent (every field, which the
+ * decoded request drops), or undefined when it is not one.
+ */
+const readChatRequest = (
+  request: HttpServerRequest.HttpServerRequest
+): Effect.Effect<{ readonly req: ChatRequest; readonly sent: ReadonlyArray<unknown> } | undefined> =>
   Effect.map(readJsonBody(request), (body) => {
     if (!body.ok) return undefined
     const decoded = decodeChatRequest(body.value)
-    return Either.isRight(decoded) ? decoded.right : undefined
+    if (Either.isLeft(decoded)) return undefined
+    const sent = (body.value as { readonly messages: ReadonlyArray<unknown> }).messages
+    return { req: decoded.right, sent }
   })
 
 /** How the journal names where a reply came from. */
@@ -70,12 +77,13 @@ export const chatCompletions = (state: FakeModelState) =>
   Effect.gen(function*() {
     const request = yield* HttpServerRequest.HttpServerRequest
     const path = pathOf(request)
-    const body = yield* readChatRequest(request)
-    if (body === undefined) {
+    const read = yield* readChatRequest(request)
+    if (read === undefined) {
       const entry = state.journal.open({ method: "POST", path, kind: "invalid", status: 400 })
       entry.outcome = "sent"
       return json(errorBody("hermetic fake model: not a chat-completions request", undefined, 400), 400)
     }
+    const body = read.req
     const seq = state.nextCallSeq()
     const lastUser = [...body.messages].reverse().find((m) => m.role === "user")
     const common = {
@@ -88,7 +96,7 @@ export const chatCompletions = (state: FakeModelState) =>
       stream: body.stream === true,
       hasTools: (body.tools?.length ?? 0) > 0
     }
-    const answer = yield* state.player.answer(modelCallOf(body))
+    const answer = yield* state.player.answer({ ...modelCallOf(body), wire: read.sent })
     const source = answer.source
     const entry = state.journal.open(
       source.kind === "housekeeping"

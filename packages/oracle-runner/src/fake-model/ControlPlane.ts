@@ -9,6 +9,7 @@
  *   POST /__admin/reset                forget Script, holds and journal        → ResetDone
  *   GET  /__admin/holds                holds a call waits on                   → {"waiting": [...]}
  *   GET  /__admin/journal              every request received
+ *   GET  /__admin/model-calls          the calls answered, messages as sent → ReceivedCalls
  *   GET  /__admin/state                queue position and waiting holds
  *
  * There is one namespace (the gateway's): `x-hermetic-namespace` is ignored. Clock and restart need
@@ -23,6 +24,7 @@ import {
   type ClockMoved,
   guardControlPlane,
   type HoldReleased,
+  type ReceivedCalls,
   holdReleaseName,
   type ResetDone,
   type Restarted,
@@ -98,6 +100,10 @@ export const controlPlane = (state: FakeModelState) => {
           return ok({ entries: state.journal.list() })
         case "/state":
           return ok(yield* player.view)
+        case "/model-calls": {
+          const calls: ReceivedCalls = { calls: yield* player.received }
+          return ok(calls)
+        }
         default:
           return refuse(404, `unknown admin route: GET ${path}`)
       }

@@ -11,7 +11,7 @@
  */
 import type { ServeError } from "@effect/platform/HttpServerError"
 import * as NodeHttpServer from "@effect/platform-node/NodeHttpServer"
-import { EXHAUSTED_REPLY_TEXT, type Script } from "@hermetic/script"
+import { EXHAUSTED_REPLY_TEXT, type ReceivedCall, type Script } from "@hermetic/script"
 import { Context, Effect, Either, Layer, ManagedRuntime, type Scope } from "effect"
 import { createServer, type Server } from "node:http"
 import { makeFakeModelApp } from "./FakeModelApp.js"
@@ -42,6 +42,8 @@ export type FakeModel = {
   release(hold: string): number
   reset(): void
   journal(): ReadonlyArray<JournalEntry>
+  /** The model calls answered since the last reset, with the messages Hermes sent (ReceivedCalls.ts). */
+  receivedCalls(): ReadonlyArray<ReceivedCall>
   /** Lets the control plane's clock and restart act on the gateway behind this fake model. */
   attachGateway(controls: GatewayControls): void
   close(): Promise<void>
@@ -99,6 +101,7 @@ export const scopedFakeModel = (options: FakeModelOptions = {}): Effect.Effect<O
       release: (hold) => Effect.runSync(state.player.release(hold)),
       reset: () => Effect.runSync(state.reset),
       journal: () => state.journal.list(),
+      receivedCalls: () => Effect.runSync(state.player.received),
       attachGateway: state.attachGateway
     }
   })

@@ -12,6 +12,7 @@
 import { KEEPALIVE_AFTER } from "../../http/SseKeepalive.js"
 import { Deferred, Effect, Either, Queue, Stream } from "effect"
 import { Interrupt } from "../../agent/Interrupt.js"
+import { ephemeralSystemPromptOf } from "../../agent/ApiMessages.js"
 import { type AgentTurnCallbacks, type AgentTurnResult, playAgentTurn } from "../../agent/AgentLoop.js"
 import { sessionTranscript } from "../sessions/SessionTranscript.js"
 import type { AgentMessage } from "../../agent/AgentMessages.js"
@@ -77,6 +78,7 @@ const runTurn = (
       operation: "chat.completions",
       sessionId,
       userMessage: request.userMessage,
+      ...ephemeralSystemPromptOf(request.systemPrompt),
       history: agentHistory(request),
       enabledTools,
       ...(callbacks === undefined ? {} : { callbacks }),

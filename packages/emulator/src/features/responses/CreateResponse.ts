@@ -7,6 +7,7 @@
  * from the last 300 s, under a fresh response id.
  */
 import { agentToolNames } from "../../agent/tools/ToolsetCatalog.js"
+import { ephemeralSystemPromptOf } from "../../agent/ApiMessages.js"
 import { Effect, Either } from "effect"
 import { type AgentTurnResult, playAgentTurn } from "../../agent/AgentLoop.js"
 import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
@@ -41,6 +42,7 @@ const runTurn = (ctx: RouteContext, request: ResponseRequest, release: () => voi
         sessionId,
         userMessage: request.userMessage,
         history: request.history,
+        ...ephemeralSystemPromptOf(request.instructions),
         enabledTools: agentToolNames(ctx.config.enabledToolsets),
         // the agent writes its turn to state.db under the response's session
         persist: sessionTranscript(ctx.namespace, sessionId, ctx.now)

@@ -23,6 +23,7 @@
  */
 import { KEEPALIVE_AFTER, KEEPALIVE_FRAME } from "../../http/SseKeepalive.js"
 import { agentToolNames } from "../../agent/tools/ToolsetCatalog.js"
+import { ephemeralSystemPromptOf } from "../../agent/ApiMessages.js"
 import { Data, Effect, Either, Fiber, Option, Queue, Stream } from "effect"
 import { Interrupt } from "../../agent/Interrupt.js"
 import { type AgentTurnResult, type AgentUsage, type ExecutedToolCall, playAgentTurn } from "../../agent/AgentLoop.js"
@@ -143,6 +144,7 @@ function* startStream(ctx: RouteContext, spec: StreamSpec) {
     sessionId: spec.sessionId,
     userMessage: spec.userMessage,
     history: spec.history,
+    ...ephemeralSystemPromptOf(spec.instructions),
     enabledTools: agentToolNames(ctx.config.enabledToolsets),
     interrupt,
     persist: sessionTranscript(ctx.namespace, spec.sessionId, ctx.now),

@@ -11,6 +11,7 @@ import { errorResponse } from "../../http/Envelopes.js"
 import { type EmuResponse, jsonResponse } from "../../http/Exchange.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
 import type { StoredResponse } from "../responses/ResponseStore.js"
+import { ephemeralSystemPromptOf } from "../../agent/ApiMessages.js"
 import { startRun } from "./RunExecutor.js"
 import { runsIn, type RunsServices } from "./Runs.js"
 import { admitKeyed, type KeyedAdmission, ownerScope, runFingerprint } from "./RunLedger.js"
@@ -101,6 +102,12 @@ function* admitRun(ctx: RouteContext<RunsServices>, release: () => void) {
   }
 }
 
+/** `instructions`, else a chained response's own: the run's ephemeral system prompt (a string only). */
+const runInstructions = (request: RunRequest, chained: StoredResponse | undefined) => {
+  const own = request.body["instructions"]
+  return ephemeralSystemPromptOf(own === undefined || own === null ? chained?.instructions : own)
+}
+
 const startNew = (ctx: RouteContext<RunsServices>, runId: string, record: RunRecord, request: RunRequest, chained: StoredResponse | undefined) =>
   startRun(
     {
@@ -111,6 +118,7 @@ const startNew = (ctx: RouteContext<RunsServices>, runId: string, record: RunRec
       loopNow: ctx.loopNow,
       userMessage: request.userMessage,
       history: runHistory(request, chained),
+      ...runInstructions(request, chained),
       enabledTools: agentToolNames(ctx.config.enabledToolsets)
     },
     record,

@@ -38,6 +38,8 @@ export interface RunSpec {
   readonly userMessage: unknown
   /** Earlier messages the agent sees (explicit history, earlier input items). */
   readonly history: ReadonlyArray<AgentMessage>
+  /** `instructions` (or the chained response's): sent after Hermes' system prompt. */
+  readonly ephemeralSystemPrompt?: string
   /** Tools the api_server platform has; any other scripted tool call is an unknown tool. */
   readonly enabledTools: ReadonlySet<string>
 }
@@ -130,6 +132,7 @@ const playTurn = (spec: RunSpec, live: LiveRun, sessionId: string): Effect.Effec
     sessionId,
     userMessage: spec.userMessage,
     history: spec.history,
+    ...(spec.ephemeralSystemPrompt === undefined ? {} : { ephemeralSystemPrompt: spec.ephemeralSystemPrompt }),
     interrupt: live.interrupt,
     enabledTools: spec.enabledTools,
     approvalSession: spec.runId,

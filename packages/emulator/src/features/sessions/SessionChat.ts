@@ -10,6 +10,7 @@ import { type EmuResponse, JSON_CONTENT_TYPE } from "../../http/Exchange.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
 import { sessionTranscript } from "./SessionTranscript.js"
 import { parseSessionChat } from "./SessionChatRequest.js"
+import { sessionConversation } from "./SessionConversation.js"
 import { admitAgentRequest } from "../../http/Admission.js"
 import { pyDumps } from "../../python/index.js"
 
@@ -19,14 +20,17 @@ export const sessionChatRoute: Handler = (ctx) =>
 function* playSessionChat(ctx: RouteContext, release: () => void) {
   const parsed = yield* parseSessionChat(ctx)
   if (parsed._tag === "rejected") return parsed.response
-  const { sessionId, sessionKey, userMessage } = parsed.request
+  const { sessionId, sessionKey, userMessage, systemPrompt } = parsed.request
+  // the turn plays on the session's stored transcript, as upstream's agent does
+  const history = yield* sessionConversation(ctx.namespace, sessionId)
   release()
   const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({
     namespace: ctx.namespace,
     operation: "sessions.chat",
     sessionId,
     userMessage,
-    history: [],
+    ...(systemPrompt === undefined ? {} : { ephemeralSystemPrompt: systemPrompt }),
+    history,
     enabledTools: agentToolNames(ctx.config.enabledToolsets),
     persist: sessionTranscript(ctx.namespace, sessionId, ctx.now)
   }))

@@ -16,6 +16,8 @@ export interface SessionChatRequest {
   readonly sessionId: string
   readonly sessionKey: string | undefined
   readonly userMessage: unknown
+  /** `system_message` (or `instructions`): the turn's ephemeral system prompt. */
+  readonly systemPrompt: string | undefined
 }
 
 export type ParsedChat =
@@ -42,5 +44,6 @@ function* readSessionChat(ctx: RouteContext) {
   if (system !== null && system !== undefined && typeof system !== "string") {
     return reject(errorResponse(400, "system_message must be a string", { code: "invalid_system_message" }))
   }
-  return { _tag: "ok", request: { sessionId, sessionKey: key.key, userMessage: normalized.right } } satisfies ParsedChat
+  const systemPrompt = typeof system === "string" ? system : undefined
+  return { _tag: "ok", request: { sessionId, sessionKey: key.key, userMessage: normalized.right, systemPrompt } } satisfies ParsedChat
 }

@@ -37,7 +37,7 @@ export const sessionChatStreamRoute: Handler = (ctx) =>
 function* openSessionChatStream(ctx: RouteContext, release: () => void) {
   const parsed = yield* parseSessionChat(ctx)
   if (parsed._tag === "rejected") return parsed.response
-  const { sessionId, sessionKey, userMessage } = parsed.request
+  const { sessionId, sessionKey, userMessage, systemPrompt } = parsed.request
   const ids = yield* Ids
   const messageId = `msg_${ids.hex(32)}`
   const runId = `run_${ids.hex(32)}`
@@ -53,7 +53,7 @@ function* openSessionChatStream(ctx: RouteContext, release: () => void) {
       if (!("ts" in out)) out["ts"] = new PyFloat(ctx.now())
       return Queue.offer(queue, { name, payload: out })
     })
-  const turn = Effect.gen(() => streamTurn(ctx, emit, messageId, sessionId, userMessage)).pipe(
+  const turn = Effect.gen(() => streamTurn(ctx, emit, messageId, sessionId, userMessage, systemPrompt)).pipe(
     Effect.catchAllDefect((defect) => emit("error", { message: String(defect) })),
     Effect.ensuring(emit("done", {}).pipe(Effect.zipRight(Queue.offer(queue, null))))
   )
@@ -70,16 +70,19 @@ function* openSessionChatStream(ctx: RouteContext, release: () => void) {
   return { status: 200, headers, body: { _tag: "sse", frames } } satisfies EmuResponse
 }
 
-function* streamTurn(ctx: RouteContext, emit: Emit, messageId: string, sessionId: string, userMessage: unknown) {
+function* streamTurn(ctx: RouteContext, emit: Emit, messageId: string, sessionId: string, userMessage: unknown, systemPrompt: string | undefined) {
   yield* emit("run.started", { user_message: { role: "user", content: userMessage } })
   yield* emit("message.started", { message: { id: messageId, role: "assistant" } })
   const history = yield* sessionConversation(ctx.namespace, sessionId)
+  // the agent plays on the stored transcript (copies: run.completed below looks the turn up in the
+  // history as loaded, and the agent's repairs rewrite the dicts it is given)
   const result = yield* ctx.gateway.agentTurnInFlight(playAgentTurn({
     namespace: ctx.namespace,
     operation: "sessions.chat.stream",
     sessionId,
     userMessage,
-    history: [],
+    ...(systemPrompt === undefined ? {} : { ephemeralSystemPrompt: systemPrompt }),
+    history: history.map((m) => ({ ...m })),
     enabledTools: agentToolNames(ctx.config.enabledToolsets),
     persist: sessionTranscript(ctx.namespace, sessionId, ctx.now),
     callbacks: {
@@ -109,7 +112,9 @@ function* streamTurn(ctx: RouteContext, emit: Emit, messageId: string, sessionId
     session_id: sessionId,
     message_id: messageId,
     completed: true,
-    messages: assistantAndToolMessages(turnReportedMessages(ctx.features, history, userMessage, result.messages)),
+    messages: assistantAndToolMessages(
+      turnReportedMessages(ctx.features, history, userMessage, [{ role: "user", content: userMessage }, ...result.messages.slice(result.turnStart)])
+    ),
     usage: result.usage
   })
 }

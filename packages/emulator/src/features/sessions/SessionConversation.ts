@@ -3,9 +3,9 @@
  * (`get_messages_as_conversation`): active rows in insertion order, each a fresh dict with role
  * and content (user and assistant text stripped) plus only the columns that hold a value —
  * timestamp, tool_call_id, tool_name, tool_calls (decoded), and on assistant messages
- * finish_reason, reasoning and reasoning_content. The emulator's agent plays a session turn
- * without it; the session chat stream needs it to report run.completed's messages as upstream
- * finds them (see `turnReportedMessages`).
+ * finish_reason, reasoning and reasoning_content. A session chat turn plays on it (the model
+ * sees the earlier turns), and the chat stream reports run.completed's messages as upstream finds
+ * them in it (see `turnReportedMessages`).
  */
 import { Effect } from "effect"
 import { type AgentMessage, repairMessageSequence } from "../../agent/AgentMessages.js"
