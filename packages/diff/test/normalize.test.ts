@@ -61,6 +61,15 @@ describe("normalizeRun", () => {
     expect(normalizeRun(stuck, { version: 1, name: "t", steps }, { clock: "running" }).relations[0]?.holds).toBe(false)
   })
 
+  it("leaves a scheduled time out of the clock jump: a job's next run made before the jump is no reading of the clock", () => {
+    const steps: Scenario["steps"] = [{ reset: {} }, { clock: { advance: 300 } }, { reset: {} }]
+    // an interval job created at t0 runs next at t0 + 600; after the jump its update is read at t0 + 301
+    const job = (updated: number) => `{"id": "${A}", "created_at": 1764500000.0, "updated_at": ${updated}, "next_run_at": 1764500600.0}`
+    const run = runOf(rawJsonExchange("GET", "/j", 200, job(1764500000.0)), { kind: "clock", exchanges: [] }, rawJsonExchange("GET", "/j", 200, job(1764500301.0)))
+    const jump = normalizeRun(run, { version: 1, name: "t", steps }, { clock: "running" }).relations.filter((r) => r.id.startsWith("step 1:"))
+    expect(jump).toEqual([{ id: "step 1: newest timestamp after advance 300s ≥ newest before + 300s", holds: true }])
+  })
+
   it("tells a session's messages apart by their integer ids: the first message is not the last one's later reading", () => {
     const list = (...msgs: ReadonlyArray<[number, number]>) =>
       `{"object": "list", "session_id": "${A}", "data": [${msgs.map(([id, ts]) => `{"id": ${id}, "session_id": "${A}", "timestamp": ${ts}}`).join(", ")}]}`
