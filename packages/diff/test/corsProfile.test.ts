@@ -7,7 +7,6 @@
  */
 import { Context, Effect, Exit, Layer } from "effect"
 import { beforeEach, describe, expect, it, vi } from "vitest"
-import { realReference } from "../src/cli/referenceTarget.js"
 import { CORS_PROFILE_ORIGINS, corsOriginsFor, emulatorOptionsFor, GATEWAY_PROFILES, gatewayOptionsFor } from "../src/profile/GatewayProfile.js"
 import { decodeScenarioSync } from "../src/scenario/Scenario.js"
 
@@ -34,11 +33,17 @@ vi.mock("@hermetic/oracle-runner", () => {
   }
 })
 
+// loaded afresh for each test: the suite shares workers between files (isolate: false), and a file
+// before this one may have loaded the real runner into the loader this would otherwise share
+let realReference: (typeof import("../src/cli/referenceTarget.js"))["realReference"]
+
 const start = (launcher: "process" | "container", profile: (typeof GATEWAY_PROFILES)[number], fresh: boolean) =>
   Effect.runPromiseExit(Effect.scoped(realReference("0.19.0", launcher, { profile, fresh })))
 
 describe("the cors profiles", () => {
-  beforeEach(() => {
+  beforeEach(async () => {
+    vi.resetModules()
+    realReference = (await import("../src/cli/referenceTarget.js")).realReference
     started.gateways.length = 0
     started.forkServers.length = 0
   })

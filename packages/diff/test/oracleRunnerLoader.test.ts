@@ -8,8 +8,17 @@ import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { fileURLToPath } from "node:url"
 import { Cause, Effect, Exit, Option } from "effect"
-import { describe, expect, it, onTestFinished } from "vitest"
-import { installCommand, isRunnerMissing, loadedOracleRunner, loadOracleRunner, type OracleRunner } from "../src/target/oracleRunner.js"
+import { beforeEach, describe, expect, it, onTestFinished, vi } from "vitest"
+import type { OracleRunner } from "../src/target/oracleRunner.js"
+
+type Loader = typeof import("../src/target/oracleRunner.js")
+let loader: Loader
+// a fresh instance of the loader's module per test: the suite shares workers between files
+// (isolate: false), and a file before this one may have loaded a runner, mocked or real, into it
+beforeEach(async () => {
+  vi.resetModules()
+  loader = await import("../src/target/oracleRunner.js")
+})
 
 const manifest = JSON.parse(readFileSync(new URL("../package.json", import.meta.url), "utf8")) as {
   peerDependencies: Record<string, string>
@@ -42,20 +51,20 @@ describe("the oracle runner, loaded on demand", () => {
   })
 
   it("missing, a live target fails with the command that installs the declared version", async () => {
-    const exit = await Effect.runPromiseExit(loadOracleRunner("--target process", () => Promise.reject(notFound("@hermetic/oracle-runner"))))
+    const exit = await Effect.runPromiseExit(loader.loadOracleRunner("--target process", () => Promise.reject(notFound("@hermetic/oracle-runner"))))
     expect(Exit.isFailure(exit)).toBe(true)
     const error = Exit.isFailure(exit) ? Option.getOrUndefined(Cause.failureOption(exit.cause)) : undefined
     const version = (manifest.peerDependencies["@hermetic/oracle-runner"] ?? "").replace(/^\^/, "")
     expect(error?._tag).toBe("OracleRunnerMissing")
     expect(error?.message).toContain("--target process starts the real Hermes gateway through @hermetic/oracle-runner, which is not installed")
     expect(error?.message).toContain(`npm i -D @hermetic/oracle-runner@${version}`)
-    expect(installCommand("^1.2.3")).toBe("npm i -D @hermetic/oracle-runner@1.2.3")
-    expect(loadedOracleRunner()).toBeUndefined()
+    expect(loader.installCommand("^1.2.3")).toBe("npm i -D @hermetic/oracle-runner@1.2.3")
+    expect(loader.loadedOracleRunner()).toBeUndefined()
   })
 
   it("a runner whose own dependency is missing is a broken install, not a missing runner", async () => {
-    expect(isRunnerMissing(notFound("testcontainers"))).toBe(false)
-    const exit = await Effect.runPromiseExit(loadOracleRunner("--target container", () => Promise.reject(notFound("testcontainers"))))
+    expect(loader.isRunnerMissing(notFound("testcontainers"))).toBe(false)
+    const exit = await Effect.runPromiseExit(loader.loadOracleRunner("--target container", () => Promise.reject(notFound("testcontainers"))))
     expect(Exit.isFailure(exit) && Cause.isDie(exit.cause)).toBe(true)
   })
 
@@ -67,11 +76,11 @@ describe("the oracle runner, loaded on demand", () => {
     })
     let imports = 0
     const importer = () => (imports++, import("@hermetic/oracle-runner") as Promise<OracleRunner>)
-    const first = await Effect.runPromise(loadOracleRunner("--target process", importer))
-    const second = await Effect.runPromise(loadOracleRunner("--target process", importer))
+    const first = await Effect.runPromise(loader.loadOracleRunner("--target process", importer))
+    const second = await Effect.runPromise(loader.loadOracleRunner("--target process", importer))
     expect(imports).toBe(1)
     expect(second).toBe(first)
-    expect(loadedOracleRunner()).toBe(first)
+    expect(loader.loadedOracleRunner()).toBe(first)
     expect(typeof first.scopedGateway).toBe("function")
     expect(process.listeners("SIGINT").length).toBe(before.SIGINT.length + 1)
   })
