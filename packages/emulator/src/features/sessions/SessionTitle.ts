@@ -36,9 +36,11 @@ export const codePointLength = (text: string): number => {
   return n
 }
 
-/** Right: the clean title or null; Left: the ValueError message. */
-export const sanitizeTitle = (title: string | null | undefined): Either.Either<string | null, string> => {
-  if (title === null || title === undefined || title === "") return Either.right(null)
+/**
+ * Right: the clean title or null (nothing left once cleaned, "" included); Left: the ValueError
+ * message. Both callers hand it text: PATCH a string, create the title through Python's str().
+ */
+export const sanitizeTitle = (title: string): Either.Either<string | null, string> => {
   const cleaned = pyStrip(collapseWhitespace(replaceLoneSurrogates(title).replace(CONTROL, "").replace(INVISIBLE, "")))
   if (cleaned === "") return Either.right(null)
   const length = codePointLength(cleaned)
