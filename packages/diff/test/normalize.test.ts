@@ -61,6 +61,14 @@ describe("normalizeRun", () => {
     expect(normalizeRun(stuck, { version: 1, name: "t", steps }, { clock: "running" }).relations[0]?.holds).toBe(false)
   })
 
+  it("lets a scheduled time move back: a job's next run after its schedule changed is no reading of the clock", () => {
+    const job = (next: number) => `{"id": "${A}", "created_at": 1764500000.25, "next_run_at": ${next}}`
+    const run = runOf(rawJsonExchange("GET", "/j", 200, job(1764503600.25)), rawJsonExchange("PATCH", "/j", 200, job(1764503600.0)))
+    const relations = normalizeRun(run, scenarioOf(2), { clock: "running" }).relations
+    expect(relations.filter((r) => r.id.includes("next_run_at of"))).toEqual([])
+    expect(relations.filter((r) => !r.holds)).toEqual([])
+  })
+
   it("leaves a scheduled time out of the clock jump: a job's next run made before the jump is no reading of the clock", () => {
     const steps: Scenario["steps"] = [{ reset: {} }, { clock: { advance: 300 } }, { reset: {} }]
     // an interval job created at t0 runs next at t0 + 600; after the jump its update is read at t0 + 301
