@@ -21,8 +21,8 @@ export const parseToolArguments = (raw: string): ParsedToolArguments => {
   // blank arguments become "{}" before the tool loop sees them
   if (pyStrip(raw) === "") return { _tag: "Object", args: {} }
   const parsed = pyJsonLoads(raw)
-  // Text json.loads rejects never gets here upstream: the turn retries the model call or repairs the
-  // text first, which the emulator does not reproduce; it runs the tool with no arguments instead.
+  // Text json.loads rejects does not reach a tool: the agent loop repairs it or asks the model again
+  // first (ToolArgumentRepair.ts), as upstream's streamed call does; {} keeps this total.
   if (parsed._tag === "Left") return { _tag: "Object", args: {} }
   const value = toHandlerValue(parsed.right)
   return isDict(value) ? { _tag: "Object", args: value } : { _tag: "NotAnObject" }

@@ -82,9 +82,6 @@ export const completedPayload = (call: { readonly id: string; readonly name: str
   status: "completed"
 })
 
-/** The arguments a tool was called with, as the progress callback gets them (a dict). */
-export const parsedToolArguments = toolArgumentsOf
-
 /** `build_tool_preview` for run and session events: the label, or null when the tool has nothing to show. */
 export const toolPreview = (call: { readonly name: string; readonly arguments: string }): string | null => {
   const label = toolLabel(call.name, call.arguments)

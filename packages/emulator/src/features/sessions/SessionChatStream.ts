@@ -10,7 +10,8 @@
  * assistant's content, as on …/chat. The turn runs on even when the client goes away, as upstream's
  * executor thread does, so the session is written either way.
  */
-import { parsedToolArguments, previewRaises, toolPreview } from "../../agent/tools/ToolProgress.js"
+import { toolArgumentsOf } from "../../agent/tools/ToolArguments.js"
+import { previewRaises, toolPreview } from "../../agent/tools/ToolProgress.js"
 import { agentToolNames } from "../../agent/tools/ToolsetCatalog.js"
 import { Effect, Queue } from "effect"
 import { keepaliveFrames } from "../../http/SseKeepalive.js"
@@ -96,7 +97,7 @@ function* streamTurn(ctx: RouteContext, emit: Emit, messageId: string, sessionId
       },
       // the agent's tool_progress_callback: started with the preview and the parsed arguments, completed bare
       onToolStart: (call) =>
-        previewRaises(call) ? Effect.void : emit("tool.started", { message_id: messageId, tool_name: call.name, preview: toolPreview(call), args: parsedToolArguments(call.arguments) }),
+        previewRaises(call) ? Effect.void : emit("tool.started", { message_id: messageId, tool_name: call.name, preview: toolPreview(call), args: toolArgumentsOf(call.arguments) }),
       onToolComplete: (call) => emit("tool.completed", { message_id: messageId, tool_name: call.name, preview: null, args: null })
     }
   }))
