@@ -3,7 +3,8 @@
  * into the evidence a reviewer reads: the score, the counts by status and by file, every surviving
  * mutant with its place and replacement, which survivors are listed as equivalent (and why) in
  * evidence/mutation/equivalent-mutants.json, and which sit in code only another pin reaches
- * (evidence/mutation/pin-only-mutants.json: no recording of the recordable pin can judge them). Writes evidence/mutation/summary.json and the
+ * (evidence/mutation/pin-only-mutants.json by key, or a `pin-only` region of
+ * evidence/mutation/coverage/outside-recordings.json: no recording of the recordable pin can judge them). Writes evidence/mutation/summary.json and the
  * `mutation` section of evidence/REPORT.md. For a run on a sample (what sampleLines.ts drew) the
  * score is labelled an estimate, with a 95 % Wilson interval (mutants of one line are not
  * independent draws, so the interval is a little optimistic).
@@ -19,6 +20,8 @@ export interface StrykerMutant {
   readonly mutatorName: string
   readonly replacement?: string
   readonly status: string
+  /** For an Ignored mutant, why: the reason of the `// Stryker disable` comment over its line. */
+  readonly statusReason?: string
   readonly location: { readonly start: { readonly line: number; readonly column: number } }
 }
 export interface StrykerReport {
@@ -54,28 +57,56 @@ export interface MutationSummary {
   /** Detected over the mutants a recording of the recordable pin can judge: equivalents and pin-only mutants left out. */
   readonly scoreOverReachable: number
   readonly survivors: ReadonlyArray<{ readonly key: string; readonly status: string; readonly equivalent: string | undefined; readonly pinOnly?: string }>
+  /** Mutants a `// Stryker disable` comment in the code leaves out of the score, counted by the comment's reason. */
+  readonly ignored: ReadonlyArray<{ readonly reason: string; readonly mutants: number }>
 }
 
 /** Survivors that cannot change behaviour, and survivors in code only another pin reaches, each with its reason. */
 export interface SurvivorLists {
   readonly equivalents: Readonly<Record<string, string>>
   readonly pinOnly: Readonly<Record<string, string>>
+  /**
+   * Code only another pin reaches, as evidence/mutation/coverage/outside-recordings.json's
+   * `pin-only` entries place it (a file under packages/emulator/src, optionally its line ranges):
+   * a survivor there is pin-only without a key of its own in pin-only-mutants.json.
+   */
+  readonly pinOnlyRegions?: ReadonlyArray<PinOnlyRegion>
 }
+
+export interface PinOnlyRegion {
+  readonly file: string
+  /** "12-20,31": the lines of the map's commit; the whole file when absent. */
+  readonly lines?: string
+  readonly reason: string
+}
+
+const inRegion = (region: PinOnlyRegion, file: string, line: number): boolean =>
+  file === `packages/emulator/src/${region.file}` &&
+  (region.lines === undefined ||
+    region.lines.split(",").some((range) => {
+      const [from, to] = range.split("-").map(Number)
+      return from !== undefined && line >= from && line <= (to ?? from)
+    }))
 
 export const summarize = (report: StrykerReport, lists: SurvivorLists, meta: Pick<MutationSummary, "measuredAt" | "commit" | "loadAverage" | "sample">): MutationSummary => {
   const counts: Record<string, number> = {}
   const byFile: Array<{ file: string; detected: number; undetected: number }> = []
   const survivors: Array<{ key: string; status: string; equivalent: string | undefined; pinOnly?: string }> = []
+  const ignored = new Map<string, number>()
   for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
     let detected = 0
     let undetected = 0
     for (const m of mutants) {
       counts[m.status] = (counts[m.status] ?? 0) + 1
       if (DETECTED.has(m.status)) detected++
+      if (m.status === "Ignored") {
+        const reason = m.statusReason ?? "no reason given"
+        ignored.set(reason, (ignored.get(reason) ?? 0) + 1)
+      }
       if (UNDETECTED.has(m.status)) {
         undetected++
         const key = keyOf(file, m)
-        const pinOnly = lists.pinOnly[key]
+        const pinOnly = lists.pinOnly[key] ?? lists.pinOnlyRegions?.find((r) => inRegion(r, file, m.location.start.line))?.reason
         survivors.push({ key, status: m.status, equivalent: lists.equivalents[key], ...(pinOnly !== undefined ? { pinOnly } : {}) })
       }
     }
@@ -93,7 +124,8 @@ export const summarize = (report: StrykerReport, lists: SurvivorLists, meta: Pic
     scoreOverReachable: total - equivalent - pinOnly === 0 ? 0 : detected / (total - equivalent - pinOnly),
     interval95: meta.sample === undefined ? undefined : wilson(detected, total - equivalent),
     byFile,
-    survivors
+    survivors,
+    ignored: [...ignored].map(([reason, mutants]) => ({ reason, mutants }))
   }
 }
 
@@ -115,6 +147,14 @@ export const renderSection = (s: MutationSummary): string => {
     "",
     `Statuses: ${Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(" · ")}`,
     "",
+    ...(s.ignored.length === 0
+      ? []
+      : [
+        "Ignored: left out of the score by a `// Stryker disable` comment on code no recording can judge, by the comment's reason:",
+        "",
+        ...s.ignored.map((i) => `- ${i.mutants} × ${i.reason}`),
+        ""
+      ]),
     "| file | detected | not detected |",
     "| --- | ---: | ---: |",
     ...s.byFile.map((f) => `| ${f.file.replace("packages/emulator/src/", "")} | ${f.detected} | ${f.undetected} |`),
@@ -165,7 +205,11 @@ export const writeMutationEvidence = (options: {
     const file = `${options.out}/${name}`
     return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>) : {}
   }
-  const summary = summarize(report, { equivalents: list("equivalent-mutants.json"), pinOnly: list("pin-only-mutants.json") }, { ...options.meta, sample: options.sample })
+  const outside = `${options.out}/coverage/outside-recordings.json`
+  const pinOnlyRegions = existsSync(outside)
+    ? (JSON.parse(readFileSync(outside, "utf8")) as { entries: ReadonlyArray<PinOnlyRegion & { category: string }> }).entries.filter((e) => e.category === "pin-only")
+    : []
+  const summary = summarize(report, { equivalents: list("equivalent-mutants.json"), pinOnly: list("pin-only-mutants.json"), pinOnlyRegions }, { ...options.meta, sample: options.sample })
   mkdirSync(options.out, { recursive: true })
   writeFileSync(`${options.out}/summary.json`, `${JSON.stringify(summary, null, 2)}\n`)
   const reportMd = "evidence/REPORT.md"

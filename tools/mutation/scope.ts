@@ -18,6 +18,7 @@ export const NOT_BEHAVIOUR = [
   "/journal/",
   "/services/Journal.ts",
   "/services/Faults.ts",
+  "/services/FaultAnswer.ts",
   "/services/StorageFailure.ts",
   "/services/StorageIntegrity.ts",
   "/services/WalCheckpointer.ts",

@@ -10,7 +10,7 @@ import { EmulatorConfig } from "./config/EmulatorConfig.js"
 import { aiohttpMethodNotAllowed, aiohttpNotFound, internalServerError, plainErrorResponse } from "./http/Envelopes.js"
 import { bearerGate } from "./http/Auth.js"
 import type { BodyReader, EmuRequest, EmuRequestHead, EmuResponse } from "./http/Exchange.js"
-import { jsonResponse, sameHeaderName, withRequestBody } from "./http/Exchange.js"
+import { sameHeaderName, withRequestBody } from "./http/Exchange.js"
 import { addCorsHeaders, addSecurityHeaders, bodyLimitShortCircuit, corsShortCircuit } from "./http/Middleware.js"
 import { MAX_REQUEST_BYTES } from "./http/RequestBody.js"
 import { adminError, adminGate } from "./http/AdminGate.js"
@@ -21,6 +21,7 @@ import { Gateways } from "./services/GatewayProcess.js"
 import { routeTable } from "./RouteTable.js"
 import { EmuClock } from "./services/Clock.js"
 import { type FaultRule, Faults } from "./services/Faults.js"
+import { faultLabel, faultResponse } from "./services/FaultAnswer.js"
 import { Journal } from "./services/Journal.js"
 import { Storage } from "./services/Storage.js"
 import { crashLine, storageFailureLine, storageFailureOf } from "./services/StorageFailure.js"
@@ -49,15 +50,6 @@ export const bodyInMemory = (bytes: Uint8Array): BodyReader =>
 
 const withBody = (head: EmuRequestHead, body: BodyReader): Effect.Effect<EmuRequest> =>
   mapNow(body, (read) => withRequestBody(head, read.bytes, read.exceeded))
-
-const faultResponse = (rule: FaultRule): EmuResponse | undefined => {
-  if (rule.drop === true) return { status: 0, headers: [], body: { _tag: "drop" } }
-  if (rule.status === undefined) return undefined
-  const body = rule.body ?? {
-    error: { message: "Injected fault", type: "server_error", param: null, code: "hermetic_fault" }
-  }
-  return jsonResponse(body, rule.status, Object.entries(rule.headers ?? {}))
-}
 
 export const makeApp = Effect.gen(function*() {
   const config = yield* EmulatorConfig
@@ -175,18 +167,6 @@ export const makeApp = Effect.gen(function*() {
       if (match._tag !== "found") return Exit.succeed(adminError(404, `unknown admin route: ${req.method} ${req.path.slice(ADMIN_PREFIX.length)}`))
       return match.route.handler({ req: withRequestBody(req, read.bytes), params: match.params, namespace })
     })
-  }
-
-  /** What the journal says about a fault that fired: its kind, never its body. */
-  const faultLabel = (rule: FaultRule | undefined): string | null => {
-    if (rule === undefined) return null
-    const kinds = [
-      rule.drop === true ? "drop" : undefined,
-      rule.status === undefined ? undefined : `status ${rule.status}`,
-      rule.latencyMs === undefined ? undefined : `latency ${rule.latencyMs} ms`,
-      rule.disconnectAfterFrames === undefined ? undefined : `disconnect after ${rule.disconnectAfterFrames} frames`
-    ].filter((k) => k !== undefined)
-    return kinds.join(", ")
   }
 
   const dispatch = (

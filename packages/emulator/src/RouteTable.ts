@@ -1,6 +1,7 @@
 /**
  * The one route table: the routes of the pinned release in upstream's registration order, then
- * the control plane's commands under /__admin (upstream has no such prefix). Routes a pin does not
+ * the control plane's commands under /__admin (upstream has no such prefix; their rows live with
+ * their handlers in features/admin/AdminRoutes.ts). Routes a pin does not
  * have are simply absent, so aiohttp's 404/405 answers follow from the table. `auth` says what the
  * app checks before the handler runs: "bearer" the API key (http/Auth.ts), "admin" the control
  * plane's guard (http/AdminGate.ts); a control-plane path that no command matches is its 404.
@@ -43,23 +44,7 @@ import { getRun } from "./features/runs/GetRun.js"
 import { runEvents } from "./features/runs/RunEventsStream.js"
 import { steerRun } from "./features/runs/SteerRun.js"
 import { stopRun } from "./features/runs/StopRun.js"
-import { appendScript } from "./features/admin/AppendScript.js"
-import { armFault } from "./features/admin/ArmFault.js"
-import { clearFaults } from "./features/admin/ClearFaults.js"
-import { clearJournal } from "./features/admin/ClearJournal.js"
-import { configureJournal } from "./features/admin/ConfigureJournal.js"
-import { cronTick } from "./features/admin/CronTick.js"
-import { drain } from "./features/admin/Drain.js"
-import { listFaults } from "./features/admin/ListFaults.js"
-import { listHolds } from "./features/admin/ListHolds.js"
-import { listModelCalls } from "./features/admin/ListModelCalls.js"
-import { moveClock } from "./features/admin/MoveClock.js"
-import { namespaceState } from "./features/admin/NamespaceState.js"
-import { queryJournal } from "./features/admin/QueryJournal.js"
-import { releaseHold } from "./features/admin/ReleaseHold.js"
-import { resetNamespace } from "./features/admin/ResetNamespace.js"
-import { restartNamespace } from "./features/admin/RestartNamespace.js"
-import { snapshotCommand } from "./features/admin/SnapshotAdmin.js"
+import { CONTROL_PLANE_ROUTES } from "./features/admin/AdminRoutes.js"
 
 /** Upstream's routes of the pin: what clients of the real gateway reach (fuzzing, coverage and recordings enumerate these). */
 export const routesFor = (features: Features): ReadonlyArray<ApiRoute<EmulatorServices>> => [
@@ -118,30 +103,8 @@ export const routesFor = (features: Features): ReadonlyArray<ApiRoute<EmulatorSe
   { id: "runs.stop", method: "POST", path: "/v1/runs/{run_id}/stop", auth: "bearer", handler: stopRun }
 ]
 
-/**
- * The control plane, the same for every pin. The first five are @hermetic/script's contract
- * (ControlPlane.ts), the rest the emulator's own. Matched on the raw path and never under
- * /p/{profile}; every path under the prefix passes the guard first, whether a command matches or not.
- */
-export const ADMIN_ROUTES: ReadonlyArray<AdminRoute<EmulatorServices>> = [
-  { id: "admin.script", method: "POST", path: "/__admin/script", auth: "admin", handler: appendScript },
-  { id: "admin.holds.release", method: "POST", path: "/__admin/holds/{name}/release", auth: "admin", handler: releaseHold },
-  { id: "admin.clock", method: "POST", path: "/__admin/clock", auth: "admin", handler: moveClock },
-  { id: "admin.restart", method: "POST", path: "/__admin/restart", auth: "admin", handler: restartNamespace },
-  { id: "admin.reset", method: "POST", path: "/__admin/reset", auth: "admin", handler: resetNamespace },
-  { id: "admin.cron.tick", method: "POST", path: "/__admin/cron/tick", auth: "admin", handler: cronTick },
-  { id: "admin.faults.arm", method: "POST", path: "/__admin/faults", auth: "admin", handler: armFault },
-  { id: "admin.faults.clear", method: "DELETE", path: "/__admin/faults", auth: "admin", handler: clearFaults },
-  { id: "admin.faults.list", method: "GET", path: "/__admin/faults", auth: "admin", handler: listFaults },
-  { id: "admin.holds.list", method: "GET", path: "/__admin/holds", auth: "admin", handler: listHolds },
-  { id: "admin.modelCalls.list", method: "GET", path: "/__admin/model-calls", auth: "admin", handler: listModelCalls },
-  { id: "admin.journal.query", method: "GET", path: "/__admin/journal", auth: "admin", handler: queryJournal },
-  { id: "admin.journal.configure", method: "POST", path: "/__admin/journal", auth: "admin", handler: configureJournal },
-  { id: "admin.journal.clear", method: "DELETE", path: "/__admin/journal", auth: "admin", handler: clearJournal },
-  { id: "admin.snapshot", method: "POST", path: "/__admin/snapshot", auth: "admin", handler: snapshotCommand },
-  { id: "admin.drain", method: "POST", path: "/__admin/drain", auth: "admin", handler: drain },
-  { id: "admin.state", method: "GET", path: "/__admin/state", auth: "admin", handler: namespaceState }
-]
+/** The control plane's commands (features/admin/AdminRoutes.ts), typed as the app dispatches them. */
+export const ADMIN_ROUTES: ReadonlyArray<AdminRoute<EmulatorServices>> = CONTROL_PLANE_ROUTES
 
 /** Everything the app dispatches for a pin: upstream's routes, then the control plane. */
 export const routeTable = (features: Features): ReadonlyArray<Route<EmulatorServices>> => [...routesFor(features), ...ADMIN_ROUTES]

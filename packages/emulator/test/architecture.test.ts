@@ -146,7 +146,7 @@ describe("the control plane is routes of the one table", () => {
     expect(adminDispatchOutsideTable(revived)).toEqual([
       "features/admin/MoveClock.ts: switches on a method and path",
       "http/Middleware.ts: tests for the /__admin prefix (only App.ts dispatches it, through the table)",
-      "http/Middleware.ts: names a /__admin path outside RouteTable.ts"
+      "http/Middleware.ts: names a /__admin path outside the table (features/admin/AdminRoutes.ts)"
     ])
   })
 })

@@ -62,6 +62,7 @@ const MAX_SESSION_HEADER_LEN = 256
 export const parseSessionKeyHeader = (ctx: RouteContext): SessionKeyHeader => {
   const raw = pyStrip(ctx.req.headers["x-hermes-session-key"] ?? "")
   if (raw === "") return { _tag: "ok", key: undefined }
+  // Stryker disable all: keyless mode: the emulator's own, since 0.19.0 refuses to start without API_SERVER_KEY, so no recording can judge it
   if (ctx.config.apiKey === "") {
     return {
       _tag: "rejected",
@@ -71,6 +72,7 @@ export const parseSessionKeyHeader = (ctx: RouteContext): SessionKeyHeader => {
       )
     }
   }
+  // Stryker restore all
   if (/[\r\n\0]/.test(raw)) return { _tag: "rejected", response: bareErrorResponse(400, "Invalid session key") }
   if (raw.length > MAX_SESSION_HEADER_LEN) {
     return { _tag: "rejected", response: bareErrorResponse(400, "Session key too long") }
