@@ -1,10 +1,14 @@
 /**
  * What the mutation score mutates: the emulator's behaviour code, the part that answers as the
  * gateway does. Left out, because no gateway has them, so no recording of one can judge them: the
- * CLI and its start-up guard, the test helpers, record/replay tooling, the admin (control) plane and
- * its gate, the request journal, armed faults, snapshots, namespaces, and the storage layer's failure
+ * CLI and its start-up guard, the test helpers, record/replay tooling, the admin (control) plane
+ * (its commands and their route rows) and its gate, the request journal, armed faults and what a
+ * fired one answers, snapshots, namespaces, and the storage layer's failure
  * reporting, integrity check and WAL checkpoint worker (file maintenance under --data-dir: what it
- * changes is when pages reach the database file, never what a route answers). stryker.config.mjs imports these (Node strips the types), as globs.
+ * changes is when pages reach the database file, never what a route answers). Inside a behaviour
+ * file, a branch only the emulator's keyless mode takes (0.19.0 refuses to start without a key)
+ * carries a `// Stryker disable` comment saying so; the report counts those mutants as Ignored, by
+ * reason. stryker.config.mjs imports these (Node strips the types), as globs.
  */
 export const BEHAVIOUR_ROOT = "packages/emulator/src"
 
