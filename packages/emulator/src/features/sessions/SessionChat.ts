@@ -6,6 +6,7 @@
 import { agentToolNames } from "../../agent/tools/ToolsetCatalog.js"
 import { Effect } from "effect"
 import { playAgentTurn } from "../../agent/AgentLoop.js"
+import { ephemeralSystemPromptOf } from "../../agent/ApiMessages.js"
 import { type EmuResponse, JSON_CONTENT_TYPE } from "../../http/Exchange.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
 import { sessionTranscript } from "./SessionTranscript.js"
@@ -29,7 +30,7 @@ function* playSessionChat(ctx: RouteContext, release: () => void) {
     operation: "sessions.chat",
     sessionId,
     userMessage,
-    ...(systemPrompt === undefined ? {} : { ephemeralSystemPrompt: systemPrompt }),
+    ...ephemeralSystemPromptOf(systemPrompt),
     history,
     enabledTools: agentToolNames(ctx.config.enabledToolsets),
     persist: sessionTranscript(ctx.namespace, sessionId, ctx.now)

@@ -16,6 +16,7 @@ import { agentToolNames } from "../../agent/tools/ToolsetCatalog.js"
 import { Effect, Queue } from "effect"
 import { keepaliveFrames } from "../../http/SseKeepalive.js"
 import { playAgentTurn } from "../../agent/AgentLoop.js"
+import { ephemeralSystemPromptOf } from "../../agent/ApiMessages.js"
 import type { EmuResponse } from "../../http/Exchange.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
 import { Ids } from "../../services/Ids.js"
@@ -82,7 +83,7 @@ function* streamTurn(ctx: RouteContext, emit: Emit, messageId: string, sessionId
     operation: "sessions.chat.stream",
     sessionId,
     userMessage,
-    ...(systemPrompt === undefined ? {} : { ephemeralSystemPrompt: systemPrompt }),
+    ...ephemeralSystemPromptOf(systemPrompt),
     history: history.map((m) => ({ ...m })),
     enabledTools: agentToolNames(ctx.config.enabledToolsets),
     persist: sessionTranscript(ctx.namespace, sessionId, ctx.now),
