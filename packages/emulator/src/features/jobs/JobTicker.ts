@@ -103,7 +103,8 @@ function* fireJob(ns: string, job: Job) {
   if (!claimed.proceed) return
   const stamp = fromEpochSeconds(started)
   const sessionId = `cron_${id}_${strftime(stamp, "%Y%m%d_%H%M%S")}`
-  const prompt = typeof job["prompt"] === "string" ? job["prompt"] : pyStr(job["prompt"] ?? "")
+  // str(job["prompt"] or ""): an empty list or object an update stored is an empty prompt, not its repr
+  const prompt = pyTruthy(job["prompt"]) ? pyStr(job["prompt"]) : ""
   const result = yield* playAgentTurn({
     namespace: ns,
     operation: "cron",
