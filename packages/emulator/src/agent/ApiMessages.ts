@@ -9,11 +9,13 @@
  * ids dropped), then every string content stripped and tool-call arguments re-dumped compact with
  * sorted keys; last the chat-completions transport drops the fields no strict provider takes
  * (agent/transports/chat_completions.py: `timestamp` of a stored history message, `tool_name` of a
- * tool result, Codex items). The transcript itself is never changed. The scripted model logs these (ReceivedCalls).
+ * tool result, Codex items), and a model without vision gets image parts as text (NonVisionImages.ts).
+ * The transcript itself is never changed. The scripted model logs these (ReceivedCalls).
  */
 import { Either } from "effect"
 import { pyJsonDumps, pyJsonLoads, pyStrip } from "../python/index.js"
 import type { AgentMessage } from "./AgentMessages.js"
+import { imagesAsText } from "./NonVisionImages.js"
 
 /**
  * Hermes' own system prompt (identity, platform hints, "Conversation started: <date>", model and
@@ -129,7 +131,7 @@ const compactArguments = (args: unknown): unknown => {
 export const apiMessages = (transcript: ReadonlyArray<AgentMessage>, ephemeralSystemPrompt: string | undefined): Array<AgentMessage> => {
   const system = pyStrip(ephemeralSystemPrompt ? `${CORE_SYSTEM_PROMPT_STANDIN}\n\n${ephemeralSystemPrompt}` : CORE_SYSTEM_PROMPT_STANDIN)
   const sanitized = sanitizeApiMessages([{ role: "system", content: system }, ...transcript.map(apiCopy)])
-  return sanitized.map((m) => {
+  const sent = sanitized.map((m) => {
     const out: AgentMessage = { ...m }
     if (typeof out["content"] === "string") out["content"] = pyStrip(out["content"])
     if (toolCallsOf(out).length > 0) {
@@ -139,6 +141,7 @@ export const apiMessages = (transcript: ReadonlyArray<AgentMessage>, ephemeralSy
     }
     return out
   })
+  return imagesAsText(sent)
 }
 
 /** A caller's `instructions` / system prompt as an agent turn's input field: only a string is one. */
