@@ -17,6 +17,7 @@ import { type ParsedArgs, pinOf } from "../cli/args.js"
 import { loadScenarioFiles } from "../cli/loadInputs.js"
 import { builtinScenarioDir } from "../scenario/ScenarioFile.js"
 import { loadOracleRunner } from "../target/oracleRunner.js"
+import { CouldNotRun } from "../cli/CliError.js"
 import type { CommandResult } from "../cli/OracleDocument.js"
 import { progress } from "../cli/progress.js"
 import { provenanceFor } from "../cli/provenanceFor.js"
@@ -33,6 +34,7 @@ import { rawFetch } from "../rawHttp/rawFetch.js"
 import { runScenario } from "../runner/runScenario.js"
 import type { Scenario } from "../scenario/Scenario.js"
 import { emulatorDriver } from "../target/emulatorDriver.js"
+import { connectionProbes } from "./connectionProbeCommand.js"
 import { gatewayDriver } from "../target/GatewayTarget.js"
 import { fetchEffect, type LiveDriver } from "../target/LiveDriver.js"
 import { liveTarget } from "../target/liveTarget.js"
@@ -72,6 +74,16 @@ const compareOverSockets = (real: Target, emulator: Target, scenario: Scenario, 
 const overSocket = (base: string) => (path: string, init: RequestInit) => fetchEffect((url, i) => rawFetch(url, i), `${base}${path}`, init)
 
 export const wireCommand = (args: ParsedArgs) =>
+  args.values["connection-probes"] === true ? connectionProbesCommand(args) : scenariosOverSockets(args)
+
+const connectionProbesCommand = (args: ParsedArgs) =>
+  Effect.gen(function*() {
+    const pin = yield* pinOf(args)
+    const out = args.values.out ?? join(repoRoot(), "evidence", "wire")
+    return yield* Effect.tryPromise({ try: () => connectionProbes(pin, out), catch: (e) => new CouldNotRun({ message: `wire: ${e instanceof Error ? e.message : String(e)}` }) })
+  })
+
+const scenariosOverSockets = (args: ParsedArgs) =>
   Effect.gen(function*() {
     const startedAt = new Date().toISOString()
     const t0 = performance.now()
