@@ -73,6 +73,16 @@ const compareOverSockets = (real: Target, emulator: Target, scenario: Scenario, 
 
 const overSocket = (base: string) => (path: string, init: RequestInit) => fetchEffect((url, i) => rawFetch(url, i), `${base}${path}`, init)
 
+/**
+ * The emulator's driver as `oracle wire` plays it: every request over a raw socket, with the
+ * emulator's namespace header and Connection: close (the real gateway's side gets the same
+ * headers). Also what wire.replay.test.ts replays the recorded scenarios with.
+ */
+export const emulatorOverSocket = (baseUrl: string, apiKey: string): LiveDriver => {
+  const base = emulatorDriver({ fetch: (u, i) => fetch(u, i), baseUrl, apiKey, pollIntervalMs: 10, sseDeadlineMs: 5_000 })
+  return { ...base, fetch: overSocket(baseUrl), hiddenHeaders: () => ({ connection: "close", ...base.hiddenHeaders() }) }
+}
+
 export const wireCommand = (args: ParsedArgs) =>
   args.values["connection-probes"] === true ? connectionProbesCommand(args) : scenariosOverSockets(args)
 
@@ -104,10 +114,9 @@ const scenariosOverSockets = (args: ParsedArgs) =>
       Effect.promise(() => startEmulator({ hermesVersion: pin, apiKey: gw.apiKey, port: 0 })),
       (e) => Effect.promise(() => e.close())
     )
-    const emuBase = emulatorDriver({ fetch: (u, i) => fetch(u, i), baseUrl: emu.url, apiKey: gw.apiKey, pollIntervalMs: 10, sseDeadlineMs: 5_000 })
+    const emuDriver = emulatorOverSocket(emu.url, gw.apiKey)
     // both sides get the emulator's namespace header (the gateway ignores it) and Connection: close
-    const hidden = () => ({ connection: "close", ...emuBase.hiddenHeaders() })
-    const emuDriver: LiveDriver = { ...emuBase, fetch: overSocket(emu.url), hiddenHeaders: hidden }
+    const hidden = emuDriver.hiddenHeaders
     const realDriver: LiveDriver = { ...gatewayDriver(gw, fs, configFile, pristineConfig), fetch: overSocket(gw.baseUrl), hiddenHeaders: hidden }
     const info = (real: boolean): TargetInfo => ({
       kind: real ? "gateway-process" : "emulator-http",
