@@ -3,7 +3,8 @@ import base from "./vitest.config.js"
 
 /**
  * The suite that judges the emulator in the mutation score: only tests whose expectations were
- * recorded from the real gateway (cassettes in fixtures/, the live fuzz run's raw exchanges in evidence/live-comparisons/fuzz/). The
+ * recorded from the real gateway (cassettes in fixtures/, the live fuzz run's raw exchanges in evidence/live-comparisons/fuzz/,
+ * the connection probes in evidence/live-comparisons/connection-ends/). The
  * emulator's own unit tests are left out on purpose: they would measure the emulator against itself.
  */
 export const RECORDED_EVIDENCE_SUITE = [
@@ -14,7 +15,10 @@ export const RECORDED_EVIDENCE_SUITE = [
   "packages/emulator/test/chat/chat-vs-live.test.ts",
   "packages/diff/test/responses-live-parity/live-parity.test.ts",
   // the committed live fuzz run's raw requests (bytes fetch cannot send), each against its recorded real answer
-  "packages/diff/test/fuzz.replay.test.ts"
+  "packages/diff/test/fuzz.replay.test.ts",
+  // the recorded connection probes (evidence/live-comparisons/connection-ends/): raw bytes in steps on one
+  // connection, the answers and where the real gateway ended or kept it (the socket adapter's keep-alive decisions)
+  "packages/diff/test/wire.replay.test.ts"
 ]
 
 // the base config with its include replaced (mergeConfig would append to it) and the slow tier let

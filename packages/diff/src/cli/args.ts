@@ -48,6 +48,7 @@ export const OPTIONS = {
   "in-process": { type: "boolean", commands: ["fuzz"] },
   "live-check": { type: "boolean", commands: ["fuzz"] },
   "upload-probes": { type: "boolean", commands: ["fuzz"] },
+  "connection-probes": { type: "boolean", commands: ["wire"] },
   json: { type: "boolean", commands: ["compare", "replay", "merge", "report", "fuzz", "bench"] },
   force: { type: "boolean", commands: WRITES_REPORT },
   help: { type: "boolean", short: "h", commands: ALL }

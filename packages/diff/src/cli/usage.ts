@@ -150,10 +150,14 @@ Exit codes: 0 no new divergence · 1 a divergence is new · 2 a file is not evid
 export const WIRE_HELP = `oracle wire — header order, casing and framing, compared over raw sockets
 
 Usage: oracle wire [--pin 0.19.0] [--scenario FILE ...] [--out DIR]
+       oracle wire --connection-probes [--pin 0.19.0] --out DIR
 
   --pin P          the pin (default 0.19.0)
   --scenario FILE  the scenarios to play (repeatable; default: the sample below)
   --out DIR        where the evidence goes (default: evidence/wire/)
+  --connection-probes  instead of scenarios, raw bytes in steps on one connection (src/wire/connectionProbes.ts):
+                   the answers and how the connection ends (an early answer while the body is coming,
+                   keep-alive, Connection: close, HTTP/1.0, refused Content-Length); DIR/connection-ends-<pin>.json and .md
 
 Plays a sample of scenarios (default: one file per family of answers, see src/wire/wireCommand.ts)
 on the real gateway (twice: what differs between its own runs is noise) and on the emulator over

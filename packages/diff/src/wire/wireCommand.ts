@@ -17,6 +17,7 @@ import { type ParsedArgs, pinOf } from "../cli/args.js"
 import { loadScenarioFiles } from "../cli/loadInputs.js"
 import { builtinScenarioDir } from "../scenario/ScenarioFile.js"
 import { loadOracleRunner } from "../target/oracleRunner.js"
+import { CouldNotRun } from "../cli/CliError.js"
 import type { CommandResult } from "../cli/OracleDocument.js"
 import { progress } from "../cli/progress.js"
 import { provenanceFor } from "../cli/provenanceFor.js"
@@ -33,6 +34,7 @@ import { rawFetch } from "../rawHttp/rawFetch.js"
 import { runScenario } from "../runner/runScenario.js"
 import type { Scenario } from "../scenario/Scenario.js"
 import { emulatorDriver } from "../target/emulatorDriver.js"
+import { connectionProbes } from "./connectionProbeCommand.js"
 import { gatewayDriver } from "../target/GatewayTarget.js"
 import { fetchEffect, type LiveDriver } from "../target/LiveDriver.js"
 import { liveTarget } from "../target/liveTarget.js"
@@ -71,7 +73,27 @@ const compareOverSockets = (real: Target, emulator: Target, scenario: Scenario, 
 
 const overSocket = (base: string) => (path: string, init: RequestInit) => fetchEffect((url, i) => rawFetch(url, i), `${base}${path}`, init)
 
+/**
+ * The emulator's driver as `oracle wire` plays it: every request over a raw socket, with the
+ * emulator's namespace header and Connection: close (the real gateway's side gets the same
+ * headers). Also what wire.replay.test.ts replays the recorded scenarios with.
+ */
+export const emulatorOverSocket = (baseUrl: string, apiKey: string): LiveDriver => {
+  const base = emulatorDriver({ fetch: (u, i) => fetch(u, i), baseUrl, apiKey, pollIntervalMs: 10, sseDeadlineMs: 5_000 })
+  return { ...base, fetch: overSocket(baseUrl), hiddenHeaders: () => ({ connection: "close", ...base.hiddenHeaders() }) }
+}
+
 export const wireCommand = (args: ParsedArgs) =>
+  args.values["connection-probes"] === true ? connectionProbesCommand(args) : scenariosOverSockets(args)
+
+const connectionProbesCommand = (args: ParsedArgs) =>
+  Effect.gen(function*() {
+    const pin = yield* pinOf(args)
+    const out = args.values.out ?? join(repoRoot(), "evidence", "wire")
+    return yield* Effect.tryPromise({ try: () => connectionProbes(pin, out), catch: (e) => new CouldNotRun({ message: `wire: ${e instanceof Error ? e.message : String(e)}` }) })
+  })
+
+const scenariosOverSockets = (args: ParsedArgs) =>
   Effect.gen(function*() {
     const startedAt = new Date().toISOString()
     const t0 = performance.now()
@@ -92,10 +114,9 @@ export const wireCommand = (args: ParsedArgs) =>
       Effect.promise(() => startEmulator({ hermesVersion: pin, apiKey: gw.apiKey, port: 0 })),
       (e) => Effect.promise(() => e.close())
     )
-    const emuBase = emulatorDriver({ fetch: (u, i) => fetch(u, i), baseUrl: emu.url, apiKey: gw.apiKey, pollIntervalMs: 10, sseDeadlineMs: 5_000 })
+    const emuDriver = emulatorOverSocket(emu.url, gw.apiKey)
     // both sides get the emulator's namespace header (the gateway ignores it) and Connection: close
-    const hidden = () => ({ connection: "close", ...emuBase.hiddenHeaders() })
-    const emuDriver: LiveDriver = { ...emuBase, fetch: overSocket(emu.url), hiddenHeaders: hidden }
+    const hidden = emuDriver.hiddenHeaders
     const realDriver: LiveDriver = { ...gatewayDriver(gw, fs, configFile, pristineConfig), fetch: overSocket(gw.baseUrl), hiddenHeaders: hidden }
     const info = (real: boolean): TargetInfo => ({
       kind: real ? "gateway-process" : "emulator-http",

@@ -270,14 +270,43 @@ const httpDate = (): string => {
   return dateText
 }
 
+const isHttp10 = (req: http.IncomingMessage) => req.httpVersionMajor === 1 && req.httpVersionMinor === 0
+
+/**
+ * aiohttp's Connection header when the handler set none (measured live:
+ * evidence/live-comparisons/connection-ends/): only what differs from the version's default, so
+ * none on a kept HTTP/1.1 connection or a closed HTTP/1.0 one, `keep-alive` on a kept HTTP/1.0
+ * one and `close` on a closed HTTP/1.1 one. (Node would send `keep-alive` on every kept one.)
+ */
+const connectionHeader = (req: http.IncomingMessage, res: http.ServerResponse, out: EmuResponse): string | undefined => {
+  const own = out.headers.find(([k]) => sameHeaderName(k, "connection"))
+  if (own !== undefined) return own[1]
+  if (res.shouldKeepAlive) return isHttp10(req) ? "keep-alive" : undefined
+  return isHttp10(req) ? undefined : "close"
+}
+
 /**
  * The head in aiohttp's order: the handler's headers, the framing header, then Date, Server and
  * Connection last (Node would put its own Date, Connection and Transfer-Encoding after the
- * handler's, in another order, and send no Server).
+ * handler's, in another order, and send no Server). Without a Connection header to send, Node's
+ * own is removed: it then sends none and still closes the connection if the request asked to.
  */
-const headTail = (out: EmuResponse): Array<string> => {
-  const connection = out.headers.find(([k]) => sameHeaderName(k, "connection"))
-  return ["Date", httpDate(), "Server", SERVER, ...(connection !== undefined ? ["Connection", connection[1]] : [])]
+const headTail = (req: http.IncomingMessage, res: http.ServerResponse, out: EmuResponse): Array<string> => {
+  const connection = connectionHeader(req, res, out)
+  if (connection === undefined) res.removeHeader("Connection")
+  return ["Date", httpDate(), "Server", SERVER, ...(connection !== undefined ? ["Connection", connection] : [])]
+}
+
+/** node:http's head before it is sent (`_header`): its status line is always HTTP/1.1. */
+interface PendingHead {
+  _header: string | null
+}
+
+/** aiohttp answers in the request's version: an HTTP/1.0 request gets an HTTP/1.0 status line. */
+const statusLineInRequestVersion = (req: http.IncomingMessage, res: http.ServerResponse) => {
+  if (!isHttp10(req)) return
+  const pending = res as unknown as PendingHead
+  if (pending._header?.startsWith("HTTP/1.1 ") === true) pending._header = `HTTP/1.0 ${pending._header.slice(9)}`
 }
 
 /** The handler's headers as node:http's flat list, without Connection (headTail puts it last). */
@@ -295,9 +324,10 @@ const writeResponse = <R>(req: http.IncomingMessage, res: http.ServerResponse, o
     case "bytes": {
       const bytes = out.body.bytes
       const head = flatHeaders(out)
-      head.push("Content-Length", String(bytes.byteLength), ...headTail(out))
+      head.push("Content-Length", String(bytes.byteLength), ...headTail(req, res, out))
       lingerIfUnread(req, res)
       res.writeHead(out.status, reasonPhrase(out.status), head)
+      statusLineInRequestVersion(req, res)
       // as a latin1 string (byte for byte) Node sends head and body in one write instead of a writev
       res.end(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("latin1"), "latin1")
       return
@@ -323,9 +353,10 @@ const writeStream = <R>(
   runtime: Runtime.Runtime<R>
 ): Promise<void> => {
   const head = flatHeaders(out)
-  head.push("Transfer-Encoding", "chunked", ...headTail(out))
+  head.push("Transfer-Encoding", "chunked", ...headTail(req, res, out))
   lingerIfUnread(req, res)
   res.writeHead(out.status, reasonPhrase(out.status), head)
+  statusLineInRequestVersion(req, res)
   res.flushHeaders()
   const limit = body.disconnectAfter
   const frames = limit === undefined ? body.frames : body.frames.pipe(Stream.take(limit))
@@ -385,6 +416,33 @@ const frameWrites = (res: http.ServerResponse) => {
   return { send, afterFlush }
 }
 
+/** node:http's own answers to a request its parser refuses (what it sends with no clientError listener). */
+const PARSER_ERROR_ANSWERS: Readonly<Record<string, string>> = {
+  HPE_HEADER_OVERFLOW: "HTTP/1.1 431 Request Header Fields Too Large\r\nConnection: close\r\n\r\n",
+  HPE_CHUNK_EXTENSIONS_OVERFLOW: "HTTP/1.1 413 Payload Too Large\r\nConnection: close\r\n\r\n",
+  ERR_HTTP_REQUEST_TIMEOUT: "HTTP/1.1 408 Request Timeout\r\nConnection: close\r\n\r\n"
+}
+const BAD_REQUEST = "HTTP/1.1 400 Bad Request\r\nConnection: close\r\n\r\n"
+
+/** The answer node:http has on a socket (internal `_httpMessage`), if one is under way. */
+interface SocketWithAnswer {
+  readonly _httpMessage?: { readonly _headerSent?: boolean } | null
+}
+
+/**
+ * A request the parser refuses gets node:http's own 400 (or 431, 413, 408), as without a listener,
+ * except bytes that follow a request that closes the connection (Connection: close, HTTP/1.0):
+ * aiohttp reads no request after such a one and answers nothing; the connection still closes
+ * once that request's answer is out and its body read (measured live: a GET sent with the body's
+ * end was never answered, evidence/live-comparisons/connection-ends/).
+ */
+const answerParserError = (err: NodeJS.ErrnoException, socket: import("node:stream").Duplex) => {
+  if (err.code === "HPE_CLOSED_CONNECTION") return
+  const answer = (socket as unknown as SocketWithAnswer)._httpMessage
+  if (socket.writable && (answer === undefined || answer === null || answer._headerSent !== true)) socket.write(PARSER_ERROR_ANSWERS[err.code ?? ""] ?? BAD_REQUEST)
+  socket.destroy(err)
+}
+
 export interface NodeServer {
   readonly server: http.Server
   readonly port: number
@@ -434,6 +492,7 @@ export const listen = <R>(
       // other body is read on demand.
       setImmediate(() => answer(req, res, takeComplete(req) ?? readOnDemand(req)))
     })
+    server.on("clientError", answerParserError)
     server.on("connect", (_req: http.IncomingMessage, socket: import("node:stream").Duplex) => socket.end(connectNotFound()))
     // 0: no idle timeout, and Node then sends no Keep-Alive header (aiohttp sends none)
     server.keepAliveTimeout = 0
