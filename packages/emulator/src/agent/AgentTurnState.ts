@@ -14,6 +14,7 @@ import { apiMessages } from "./ApiMessages.js"
 import { isPrefill } from "./ThinkingOnlyReplies.js"
 import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js"
 import { ReasoningStreamFilter } from "./ReasoningStreamFilter.js"
+import { hydrateTodoList } from "./tools/TodoHydration.js"
 import { TodoList } from "./tools/TodoList.js"
 import { ToolLoopGuardrails } from "./tools/ToolLoopGuardrails.js"
 
@@ -24,7 +25,7 @@ export class AgentTurnState {
   readonly messages: Array<AgentMessage>
   /** The caller's history dicts: already durable, stamped by a flush but never written. */
   private readonly history: ReadonlySet<AgentMessage>
-  /** A fresh agent per request: its todo list starts empty. */
+  /** A fresh agent per request: its todo list starts from the history's last todo result (TodoHydration.ts). */
   readonly todo = new TodoList()
   /** Its tool-loop guardrails count failures within this turn only. */
   readonly guardrails = new ToolLoopGuardrails()
@@ -62,6 +63,7 @@ export class AgentTurnState {
   ) {
     this.messages = [...input.history]
     this.history = new Set(input.history)
+    hydrateTodoList(this.todo, input.history)
     this.messages.push({ role: "user", content: input.userMessage })
     this.emitDelta = input.callbacks?.onDelta ?? noEffect
     this.onPause = input.callbacks?.onPause ?? noEffect

@@ -14,6 +14,7 @@
 import { Either } from "effect"
 import { pyJsonDumps, pyJsonLoads, pyStrip } from "../python/index.js"
 import type { AgentMessage } from "./AgentMessages.js"
+import { repairToolArguments } from "./ToolArgumentRepair.js"
 
 /**
  * Hermes' own system prompt (identity, platform hints, "Conversation started: <date>", model and
@@ -118,11 +119,14 @@ const toolCallIds = (m: AgentMessage): Array<string> => toolCallsOf(m).map(callI
 
 const resultId = (m: AgentMessage): string => (typeof m["tool_call_id"] === "string" ? pyStrip(m["tool_call_id"]) : "")
 
-/** Tool-call arguments as Hermes re-dumps them for stable prefixes; unparsable ones stay as they are. */
+/**
+ * Tool-call arguments as Hermes re-dumps them for stable prefixes; unparsable ones (the blank text an
+ * unknown-tool round kept) go through the argument repair, which makes "{}" of what it cannot fix.
+ */
 const compactArguments = (args: unknown): unknown => {
   if (typeof args !== "string") return args
   const parsed = pyJsonLoads(args)
-  return Either.isRight(parsed) ? pyJsonDumps(parsed.right, { sortKeys: true, separators: [",", ":"] }) : args
+  return Either.isRight(parsed) ? pyJsonDumps(parsed.right, { sortKeys: true, separators: [",", ":"] }) : repairToolArguments(args)
 }
 
 /** The messages of the model call the agent makes now: `transcript` as the model receives it. */

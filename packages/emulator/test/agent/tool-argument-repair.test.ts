@@ -81,3 +81,27 @@ describe("a turn whose tool call has argument text json.loads refuses", () => {
     expect(await chat(c, "cut call")).toBe("after the cut call")
   })
 })
+
+describe("blank argument text (tools-argument-repair-edges)", () => {
+  const storedArguments = async (c: Awaited<ReturnType<typeof open>>, session: string) => {
+    const messages = (await c.json<{ data: Array<Record<string, unknown>> }>("GET", `/api/sessions/${session}/messages`)).body.data
+    return ((messages[1]?.["tool_calls"] ?? []) as Array<{ function: { arguments: string } }>).map((tc) => tc.function.arguments)
+  }
+
+  it("becomes {} for every call of a round that runs a tool, an unknown tool's call too", async () => {
+    const c = await open({ hermesVersion: "0.19.0", enabledToolsets: ["todo"] })
+    await c.json("POST", "/api/sessions", { id: "blank" })
+    const calls = [{ id: "call_t", name: "todo", arguments: "   " }, { id: "call_u", name: "no_such_tool", arguments: "" }]
+    await c.script({ turns: [{ replies: [{ toolCalls: calls }, { text: "ran" }] }] })
+    await c.json("POST", "/api/sessions/blank/chat", { message: "blank arguments" })
+    expect(await storedArguments(c, "blank")).toEqual(["{}", "{}"])
+  })
+
+  it("stays as written in a round where no call names an enabled tool", async () => {
+    const c = await open({ hermesVersion: "0.19.0", enabledToolsets: ["todo"] })
+    await c.json("POST", "/api/sessions", { id: "unknown" })
+    await c.script({ turns: [{ replies: [{ toolCalls: [{ id: "call_u", name: "no_such_tool", arguments: "  " }] }, { text: "after" }] }] })
+    await c.json("POST", "/api/sessions/unknown/chat", { message: "unknown tool" })
+    expect(await storedArguments(c, "unknown")).toEqual(["  "])
+  })
+})

@@ -28,6 +28,13 @@ export const parseToolArguments = (raw: string): ParsedToolArguments => {
   return isDict(value) ? { _tag: "Object", args: value } : { _tag: "NotAnObject" }
 }
 
+/**
+ * The argument text a round that runs a tool keeps: blank text becomes "{}" for every call of the
+ * round (an unknown tool's too) before anything is stored, as Hermes' JSON check of the round's calls
+ * does; a round where no call names an enabled tool keeps its text as written.
+ */
+export const roundArgumentText = (raw: string): string => (pyStrip(raw) === "" ? "{}" : raw)
+
 /** The arguments as the tool and its callbacks get them: {} where they are not an object. */
 export const toolArgumentsOf = (raw: string): Record<string, unknown> => {
   const parsed = parseToolArguments(raw)
