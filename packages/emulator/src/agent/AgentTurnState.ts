@@ -15,6 +15,7 @@ import { isPrefill } from "./ThinkingOnlyReplies.js"
 import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js"
 import { ReasoningStreamFilter } from "./ReasoningStreamFilter.js"
 import { hydrateTodoList } from "./tools/TodoHydration.js"
+import { blankArgumentsToEmptyObjects } from "./tools/ToolArguments.js"
 import { TodoList } from "./tools/TodoList.js"
 import { ToolLoopGuardrails } from "./tools/ToolLoopGuardrails.js"
 
@@ -106,6 +107,7 @@ export class AgentTurnState {
 
   /** The model call the loop sends now: its transcript so far, as the model would receive it. */
   modelCall(): ModelCall {
+    blankArgumentsToEmptyObjects(this.messages)
     return {
       messages: this.messages.map((m) => ({ role: String(m["role"]), content: m["content"] })),
       model: AGENT_MODEL,

@@ -82,10 +82,10 @@ describe("a turn whose tool call has argument text json.loads refuses", () => {
   })
 })
 
-describe("blank argument text (tools-argument-repair-edges)", () => {
+describe("blank argument text (tools-argument-repair-edges, tools-blank-arguments-and-todo-across-turns)", () => {
   const storedArguments = async (c: Awaited<ReturnType<typeof open>>, session: string) => {
     const messages = (await c.json<{ data: Array<Record<string, unknown>> }>("GET", `/api/sessions/${session}/messages`)).body.data
-    return ((messages[1]?.["tool_calls"] ?? []) as Array<{ function: { arguments: string } }>).map((tc) => tc.function.arguments)
+    return messages.flatMap((m) => ((m["tool_calls"] ?? []) as Array<{ function: { arguments: string } }>).map((tc) => tc.function.arguments))
   }
 
   it("becomes {} for every call of a round that runs a tool, an unknown tool's call too", async () => {
@@ -97,11 +97,12 @@ describe("blank argument text (tools-argument-repair-edges)", () => {
     expect(await storedArguments(c, "blank")).toEqual(["{}", "{}"])
   })
 
-  it("stays as written in a round where no call names an enabled tool", async () => {
+  it("of an unknown-tool round becomes {} before the next model call (the third such round is not stored)", async () => {
     const c = await open({ hermesVersion: "0.19.0", enabledToolsets: ["todo"] })
     await c.json("POST", "/api/sessions", { id: "unknown" })
-    await c.script({ turns: [{ replies: [{ toolCalls: [{ id: "call_u", name: "no_such_tool", arguments: "  " }] }, { text: "after" }] }] })
-    await c.json("POST", "/api/sessions/unknown/chat", { message: "unknown tool" })
-    expect(await storedArguments(c, "unknown")).toEqual(["  "])
+    const unknown = (i: number) => ({ toolCalls: [{ id: `call_u${i}`, name: "no_such_tool", arguments: " \n " }] })
+    await c.script({ turns: [{ replies: [unknown(1), unknown(2), unknown(3)] }] })
+    await c.json("POST", "/api/sessions/unknown/chat", { message: "unknown tool three times" })
+    expect(await storedArguments(c, "unknown")).toEqual(["{}", "{}"])
   })
 })
