@@ -7,7 +7,7 @@
  * front, then the pre-call sanitizer (agent_runtime_helpers.sanitize_api_messages: roles the API
  * accepts, empty tool_calls dropped, orphaned tool results dropped, missing ones stubbed, repeated
  * ids dropped), then every string content stripped and tool-call arguments re-dumped compact with
- * sorted keys; last the chat-completions transport drops the fields no strict provider takes
+ * sorted keys (repaired, ToolArgumentRepair.ts, when they do not parse); last the chat-completions transport drops the fields no strict provider takes
  * (agent/transports/chat_completions.py: `timestamp` of a stored history message, `tool_name` of a
  * tool result, Codex items). The transcript itself is never changed. The scripted model logs these (ReceivedCalls).
  */
