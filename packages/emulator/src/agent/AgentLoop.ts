@@ -49,7 +49,7 @@ import { unhashablePartType } from "./UnhashablePartType.js"
 import { streamedArgumentText } from "./ToolArgumentRepair.js"
 import type { DangerousMatch } from "./tools/DangerousCommands.js"
 import { callTool } from "./tools/ToolCalls.js"
-import { INVALID_ARGUMENTS_RESULT, parseToolArguments } from "./tools/ToolArguments.js"
+import { INVALID_ARGUMENTS_RESULT, parseToolArguments, roundArgumentText } from "./tools/ToolArguments.js"
 import { toolResultFailed } from "./tools/ToolFailure.js"
 import type { ToolRaised } from "./tools/ToolRaised.js"
 import { pyStrip } from "../python/index.js"
@@ -275,7 +275,7 @@ function* toolRound(turn: AgentTurnState, answer: Answer, reply: Reply, text: st
   const made = calls.map((call, i): ExecutedToolCall => ({
     id: answer.toolCallIds[i] ?? `call_hermetic_${turn.modelCalls}_${i}`,
     name: call.name,
-    arguments: toolArguments(call),
+    arguments: runs ? roundArgumentText(toolArguments(call)) : toolArguments(call),
     ...(call.approval === undefined ? {} : { approval: call.approval })
   }))
   const all = runs ? withoutRepeatedCalls(made) : made

@@ -14,6 +14,8 @@ import { apiMessages } from "./ApiMessages.js"
 import { isPrefill } from "./ThinkingOnlyReplies.js"
 import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js"
 import { ReasoningStreamFilter } from "./ReasoningStreamFilter.js"
+import { hydrateTodoList } from "./tools/TodoHydration.js"
+import { blankArgumentsToEmptyObjects } from "./tools/ToolArguments.js"
 import { TodoList } from "./tools/TodoList.js"
 import { ToolLoopGuardrails } from "./tools/ToolLoopGuardrails.js"
 
@@ -24,7 +26,7 @@ export class AgentTurnState {
   readonly messages: Array<AgentMessage>
   /** The caller's history dicts: already durable, stamped by a flush but never written. */
   private readonly history: ReadonlySet<AgentMessage>
-  /** A fresh agent per request: its todo list starts empty. */
+  /** A fresh agent per request: its todo list starts from the history's last todo result (TodoHydration.ts). */
   readonly todo = new TodoList()
   /** Its tool-loop guardrails count failures within this turn only. */
   readonly guardrails = new ToolLoopGuardrails()
@@ -62,6 +64,7 @@ export class AgentTurnState {
   ) {
     this.messages = [...input.history]
     this.history = new Set(input.history)
+    hydrateTodoList(this.todo, input.history)
     this.messages.push({ role: "user", content: input.userMessage })
     this.emitDelta = input.callbacks?.onDelta ?? noEffect
     this.onPause = input.callbacks?.onPause ?? noEffect
@@ -104,6 +107,7 @@ export class AgentTurnState {
 
   /** The model call the loop sends now: its transcript so far, as the model would receive it. */
   modelCall(): ModelCall {
+    blankArgumentsToEmptyObjects(this.messages)
     return {
       messages: this.messages.map((m) => ({ role: String(m["role"]), content: m["content"] })),
       model: AGENT_MODEL,

@@ -7,7 +7,8 @@
  * front, then the pre-call sanitizer (agent_runtime_helpers.sanitize_api_messages: roles the API
  * accepts, empty tool_calls dropped, orphaned tool results dropped, missing ones stubbed, repeated
  * ids dropped), then every string content stripped and tool-call arguments re-dumped compact with
- * sorted keys; last the chat-completions transport drops the fields no strict provider takes
+ * sorted keys (repaired, ToolArgumentRepair.ts, when they do not parse); last the chat-completions
+ * transport drops the fields no strict provider takes
  * (agent/transports/chat_completions.py: `timestamp` of a stored history message, `tool_name` of a
  * tool result, Codex items), and a model without vision gets image parts as text (NonVisionImages.ts).
  * The transcript itself is never changed. The scripted model logs these (ReceivedCalls).
@@ -16,6 +17,7 @@ import { Either } from "effect"
 import { pyJsonDumps, pyJsonLoads, pyStrip } from "../python/index.js"
 import type { AgentMessage } from "./AgentMessages.js"
 import { imagesAsText } from "./NonVisionImages.js"
+import { repairToolArguments } from "./ToolArgumentRepair.js"
 
 /**
  * Hermes' own system prompt (identity, platform hints, "Conversation started: <date>", model and
@@ -120,11 +122,14 @@ const toolCallIds = (m: AgentMessage): Array<string> => toolCallsOf(m).map(callI
 
 const resultId = (m: AgentMessage): string => (typeof m["tool_call_id"] === "string" ? pyStrip(m["tool_call_id"]) : "")
 
-/** Tool-call arguments as Hermes re-dumps them for stable prefixes; unparsable ones stay as they are. */
+/**
+ * Tool-call arguments as Hermes re-dumps them for stable prefixes; unparsable ones (the blank text an
+ * unknown-tool round kept) go through the argument repair, which makes "{}" of what it cannot fix.
+ */
 const compactArguments = (args: unknown): unknown => {
   if (typeof args !== "string") return args
   const parsed = pyJsonLoads(args)
-  return Either.isRight(parsed) ? pyJsonDumps(parsed.right, { sortKeys: true, separators: [",", ":"] }) : args
+  return Either.isRight(parsed) ? pyJsonDumps(parsed.right, { sortKeys: true, separators: [",", ":"] }) : repairToolArguments(args)
 }
 
 /** The messages of the model call the agent makes now: `transcript` as the model receives it. */

@@ -33,10 +33,12 @@ describe("apiMessages", () => {
     ])
   })
 
-  it("re-dumps tool-call arguments compact with sorted keys (ensure_ascii), leaves unparsable ones", () => {
-    const out = apiMessages([{ role: "assistant", content: "", tool_calls: [call("a", "t", '{"z": 1, "b": "\u00e9"}'), call("b", "t", "not json")] }], undefined)
+  it("re-dumps tool-call arguments compact with sorted keys (ensure_ascii), repairs unparsable ones", () => {
+    const args = ['{"z": 1, "b": "\u00e9"}', "not json", "   ", '{"a": [1, ],}']
+    const out = apiMessages([{ role: "assistant", content: "", tool_calls: args.map((a, i) => call(`c${i}`, "t", a)) }], undefined)
     const calls = out[1]?.["tool_calls"] as Array<{ function: { arguments: string } }>
-    expect(calls.map((c) => c.function.arguments)).toEqual(['{"b":"\\u00e9","z":1}', "not json"])
+    // a blank text an unknown-tool round stored as it came reaches the model as {} (tools-argument-repair-edges)
+    expect(calls.map((c) => c.function.arguments)).toEqual(['{"b":"\\u00e9","z":1}', "{}", "{}", '{"a": [1]}'])
   })
 
   it("keeps a non-string content as it is", () => {

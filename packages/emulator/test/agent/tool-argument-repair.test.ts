@@ -81,3 +81,28 @@ describe("a turn whose tool call has argument text json.loads refuses", () => {
     expect(await chat(c, "cut call")).toBe("after the cut call")
   })
 })
+
+describe("blank argument text (tools-argument-repair-edges, tools-blank-arguments-and-todo-across-turns)", () => {
+  const storedArguments = async (c: Awaited<ReturnType<typeof open>>, session: string) => {
+    const messages = (await c.json<{ data: Array<Record<string, unknown>> }>("GET", `/api/sessions/${session}/messages`)).body.data
+    return messages.flatMap((m) => ((m["tool_calls"] ?? []) as Array<{ function: { arguments: string } }>).map((tc) => tc.function.arguments))
+  }
+
+  it("becomes {} for every call of a round that runs a tool, an unknown tool's call too", async () => {
+    const c = await open({ hermesVersion: "0.19.0", enabledToolsets: ["todo"] })
+    await c.json("POST", "/api/sessions", { id: "blank" })
+    const calls = [{ id: "call_t", name: "todo", arguments: "   " }, { id: "call_u", name: "no_such_tool", arguments: "" }]
+    await c.script({ turns: [{ replies: [{ toolCalls: calls }, { text: "ran" }] }] })
+    await c.json("POST", "/api/sessions/blank/chat", { message: "blank arguments" })
+    expect(await storedArguments(c, "blank")).toEqual(["{}", "{}"])
+  })
+
+  it("of an unknown-tool round becomes {} before the next model call (the third such round is not stored)", async () => {
+    const c = await open({ hermesVersion: "0.19.0", enabledToolsets: ["todo"] })
+    await c.json("POST", "/api/sessions", { id: "unknown" })
+    const unknown = (i: number) => ({ toolCalls: [{ id: `call_u${i}`, name: "no_such_tool", arguments: " \n " }] })
+    await c.script({ turns: [{ replies: [unknown(1), unknown(2), unknown(3)] }] })
+    await c.json("POST", "/api/sessions/unknown/chat", { message: "unknown tool three times" })
+    expect(await storedArguments(c, "unknown")).toEqual(["{}", "{}"])
+  })
+})

@@ -1,8 +1,8 @@
 /**
- * The `todo` tool as Hermes 0.19.0 runs it: one in-memory list per agent (so per agent turn on the
- * API server, where every request builds a fresh agent), written whole or merged by id, and every
- * call answers the full list with a summary of counts. Behaviour read from the pinned source and
- * matched live (scenarios/tools/).
+ * The `todo` tool as Hermes 0.19.0 runs it: one in-memory list per agent (a fresh agent per request
+ * on the API server, its list rebuilt from the history: TodoHydration.ts), written whole or merged by
+ * id, and every call answers the full list with a summary of counts. Behaviour read from the pinned
+ * source and matched live (scenarios/tools/).
  */
 import { Either } from "effect"
 import { isDict, noAttribute, pyDumps, pyJsonLoads, pyStr, pyStrip, pyTruthy, pyTypeName, toHandlerValue } from "../../python/index.js"
