@@ -10,8 +10,8 @@
  *   npm run mutation -- --sample 200 --seed 26 --report-only   the evidence again from the last report
  *                                            (after editing the equivalent or pin-only lists)
  */
-import { spawnSync } from "node:child_process"
-import { existsSync, readFileSync, writeFileSync } from "node:fs"
+import { execFileSync, spawnSync } from "node:child_process"
+import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { measureRunMeta, RUN_META, type RunMeta, writeMutationEvidence } from "./mutationReport.js"
 import { sampleLines } from "./sampleLines.js"
@@ -36,9 +36,21 @@ if (values.sample !== undefined) {
   process.stderr.write(`mutation: ${drawn.ranges.length} lines drawn from ${drawn.codeLines} code lines (seed ${drawn.seed})\n`)
 }
 if (values.concurrency !== undefined) env["HERMETIC_MUTATION_CONCURRENCY"] = values.concurrency
+/**
+ * In place, StrykerJS writes every file back from its backup when it ends, without the executable
+ * bit: the packages' bin scripts would no longer start. Git knows which files are executable.
+ */
+const restoreExecutableBits = (): void => {
+  for (const line of execFileSync("git", ["ls-files", "-s"], { encoding: "utf8" }).split("\n")) {
+    const [mode, , , path] = line.split(/\s+/)
+    if (mode === "100755" && path !== undefined && existsSync(path) && (statSync(path).mode & 0o111) === 0) chmodSync(path, 0o755)
+  }
+}
+
 let meta: RunMeta
 if (values["report-only"] !== true) {
   const stryker = spawnSync("npx", ["stryker", "run", "stryker.config.mjs"], { stdio: "inherit", env })
+  restoreExecutableBits()
   if (stryker.status !== 0) {
     process.stderr.write(`mutation: StrykerJS exited ${stryker.status ?? stryker.signal}: no score written\n`)
     process.exit(2)
