@@ -6,7 +6,8 @@
  * the tools profile replays against an emulator with the same toolsets. The emulator is reached
  * through the target the caller builds: in process (its Layer) or over its node:http server.
  */
-import { readdirSync } from "node:fs"
+import { createHash } from "node:crypto"
+import { readdirSync, readFileSync } from "node:fs"
 import { join } from "node:path"
 import { NodeContext } from "@effect/platform-node"
 import { Effect, Exit, Scope } from "effect"
@@ -53,7 +54,10 @@ export const replayCommittedCassettes = (title: string, makeTarget: EmulatorTarg
 
     for (const pin of pins) {
       const files = readdirSync(join(fixturesDir(), pin)).filter((f) => f.endsWith(".json")).sort()
-      it.each(files)(`${pin}: %s`, async (name) => {
+      // the cassette's content in the test's name: StrykerJS's incremental mode reuses a result
+      // while the test's name and file are unchanged, and a re-recorded cassette changes neither
+      const named = files.map((name) => [name, createHash("sha256").update(readFileSync(join(fixturesDir(), pin, name))).digest("hex").slice(0, 12)] as const)
+      it.each(named)(`${pin}: %s (content %s)`, async (name) => {
         const file = join(fixturesDir(), pin, name)
         const cassette = await Effect.runPromise(readCassette(file).pipe(Effect.provide(NodeContext.layer)))
         const second = cassette.runs[1]
