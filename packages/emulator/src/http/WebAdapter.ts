@@ -59,9 +59,9 @@ const encoder = new TextEncoder()
 /**
  * The common call `fetch(url, { method, headers: {...}, body: "..." })` read straight into an
  * EmuRequest, without building a web Request (its streams and signal cost more than the emulator's
- * answer to a test's typical request); undefined for anything else, which goes through Request.
+ * answer to a test's typical request); undefined for anything else, which Request turns into the same request.
  */
-const directRequest = (input: Request | string | URL, init: RequestInit | undefined): EmuRequest | undefined => {
+export const directRequest = (input: Request | string | URL, init: RequestInit | undefined): EmuRequest | undefined => {
   if (input instanceof Request || init?.signal != null) return undefined
   const rawHeaders = init?.headers
   if (rawHeaders !== undefined && (rawHeaders instanceof Headers || Array.isArray(rawHeaders))) return undefined
