@@ -3,7 +3,7 @@
  * gateway does. Left out, because no gateway has them, so no recording of one can judge them: the
  * CLI and its start-up guard, the test helpers, record/replay tooling, the admin (control) plane
  * (its commands and their route rows) and its gate, the request journal, armed faults and what a
- * fired one answers, snapshots, namespaces, and the storage layer's failure
+ * fired one answers, the fixed clock, snapshots, namespaces, and the storage layer's failure
  * reporting, integrity check and WAL checkpoint worker (file maintenance under --data-dir: what it
  * changes is when pages reach the database file, never what a route answers). Inside a behaviour
  * file, a branch only the emulator's keyless mode takes (0.19.0 refuses to start without a key)
@@ -23,6 +23,7 @@ export const NOT_BEHAVIOUR = [
   "/services/Journal.ts",
   "/services/Faults.ts",
   "/services/FaultAnswer.ts",
+  "/services/FixedClock.ts",
   "/services/StorageFailure.ts",
   "/services/StorageIntegrity.ts",
   "/services/WalCheckpointer.ts",

@@ -80,31 +80,3 @@ export const makeEmuClock = (source: Clock.Clock, mode: ClockMode = "both"): Emu
 
 /** The clock over whatever `Clock` the context holds (a TestClock under `it.effect`). */
 export const EmuClockLive = (mode: ClockMode = "both") => Layer.effect(EmuClock, Effect.map(Effect.clock, (c) => makeEmuClock(c, mode)))
-
-/** Every namespace starts frozen at `epochSeconds`: fully deterministic timestamps. */
-export const EmuClockFixed = (epochSeconds: number) =>
-  Layer.effect(
-    EmuClock,
-    Effect.map(Effect.clock, (source) => {
-      const clock = makeEmuClock(source)
-      const frozen = new Set<string>()
-      const pin = (ns: string) => {
-        if (frozen.has(ns)) return
-        frozen.add(ns)
-        Effect.runSync(clock.freeze(ns, true))
-        Effect.runSync(clock.set(ns, epochSeconds))
-      }
-      return {
-        ...clock,
-        now: (ns) => {
-          pin(ns)
-          return clock.now(ns)
-        },
-        loop: (ns) => {
-          pin(ns)
-          return clock.loop(ns)
-        },
-        reset: (ns) => Effect.sync(() => void frozen.delete(ns)).pipe(Effect.zipRight(clock.reset(ns)))
-      } satisfies EmuClockShape
-    })
-  )
