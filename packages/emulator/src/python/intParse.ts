@@ -31,7 +31,7 @@ export const pyIntParse = (text: string): bigint | undefined => {
   if (!/^[+-]?\p{Nd}(?:_?\p{Nd})*$/u.test(t)) return undefined
   const digits = t.replace(/^[+-]|_/g, "")
   // counted in code points (astral digits are two UTF-16 units); the sign and underscores do not count
-  if (digits.length > INT_MAX_STR_DIGITS && [...digits].length > INT_MAX_STR_DIGITS) return undefined
+  if ([...digits].length > INT_MAX_STR_DIGITS) return undefined
   const magnitude = pyDecimalDigitsValue(digits)
   return t.startsWith("-") ? -magnitude : magnitude
 }
