@@ -1,7 +1,7 @@
 /**
  * Python's `int(text)` for query parameters: surrounding whitespace allowed, an optional sign, decimal
- * digits of any script (Unicode Nd, mixed freely) with single underscores between them. Undefined
- * where Python raises ValueError.
+ * digits of any script (Unicode Nd, mixed freely) with single underscores between them, at most 4300
+ * of them. Undefined where Python raises ValueError.
  */
 import { pyStrip } from "./strip.js"
 
@@ -23,10 +23,16 @@ export const pyDecimalDigitsValue = (digits: string): bigint => {
   return value
 }
 
+/** CPython >= 3.11: int() of text refuses more digits than sys.get_int_max_str_digits(). */
+const INT_MAX_STR_DIGITS = 4300
+
 export const pyIntParse = (text: string): bigint | undefined => {
   const t = pyStrip(text)
   if (!/^[+-]?\p{Nd}(?:_?\p{Nd})*$/u.test(t)) return undefined
-  const magnitude = pyDecimalDigitsValue(t.replace(/^[+-]|_/g, ""))
+  const digits = t.replace(/^[+-]|_/g, "")
+  // counted in code points (astral digits are two UTF-16 units); the sign and underscores do not count
+  if ([...digits].length > INT_MAX_STR_DIGITS) return undefined
+  const magnitude = pyDecimalDigitsValue(digits)
   return t.startsWith("-") ? -magnitude : magnitude
 }
 

@@ -28,6 +28,29 @@ describe("pyIntParse", () => {
     expect(pyIntParse("1.0")).toBeUndefined()
   })
 
+  it("refuses more than 4300 digits, counted without sign, underscores and spaces (sys.get_int_max_str_digits)", () => {
+    // python3.11: int("1" * 4301) raises ValueError; int("-" + "1" * 4300), int(" " + "1" * 4300 + " ")
+    // and int("1_" * 2150 + "1" * 2150) (6450 characters, 4300 digits) do not; leading zeros count
+    expect(pyIntParse("1".repeat(4300))).toBe(BigInt("1".repeat(4300)))
+    expect(pyIntParse("1".repeat(4301))).toBeUndefined()
+    expect(pyIntParse("0".repeat(4301))).toBeUndefined()
+    expect(pyIntParse("\u0661".repeat(4301))).toBeUndefined()
+    expect(pyIntParse(`-${"1".repeat(4300)}`)).toBe(-BigInt("1".repeat(4300)))
+    expect(pyIntParse(`+${"1".repeat(4300)}`)).toBe(BigInt("1".repeat(4300)))
+    expect(pyIntParse(` ${"1".repeat(4300)} `)).toBe(BigInt("1".repeat(4300)))
+    expect(pyIntParse(`${"1_".repeat(2150)}${"1".repeat(2150)}`)).toBe(BigInt("1".repeat(4300)))
+    expect(pyIntParse(`${"1_".repeat(4300)}1`)).toBeUndefined()
+    // astral digits (two UTF-16 units each) count once: int("\U0001d7cf" * 4300) parses, * 4301 does not
+    expect(pyIntParse("\u{1d7cf}".repeat(4300))).toBe(BigInt("1".repeat(4300)))
+    expect(pyIntParse("\u{1d7cf}".repeat(4301))).toBeUndefined()
+  })
+
+  it("gives the default for a limit or offset over the digit limit, not the cap", () => {
+    expect(parseNonNegativeInt("1".repeat(4300), 50, 200)).toBe(200)
+    expect(parseNonNegativeInt("1".repeat(4301), 50, 200)).toBe(50)
+    expect(parseNonNegativeInt("1".repeat(4301), 0, 1_000_000)).toBe(0)
+  })
+
   it("feeds the list's limit and offset", () => {
     expect(parseNonNegativeInt("\u0663", 50, 200)).toBe(3)
     expect(parseNonNegativeInt("-\u0661", 50, 200)).toBe(50)
