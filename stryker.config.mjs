@@ -8,6 +8,8 @@ import { behaviourGlobs } from "./tools/mutation/scope.ts"
  * `npm run mutation` (tools/mutation/run.ts) runs it and writes evidence/mutation/; it is
  * incremental (reports/mutation/incremental.json keeps the results of code and tests that did not
  * change); HERMETIC_MUTATE narrows the files (a comma-separated list of globs or file:line ranges).
+ * HERMETIC_MUTATION_TIMEOUT_MS, _INCREMENTAL and _REPORT let run.ts re-run timed-out mutants apart
+ * (timeoutRecheck.ts) without touching the main run's files.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 const BEHAVIOUR = behaviourGlobs()
@@ -17,13 +19,13 @@ export default {
   mutate: process.env.HERMETIC_MUTATE ? process.env.HERMETIC_MUTATE.split(",") : BEHAVIOUR,
   coverageAnalysis: "perTest",
   incremental: true,
-  incrementalFile: "reports/mutation/incremental.json",
+  incrementalFile: process.env.HERMETIC_MUTATION_INCREMENTAL ?? "reports/mutation/incremental.json",
   concurrency: Number(process.env.HERMETIC_MUTATION_CONCURRENCY ?? 2),
-  timeoutMS: 20000,
+  timeoutMS: Number(process.env.HERMETIC_MUTATION_TIMEOUT_MS ?? 20000),
   // the first run collects per-test coverage of the whole suite: minutes on a busy 2-core machine
   dryRunTimeoutMinutes: 20,
-  reporters: ["clear-text", "progress", "json", "html"],
-  jsonReporter: { fileName: "reports/mutation/mutation.json" },
+  reporters: process.env.HERMETIC_MUTATION_REPORT ? ["progress", "json"] : ["clear-text", "progress", "json", "html"],
+  jsonReporter: { fileName: process.env.HERMETIC_MUTATION_REPORT ?? "reports/mutation/mutation.json" },
   htmlReporter: { fileName: "reports/mutation/mutation.html" },
   thresholds: { high: 85, low: 70, break: null },
   // in place: the workspace packages resolve each other through node_modules links into packages/,

@@ -14,6 +14,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { replaceReportSection } from "../../packages/diff/src/evidence/reportSection.js"
+import type { TimeoutRecheck } from "./timeoutRecheck.js"
 
 export interface StrykerMutant {
   readonly id: string
@@ -48,6 +49,8 @@ export interface MutationSummary {
   readonly measuredAt: string
   readonly commit: string
   readonly loadAverage: number
+  /** The run's timeouts re-run alone, and what they became (timeoutRecheck.ts); absent when none timed out. */
+  readonly timeoutRecheck?: TimeoutRecheck
   readonly sample: { readonly lines: number; readonly seed: number; readonly codeLines: number } | undefined
   readonly counts: Readonly<Record<string, number>>
   readonly score: number
@@ -88,7 +91,11 @@ const inRegion = (region: PinOnlyRegion, file: string, line: number): boolean =>
       return from !== undefined && line >= from && line <= (to ?? from)
     }))
 
-export const summarize = (report: StrykerReport, lists: SurvivorLists, meta: Pick<MutationSummary, "measuredAt" | "commit" | "loadAverage" | "sample">): MutationSummary => {
+export const summarize = (
+  report: StrykerReport,
+  lists: SurvivorLists,
+  meta: Pick<MutationSummary, "measuredAt" | "commit" | "loadAverage" | "sample" | "timeoutRecheck">
+): MutationSummary => {
   const counts: Record<string, number> = {}
   const byFile: Array<{ file: string; detected: number; undetected: number }> = []
   const survivors: Array<{ key: string; status: string; equivalent: string | undefined; pinOnly?: string }> = []
@@ -147,6 +154,14 @@ export const renderSection = (s: MutationSummary): string => {
     "",
     `Statuses: ${Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(" · ")}`,
     "",
+    ...(s.timeoutRecheck === undefined
+      ? []
+      : [
+        `Timeouts re-run alone (one runner, ${s.timeoutRecheck.timeoutMs / 1000} s): ${s.timeoutRecheck.stillTimedOut} of ${s.timeoutRecheck.rerun} timed out again and count as detected; the others took the status of that run (${
+          Object.entries(s.timeoutRecheck.became).map(([k, v]) => `${k} ${v}`).join(" · ") || "none"
+        }).`,
+        ""
+      ]),
     ...(s.ignored.length === 0
       ? []
       : [
@@ -181,7 +196,7 @@ export const onDrawnLines = (report: StrykerReport, ranges: ReadonlyArray<string
 }
 
 /** When and where the Stryker run was measured; `--report-only` reads it back (RUN_META) instead of stamping its own moment. */
-export type RunMeta = Pick<MutationSummary, "measuredAt" | "commit" | "loadAverage">
+export type RunMeta = Pick<MutationSummary, "measuredAt" | "commit" | "loadAverage" | "timeoutRecheck">
 
 export const RUN_META = "reports/mutation/run-meta.json"
 

@@ -9,12 +9,17 @@
  *   npm run mutation -- --sample 200 --seed 26
  *   npm run mutation -- --sample 200 --seed 26 --report-only   the evidence again from the last report
  *                                            (after editing the equivalent or pin-only lists)
+ *
+ * After the run, the mutants that timed out are run again alone (timeoutRecheck.ts;
+ * `--no-recheck-timeouts` skips it, `--recheck-only` does only that for the last run): a Timeout
+ * on a loaded machine is not a detection.
  */
 import { execFileSync, spawnSync } from "node:child_process"
-import { chmodSync, existsSync, readFileSync, statSync, writeFileSync } from "node:fs"
+import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { measureRunMeta, RUN_META, type RunMeta, writeMutationEvidence } from "./mutationReport.js"
 import { sampleLines } from "./sampleLines.js"
+import { applyRecheck, timedOutLines, type TimeoutRecheck } from "./timeoutRecheck.js"
 
 const { values } = parseArgs({
   options: {
@@ -22,8 +27,12 @@ const { values } = parseArgs({
     seed: { type: "string", default: "26" },
     concurrency: { type: "string" },
     out: { type: "string", default: "evidence/mutation" },
-    "report-only": { type: "boolean", default: false }
-  }
+    "report-only": { type: "boolean", default: false },
+    "recheck-timeouts": { type: "boolean", default: true },
+    "recheck-only": { type: "boolean", default: false },
+    "recheck-timeout-ms": { type: "string", default: "60000" }
+  },
+  allowNegative: true
 })
 const env: NodeJS.ProcessEnv = { ...process.env }
 let sample: { lines: number; seed: number; codeLines: number } | undefined
@@ -47,21 +56,57 @@ const restoreExecutableBits = (): void => {
   }
 }
 
-let meta: RunMeta
-if (values["report-only"] !== true) {
-  const stryker = spawnSync("npx", ["stryker", "run", "stryker.config.mjs"], { stdio: "inherit", env })
+const REPORT = "reports/mutation/mutation.json"
+
+const stryker = (runEnv: NodeJS.ProcessEnv): void => {
+  const run = spawnSync("npx", ["stryker", "run", "stryker.config.mjs"], { stdio: "inherit", env: runEnv })
   restoreExecutableBits()
-  if (stryker.status !== 0) {
-    process.stderr.write(`mutation: StrykerJS exited ${stryker.status ?? stryker.signal}: no score written\n`)
+  if (run.status !== 0) {
+    process.stderr.write(`mutation: StrykerJS exited ${run.status ?? run.signal}: no score written\n`)
     process.exit(2)
   }
-  // the run's own moment, commit and load: --report-only later writes these, not its own
-  meta = measureRunMeta()
-  writeFileSync(RUN_META, `${JSON.stringify(meta, null, 2)}\n`)
-} else if (existsSync(RUN_META)) {
-  meta = JSON.parse(readFileSync(RUN_META, "utf8")) as RunMeta
-} else {
-  process.stderr.write(`mutation: --report-only needs ${RUN_META}, written by a Stryker run in this checkout\n`)
-  process.exit(2)
 }
-process.stdout.write(`${writeMutationEvidence({ report: "reports/mutation/mutation.json", out: values.out, meta, sample, ...(ranges !== undefined ? { ranges } : {}) })}\n`)
+
+/** Re-runs the timed-out mutants' lines alone (one runner, a longer timeout) and folds their statuses into the report. */
+const recheckTimeouts = (): TimeoutRecheck | undefined => {
+  const first = JSON.parse(readFileSync(REPORT, "utf8")) as Parameters<typeof timedOutLines>[0]
+  const lines = timedOutLines(first)
+  if (lines.length === 0) return undefined
+  const timeoutMs = Number(values["recheck-timeout-ms"])
+  const second = "reports/mutation/recheck.json"
+  const incremental = "reports/mutation/recheck-incremental.json"
+  rmSync(incremental, { force: true })
+  process.stderr.write(`mutation: re-running the ${lines.length} lines with a Timeout alone (timeout ${timeoutMs} ms)\n`)
+  stryker({
+    ...env,
+    HERMETIC_MUTATE: lines.join(","),
+    HERMETIC_MUTATION_CONCURRENCY: "1",
+    HERMETIC_MUTATION_TIMEOUT_MS: String(timeoutMs),
+    HERMETIC_MUTATION_INCREMENTAL: incremental,
+    HERMETIC_MUTATION_REPORT: second
+  })
+  const { recheck, report } = applyRecheck(first, JSON.parse(readFileSync(second, "utf8")) as typeof first, timeoutMs)
+  writeFileSync(REPORT, JSON.stringify(report))
+  return recheck
+}
+
+const lastRunMeta = (): RunMeta => {
+  if (existsSync(RUN_META)) return JSON.parse(readFileSync(RUN_META, "utf8")) as RunMeta
+  process.stderr.write(`mutation: --report-only and --recheck-only need ${RUN_META}, written by a Stryker run in this checkout\n`)
+  return process.exit(2)
+}
+
+let meta: RunMeta
+if (values["recheck-only"] === true) {
+  const recheck = recheckTimeouts()
+  meta = recheck === undefined ? lastRunMeta() : { ...lastRunMeta(), timeoutRecheck: recheck }
+  writeFileSync(RUN_META, `${JSON.stringify(meta, null, 2)}\n`)
+} else if (values["report-only"] !== true) {
+  stryker(env)
+  // the run's own moment, commit and load: --report-only later writes these, not its own
+  const measured = measureRunMeta()
+  const recheck = values["recheck-timeouts"] === true ? recheckTimeouts() : undefined
+  meta = recheck === undefined ? measured : { ...measured, timeoutRecheck: recheck }
+  writeFileSync(RUN_META, `${JSON.stringify(meta, null, 2)}\n`)
+} else meta = lastRunMeta()
+process.stdout.write(`${writeMutationEvidence({ report: REPORT, out: values.out, meta, sample, ...(ranges !== undefined ? { ranges } : {}) })}\n`)
