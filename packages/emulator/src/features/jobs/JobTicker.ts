@@ -23,6 +23,7 @@ import { fromEpochSeconds, fromIsoformat, assumeConfiguredZone, strftime } from 
 import { nowIso } from "./JobRecord.js"
 import { deleteJobAt, type Job, type JobEntry, jobNamespaces, loadJobEntry, loadMaybeDueJobs, saveExecution, saveJobAt } from "./JobStore.js"
 import { computeNextRun, graceSeconds } from "./NextRun.js"
+import { countPlusOne, countValue } from "./RepeatCount.js"
 import { isDict, pyStr, pyTruthy } from "../../python/index.js"
 
 export const CRON_PREAMBLE_STANDIN = "[hermetic: Hermes' cron job preamble]"
@@ -51,12 +52,12 @@ const markRun = (stored: Job, ok: boolean, error: string | null, now: number): J
   const repeat = job["repeat"]
   const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
   if (isDict(repeat) && pyTruthy(repeat)) {
-    const times = typeof repeat["times"] === "number" ? repeat["times"] : null
-    let completed = typeof repeat["completed"] === "number" ? repeat["completed"] : 0
-    const preclaimed = schedule["kind"] === "once" && times !== null && times > 0 && completed > 0
-    if (!preclaimed) completed += 1
+    const times = countValue(repeat["times"]) ?? null
+    let completed: unknown = "completed" in repeat ? repeat["completed"] : 0
+    const preclaimed = schedule["kind"] === "once" && times !== null && times > 0 && (countValue(completed) ?? 0) > 0
+    if (!preclaimed) completed = countPlusOne(completed)
     job["repeat"] = { ...repeat, completed }
-    if (times !== null && times > 0 && completed >= times) return null
+    if (times !== null && times > 0 && (countValue(completed) ?? 0) >= times) return null
   }
   const next = computeNextRun(schedule, now, at)
   job["next_run_at"] = Either.isRight(next) ? next.right : null
@@ -77,11 +78,11 @@ const markRun = (stored: Job, ok: boolean, error: string | null, now: number): J
 const claim = (job: Job): { readonly store: Job | null | undefined; readonly proceed: boolean } => {
   const schedule = isDict(job["schedule"]) ? job["schedule"] : {}
   const repeat = isDict(job["repeat"]) ? job["repeat"] : undefined
-  const times = typeof repeat?.["times"] === "number" ? repeat["times"] : null
+  const times = countValue(repeat?.["times"]) ?? null
   if (schedule["kind"] !== "once" || repeat === undefined || times === null || times <= 0) return { store: undefined, proceed: true }
-  const completed = typeof repeat["completed"] === "number" ? repeat["completed"] : 0
-  if (completed >= times) return { store: null, proceed: false }
-  return { store: { ...job, repeat: { ...repeat, completed: completed + 1 } }, proceed: true }
+  const completed = "completed" in repeat ? repeat["completed"] : 0
+  if ((countValue(completed) ?? 0) >= times) return { store: null, proceed: false }
+  return { store: { ...job, repeat: { ...repeat, completed: countPlusOne(completed) } }, proceed: true }
 }
 
 /** Stores what became of the first job with this id (the list lookup upstream's functions make). */
