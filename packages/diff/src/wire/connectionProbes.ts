@@ -98,6 +98,11 @@ export const CONNECTION_PROBES: ReadonlyArray<ConnectionProbe> = [
     steps: [head("GET /health HTTP/1.0", HOST, "Connection: keep-alive"), head("GET /health HTTP/1.0", HOST, "Connection: keep-alive")]
   },
   {
+    name: "a session key sent twice, each within the length limit",
+    description: "two X-Hermes-Session-Key lines of 200 characters on a session chat of an unknown session: aiohttp reads the first (the 256-character check passes, the missing session answers 404), where a join of both would be too long",
+    steps: [head("POST /api/sessions/missing/chat HTTP/1.1", HOST, `Authorization: Bearer ${KEY_PLACEHOLDER}`, `X-Hermes-Session-Key: ${"a".repeat(200)}`, `X-Hermes-Session-Key: ${"b".repeat(200)}`, "Content-Type: application/json", "Content-Length: 2", "Connection: close") + "{}"]
+  },
+  {
     name: "Content-Length +5",
     description: "a signed Content-Length on an authorized POST: refused by the parser or by the body-limit middleware, and how the connection ends",
     registered: PARSER_REJECTION,
