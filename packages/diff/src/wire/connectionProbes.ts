@@ -48,6 +48,18 @@ const HOST = "Host: 127.0.0.1"
 const x = (n: number) => "x".repeat(n)
 const health11 = head("GET /health HTTP/1.1", HOST)
 
+/** A session chat of an unknown session with one X-Hermes-Session-Key line per key, then closed. */
+const sessionChatWithKeys = (...keys: ReadonlyArray<string>) =>
+  head(
+    "POST /api/sessions/missing/chat HTTP/1.1",
+    HOST,
+    `Authorization: Bearer ${KEY_PLACEHOLDER}`,
+    ...keys.map((k) => `X-Hermes-Session-Key: ${k}`),
+    "Content-Type: application/json",
+    "Content-Length: 2",
+    "Connection: close"
+  ) + "{}"
+
 /** Both parsers refuse the request with a 400; aiohttp's is worded text over HTTP/1.0, node:http's bare. */
 const PARSER_REJECTION = "http-parser-rejection-text"
 
@@ -96,6 +108,21 @@ export const CONNECTION_PROBES: ReadonlyArray<ConnectionProbe> = [
     name: "HTTP/1.0 GET with Connection: keep-alive, twice",
     description: "HTTP/1.0 asking for keep-alive: is the connection kept for a second request?",
     steps: [head("GET /health HTTP/1.0", HOST, "Connection: keep-alive"), head("GET /health HTTP/1.0", HOST, "Connection: keep-alive")]
+  },
+  {
+    name: "a session key sent twice, each within the length limit",
+    description: "two X-Hermes-Session-Key lines of 200 characters on a session chat of an unknown session: aiohttp reads the first (the 256-character check passes, the missing session answers 404), where a join of both would be too long",
+    steps: [sessionChatWithKeys("a".repeat(200), "b".repeat(200))]
+  },
+  {
+    name: "a session key sent twice, only the second over the length limit",
+    description: "the first X-Hermes-Session-Key line short, the second 300 characters: the first is the key, so the missing session answers 404",
+    steps: [sessionChatWithKeys("b", "a".repeat(300))]
+  },
+  {
+    name: "a session key sent twice, only the first over the length limit",
+    description: "the first X-Hermes-Session-Key line 300 characters, the second short: the first is the key, refused as too long (400)",
+    steps: [sessionChatWithKeys("a".repeat(300), "b")]
   },
   {
     name: "Content-Length +5",

@@ -203,7 +203,7 @@ class NodeRequestHead implements EmuRequestHead {
     this.method = (req.method ?? "GET").toUpperCase()
     this.path = q < 0 ? raw : raw.slice(0, q)
     this.#search = q < 0 ? "" : raw.slice(q + 1)
-    this.headers = joinedHeaders(req)
+    this.headers = firstHeaders(req)
     this.#res = res
   }
 
@@ -217,13 +217,16 @@ class NodeRequestHead implements EmuRequestHead {
   }
 }
 
-/** node:http joins repeated headers with ", " except Set-Cookie, which it lists. */
-const joinedHeaders = (req: http.IncomingMessage): Record<string, string | undefined> => {
-  const incoming = req.headers
+/**
+ * A repeated header is its first line's value, as aiohttp's `request.headers.get` reads it
+ * (node:http's own `req.headers` joins custom ones with ", ": two session keys would be one).
+ */
+const firstHeaders = (req: http.IncomingMessage): Record<string, string | undefined> => {
+  const raw = req.rawHeaders
   const headers: Record<string, string | undefined> = {}
-  for (const k in incoming) {
-    const v = incoming[k]
-    if (v !== undefined) headers[k] = Array.isArray(v) ? v.join(", ") : v
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const name = (raw[i] as string).toLowerCase()
+    if (!Object.hasOwn(headers, name)) headers[name] = raw[i + 1] as string
   }
   return headers
 }

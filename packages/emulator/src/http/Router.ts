@@ -27,7 +27,6 @@ type Segment = { readonly literal: string; readonly param?: undefined } | { read
 interface Compiled<H> {
   readonly route: RouteDef<H>
   readonly segments: ReadonlyArray<Segment>
-  readonly profiled: boolean
 }
 
 const PARAM = /^\{(\w+)\}$/
@@ -52,7 +51,6 @@ export interface RouterOptions {
 const UPSTREAM: RouterOptions = { profileMount: true, decodeSegments: true }
 
 export class Router<H> {
-  private readonly compiled: ReadonlyArray<Compiled<H>>
   /** Candidates by segment count: a request is only matched against patterns of its own length. */
   private readonly byLength = new Map<number, Array<Compiled<H>>>()
   private readonly decodeSegments: boolean
@@ -64,19 +62,15 @@ export class Router<H> {
         const param = PARAM.exec(p)
         return param === null ? { literal: p } : { param: param[1] as string }
       })
-    this.compiled = routes.flatMap((route) => [
-      { route, segments: parse(splitPath(route.path)), profiled: false },
-      ...(options.profileMount ? [{ route, segments: parse(["p", "{profile}", ...splitPath(route.path)]), profiled: true }] : [])
+    const compiled = routes.flatMap((route): Array<Compiled<H>> => [
+      { route, segments: parse(splitPath(route.path)) },
+      ...(options.profileMount ? [{ route, segments: parse(["p", "{profile}", ...splitPath(route.path)]) }] : [])
     ])
-    for (const c of this.compiled) {
+    for (const c of compiled) {
       const list = this.byLength.get(c.segments.length) ?? []
       list.push(c)
       this.byLength.set(c.segments.length, list)
     }
-  }
-
-  get routes(): ReadonlyArray<RouteDef<H>> {
-    return this.compiled.filter((c) => !c.profiled).map((c) => c.route)
   }
 
   match(method: string, rawPath: string): RouteMatch<H> {
