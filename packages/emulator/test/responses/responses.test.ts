@@ -199,6 +199,18 @@ describe.each(["0.19.0", "0.21.0"] as const)("Responses API on %s", (pin) => {
     ])
   })
 
+  it("a streamed function_call item's arguments are json.dumps of what json.loads read (NaN, 1.0, -0.0, big ints, key order)", async () => {
+    const c = await open({ hermesVersion: pin, enabledToolsets: ["todo"] })
+    const args = '{"todos": [{"id": "n1", "content": "floats", "status": "pending"}],  "2": 1.0, "weight": NaN, "big": 123456789012345678901234567890, "1": -0.0}'
+    await c.script({ turns: [{ replies: [{ toolCalls: [{ id: "call_p1", name: "todo", arguments: args }] }, { text: "listed" }] }] })
+    const text = await (await c.request("POST", "/v1/responses", { body: { input: "python numbers", stream: true } })).text()
+    const added = text.split("\n\n").find((f) => f.startsWith("event: response.output_item.added") && f.includes('"function_call"')) ?? ""
+    // upstream re-serializes the parsed dict: one space after each comma, Python's float and int texts
+    expect(added).toContain(
+      String.raw`"arguments": "{\"todos\": [{\"id\": \"n1\", \"content\": \"floats\", \"status\": \"pending\"}], \"2\": 1.0, \"weight\": NaN, \"big\": 123456789012345678901234567890, \"1\": -0.0}"`
+    )
+  })
+
   it("a held reply streams once released; the stored response is the terminal one", async () => {
     const c = await open({ hermesVersion: pin })
     await c.script({ turns: [{ replies: [{ hold: "h2", text: "abc", chunks: ["a", "b", "c"] }] }] })

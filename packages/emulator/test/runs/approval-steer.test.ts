@@ -46,6 +46,18 @@ describe.each(["0.19.0", "0.21.0"] as const)("approvals on %s", (pin) => {
     expect(events[0]).toMatchObject({ tool: "terminal", preview: "rm -rf /tmp/hermetic-probe" })
   })
 
+  it("approval.request names the command json.loads read, with a NaN beside it in the arguments", async () => {
+    const c = await open({ hermesVersion: pin, enabledToolsets: ["terminal"] })
+    const args = '{"command": "echo DROP TABLE t9", "note": NaN}'
+    await c.script({ turns: [{ replies: [{ toolCalls: [{ name: "terminal", arguments: args }] }, { text: "done" }] }] })
+    const runId = String((await c.json("POST", "/v1/runs", { input: "clean up" })).body["run_id"])
+    await c.waitForStatus(runId, ["waiting_for_approval"])
+    await c.json("POST", `/v1/runs/${runId}/approval`, { choice: "deny" })
+    await c.waitForStatus(runId, ["completed"])
+    const events = dataEvents(await readSse(await c.request("GET", `/v1/runs/${runId}/events`)))
+    expect(events.find((e) => e["event"] === "approval.request")).toMatchObject({ command: "echo DROP TABLE t9" })
+  })
+
   it("409 approval_not_pending while running without a pending approval", async () => {
     const c = await open({ hermesVersion: pin, enabledToolsets: ["terminal"] })
     await c.script({ turns: [{ replies: [{ hold: "h", text: "x" }] }] })

@@ -96,8 +96,8 @@ export const fromIsoformat = (text: string): Either.Either<ZonedTime, string> =>
   let micro = 0
   let offsetSeconds: number | undefined
   if (rest !== "") {
-    if (rest[0] !== "T" && rest[0] !== " ") return invalid
-    rest = rest.slice(1)
+    // any one character separates the time (observed live: X, x, 5, -, an emoji)
+    rest = rest.replace(/^./su, "")
     const time = TIME.exec(rest)
     if (time === null) return invalid
     hour = Number(time[1])

@@ -57,11 +57,24 @@ export const sqlKey = (value: unknown): Either.Either<string | null, string> => 
   return Either.left("Error binding parameter: type is not supported")
 }
 
-/** A REAL compared with TEXT affinity becomes SQLite's 15-significant-digit rendering. */
-const floatText = (x: number): string => {
-  if (!Number.isFinite(x)) return x > 0 ? "Inf" : x < 0 ? "-Inf" : ""
-  const s = Number(x.toPrecision(15)).toString()
-  return Number.isInteger(Number(s)) && !s.includes("e") ? `${s}.0` : s
+/** Digits after a point with the trailing zeros gone, and `.0` when none is left (the `!` flag). */
+const withPoint = (digits: string): string => {
+  const trimmed = digits.includes(".") ? digits.replace(/0+$/, "").replace(/\.$/, "") : digits
+  return trimmed.includes(".") ? trimmed : `${trimmed}.0`
+}
+
+/**
+ * A REAL compared with TEXT affinity becomes SQLite's `%!.15g` text: 15 significant digits, the
+ * exponent form below 1e-4 and from 1e15 (two exponent digits at least), a point always
+ * (1.0e+20, 1.5e-07, 2.0). sqlite3 binds NaN as NULL: no text.
+ */
+const floatText = (x: number): string | null => {
+  if (Number.isNaN(x)) return null
+  if (!Number.isFinite(x)) return x > 0 ? "Inf" : "-Inf"
+  const [mantissa = "", exponent = "0"] = x.toExponential(14).split("e")
+  const exp = Number(exponent)
+  if (exp < -4 || exp >= 15) return `${withPoint(mantissa)}e${exp < 0 ? "-" : "+"}${String(Math.abs(exp)).padStart(2, "0")}`
+  return withPoint(x.toFixed(14 - exp))
 }
 
 const decode = (data: string): StoredResponse | undefined => {

@@ -35,7 +35,7 @@ import { Ids, type IdsShape, messageItemId } from "../../services/Ids.js"
 import { sessionTranscript } from "../sessions/SessionTranscript.js"
 import { type StoredResponse, putStoredResponse, setConversation, sqlKey } from "./ResponseStore.js"
 import { messageItem, storedHistory } from "./ResponseTranscript.js"
-import { pyDumps, pyTruthy } from "../../python/index.js"
+import { PyDict, pyDumps, pyJsonLoads, pyTruthy } from "../../python/index.js"
 
 export interface StreamSpec {
   readonly responseId: string
@@ -59,14 +59,13 @@ type AgentSignal =
 
 const ZERO_USAGE: AgentUsage = { input_tokens: 0, output_tokens: 0, total_tokens: 0 }
 
-/** `json.dumps` of the parsed arguments when they are an object, else the text as it came. */
+/**
+ * `json.dumps` of the dict `json.loads` read (NaN, 1.0, big ints and key order as Python keeps
+ * them), else the text as it came (a tool runs only on a dict: agent/tools/ToolArguments.ts).
+ */
 const reserializedArguments = (json: string): string => {
-  try {
-    const parsed: unknown = JSON.parse(json)
-    return typeof parsed === "object" && parsed !== null && !Array.isArray(parsed) ? pyDumps(parsed) : json
-  } catch {
-    return json
-  }
+  const parsed = pyJsonLoads(json)
+  return Either.isRight(parsed) && parsed.right instanceof PyDict ? pyDumps(parsed.right) : json
 }
 
 /** A write to a client that has gone away (upstream: ConnectionResetError from response.write). */

@@ -15,6 +15,7 @@ import type { DangerousMatch } from "../../agent/tools/DangerousCommands.js"
 import type { ApprovalChoice } from "../../agent/tools/ToolCalls.js"
 import { reasoningPreview } from "../../agent/ReasoningPreview.js"
 import { previewRaises, toolPreview } from "../../agent/tools/ToolProgress.js"
+import { parseToolArguments } from "../../agent/tools/ToolArguments.js"
 import type { Agent } from "../../services/Agent.js"
 import type { EmuClock } from "../../services/Clock.js"
 import type { Storage } from "../../services/Storage.js"
@@ -58,14 +59,11 @@ const pushProgress = (spec: RunSpec, event: RunEvent) =>
     return setStatus(spec, status, { last_event: event["event"] }).pipe(Effect.zipRight(putIfActive(spec, event)))
   })
 
+/** The command the terminal tool was given: its `command` argument as json.loads read it (NaN beside it and all). */
 const commandOf = (call: ExecutedToolCall): string => {
   if (call.approval?.command !== undefined) return call.approval.command
-  try {
-    const args: unknown = JSON.parse(call.arguments)
-    return typeof args === "object" && args !== null && "command" in args ? pyStr((args as Record<string, unknown>)["command"]) : ""
-  } catch {
-    return ""
-  }
+  const parsed = parseToolArguments(call.arguments)
+  return parsed._tag === "Object" && "command" in parsed.args ? pyStr(parsed.args["command"]) : ""
 }
 
 /**
