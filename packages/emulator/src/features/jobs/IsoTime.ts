@@ -1,6 +1,6 @@
 /**
  * Python datetime as the cron store writes and reads it: `isoformat()` of an aware datetime
- * (microseconds only when non-zero, offset as ±HH:MM) and `datetime.fromisoformat` (3.11) for the
+ * (microseconds only when non-zero, offset as ±HH:MM[:SS[.ffffff]]) and `datetime.fromisoformat` (3.11) for the
  * forms a schedule or a stored time uses. Instants are epoch microseconds plus the UTC offset they
  * are shown in. The emulated gateway's configured timezone is UTC (as the oracle runner's is).
  */
@@ -15,11 +15,14 @@ export interface ZonedTime {
 
 const pad = (n: number, w = 2): string => String(Math.abs(n)).padStart(w, "0")
 
+/** An offset may hold microseconds (`+05:30:15.25`): counted in whole microseconds, never float residue. */
+const offsetMicros = (seconds: number): number => Math.round(seconds * 1e6)
+
 export const fromEpochSeconds = (seconds: number): ZonedTime => ({ micros: Math.round(seconds * 1e6), offsetSeconds: 0 })
 
 /** Wall-clock fields of the time in its own offset (UTC for naive). */
 export const wallClock = (t: ZonedTime) => {
-  const shifted = t.micros + (t.offsetSeconds ?? 0) * 1e6
+  const shifted = t.micros + offsetMicros(t.offsetSeconds ?? 0)
   const ms = Math.floor(shifted / 1000)
   const d = new Date(ms)
   return {
@@ -34,13 +37,17 @@ export const wallClock = (t: ZonedTime) => {
   }
 }
 
+/** Python's offset text: ±HH:MM, then :SS when seconds or microseconds, then .ffffff when microseconds. */
 const offsetText = (seconds: number): string => {
   const sign = seconds < 0 ? "-" : "+"
-  const abs = Math.abs(seconds)
+  const micros = Math.abs(offsetMicros(seconds))
+  const abs = Math.floor(micros / 1e6)
+  const us = micros % 1e6
   const hh = Math.floor(abs / 3600)
   const mm = Math.floor((abs % 3600) / 60)
   const ss = abs % 60
-  return `${sign}${pad(hh)}:${pad(mm)}${ss === 0 ? "" : `:${pad(ss)}`}`
+  const secs = ss === 0 && us === 0 ? "" : `:${pad(ss)}`
+  return `${sign}${pad(hh)}:${pad(mm)}${secs}${us === 0 ? "" : `.${pad(us, 6)}`}`
 }
 
 /** `datetime.isoformat()`. */
@@ -79,7 +86,19 @@ const daysInMonth = (y: number, m: number): number => new Date(Date.UTC(y, m, 0)
 
 const DATE = /^(\d{4})(?:-(\d{2})-(\d{2})|(\d{2})(\d{2}))/
 const TIME = /^(\d{2})(?::?(\d{2})(?::?(\d{2})(?:[.,](\d+))?)?)?/
-const ZONE = /^(?:Z|([+-])(\d{2}):?(\d{2})(?::?(\d{2})(?:[.,]\d+)?)?)$/
+/** ±HH[:MM[:SS]] with one separator style throughout, a fraction of a second after any part. */
+const ZONE = /^(?:Z|([+-])(\d{2})(?:(:?)(\d{2})(?:\3(\d{2}))?)?(?:[.,](\d+))?)$/
+
+/** Up to six fraction digits as microseconds (more are dropped, as Python does). */
+const fractionMicros = (digits: string | undefined): number => Number((digits ?? "").slice(0, 6).padEnd(6, "0"))
+
+/** The offset of a ZONE match in seconds; Python 3.11 reads one whose hours, minutes and seconds are all 0 as UTC, its fraction dropped. */
+const zoneOffsetSeconds = (zone: RegExpExecArray): number => {
+  if (zone[1] === undefined) return 0
+  const whole = Number(zone[2]) * 3600 + Number(zone[4] ?? 0) * 60 + Number(zone[5] ?? 0)
+  if (whole === 0) return 0
+  return (zone[1] === "-" ? -1 : 1) * (whole + fractionMicros(zone[6]) / 1e6)
+}
 
 /** `datetime.fromisoformat(text)`; Left is the ValueError message. (ISO week dates are not supported.) */
 export const fromIsoformat = (text: string): Either.Either<ZonedTime, string> => {
@@ -103,14 +122,12 @@ export const fromIsoformat = (text: string): Either.Either<ZonedTime, string> =>
     hour = Number(time[1])
     minute = Number(time[2] ?? 0)
     second = Number(time[3] ?? 0)
-    micro = Number((time[4] ?? "").slice(0, 6).padEnd(6, "0"))
+    micro = fractionMicros(time[4])
     rest = rest.slice(time[0].length)
     if (rest !== "") {
       const zone = ZONE.exec(rest)
       if (zone === null) return invalid
-      offsetSeconds = zone[1] === undefined
-        ? 0
-        : (zone[1] === "-" ? -1 : 1) * (Number(zone[2]) * 3600 + Number(zone[3]) * 60 + Number(zone[4] ?? 0))
+      offsetSeconds = zoneOffsetSeconds(zone)
     }
   }
   if (month < 1 || month > 12) return Either.left("month must be in 1..12")
@@ -119,7 +136,7 @@ export const fromIsoformat = (text: string): Either.Either<ZonedTime, string> =>
   if (minute > 59) return Either.left("minute must be in 0..59")
   if (second > 59) return Either.left("second must be in 0..59")
   const wall = Date.UTC(year, month - 1, day, hour, minute, second) * 1000 + micro
-  return Either.right({ micros: wall - (offsetSeconds ?? 0) * 1e6, offsetSeconds })
+  return Either.right({ micros: wall - offsetMicros(offsetSeconds ?? 0), offsetSeconds })
 }
 
 /** A naive time read as wall-clock time in the configured zone (UTC). */
