@@ -341,16 +341,23 @@ const assistantMessage = (reply: Reply, text: string, finishReason: string, rest
   }
 }
 
-/** The assistant message carrying a reply's tool calls, as Hermes stores it. */
+/**
+ * The assistant message carrying a reply's tool calls, as Hermes stores it: the ids stripped
+ * (build_assistant_message), while the results keep the model's raw id — a padded id thus leaves
+ * its result orphaned for the next repair.
+ */
 const toolCallsMessage = (text: string, reply: Reply, calls: ReadonlyArray<ExecutedToolCall>): AgentMessage =>
   assistantMessage(reply, text, "tool_calls", {
-    tool_calls: calls.map((call) => ({
-      id: call.id,
-      call_id: call.id,
-      response_item_id: `fc_${call.id.replace(/^call_/, "")}`,
-      type: "function",
-      function: { name: call.name, arguments: call.arguments }
-    }))
+    tool_calls: calls.map((call) => {
+      const id = pyStrip(call.id)
+      return {
+        id,
+        call_id: id,
+        response_item_id: `fc_${id.replace(/^call_/, "")}`,
+        type: "function",
+        function: { name: call.name, arguments: call.arguments }
+      }
+    })
   })
 
 /** The third invalid tool round in a row: Hermes gives up, naming the first call. */
