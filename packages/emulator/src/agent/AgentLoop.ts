@@ -47,6 +47,7 @@ import type { Interrupt } from "./Interrupt.js"
 import { AgentTurnState } from "./AgentTurnState.js"
 import { unhashablePartType } from "./UnhashablePartType.js"
 import { streamedArgumentText } from "./ToolArgumentRepair.js"
+import { storedToolCallIds } from "./ToolCallIds.js"
 import type { DangerousMatch } from "./tools/DangerousCommands.js"
 import { callTool } from "./tools/ToolCalls.js"
 import { INVALID_ARGUMENTS_RESULT, parseToolArguments, roundArgumentText } from "./tools/ToolArguments.js"
@@ -342,18 +343,17 @@ const assistantMessage = (reply: Reply, text: string, finishReason: string, rest
 }
 
 /**
- * The assistant message carrying a reply's tool calls, as Hermes stores it: the ids stripped
- * (build_assistant_message), while the results keep the model's raw id — a padded id thus leaves
- * its result orphaned for the next repair.
+ * The assistant message carrying a reply's tool calls, as Hermes stores it: the ids as
+ * ToolCallIds.ts makes them, while the results keep the model's raw id.
  */
 const toolCallsMessage = (text: string, reply: Reply, calls: ReadonlyArray<ExecutedToolCall>): AgentMessage =>
   assistantMessage(reply, text, "tool_calls", {
     tool_calls: calls.map((call) => {
-      const id = pyStrip(call.id)
+      const { callId, responseItemId } = storedToolCallIds(call.id)
       return {
-        id,
-        call_id: id,
-        response_item_id: `fc_${id.replace(/^call_/, "")}`,
+        id: callId,
+        call_id: callId,
+        response_item_id: responseItemId,
         type: "function",
         function: { name: call.name, arguments: call.arguments }
       }
