@@ -47,6 +47,7 @@ import type { Interrupt } from "./Interrupt.js"
 import { AgentTurnState } from "./AgentTurnState.js"
 import { unhashablePartType } from "./UnhashablePartType.js"
 import { streamedArgumentText } from "./ToolArgumentRepair.js"
+import { storedToolCallIds } from "./ToolCallIds.js"
 import type { DangerousMatch } from "./tools/DangerousCommands.js"
 import { callTool } from "./tools/ToolCalls.js"
 import { INVALID_ARGUMENTS_RESULT, parseToolArguments, roundArgumentText } from "./tools/ToolArguments.js"
@@ -341,16 +342,22 @@ const assistantMessage = (reply: Reply, text: string, finishReason: string, rest
   }
 }
 
-/** The assistant message carrying a reply's tool calls, as Hermes stores it. */
+/**
+ * The assistant message carrying a reply's tool calls, as Hermes stores it: the ids as
+ * ToolCallIds.ts makes them, while the results keep the model's raw id.
+ */
 const toolCallsMessage = (text: string, reply: Reply, calls: ReadonlyArray<ExecutedToolCall>): AgentMessage =>
   assistantMessage(reply, text, "tool_calls", {
-    tool_calls: calls.map((call) => ({
-      id: call.id,
-      call_id: call.id,
-      response_item_id: `fc_${call.id.replace(/^call_/, "")}`,
-      type: "function",
-      function: { name: call.name, arguments: call.arguments }
-    }))
+    tool_calls: calls.map((call) => {
+      const { callId, responseItemId } = storedToolCallIds(call.id)
+      return {
+        id: callId,
+        call_id: callId,
+        response_item_id: responseItemId,
+        type: "function",
+        function: { name: call.name, arguments: call.arguments }
+      }
+    })
   })
 
 /** The third invalid tool round in a row: Hermes gives up, naming the first call. */
