@@ -15,6 +15,17 @@ describe("parseJsonPreservingNumbers", () => {
     expect(parseJsonPreservingNumbers('[{"x": "a\\"1.0", "y": [2.0, 3]}, 4.25]')).toEqual([{ x: 'a"1.0', y: [{ $float: "2.0" }, 3] }, 4.25])
   })
 
+  it("reads Python's bare NaN, Infinity and -Infinity as floats, and leaves them alone inside strings", () => {
+    expect(parseJsonPreservingNumbers('{"a": NaN, "b": [Infinity, -Infinity, 1.0], "s": "NaN -Infinity", "n": 2}')).toEqual({
+      a: { $float: "NaN" },
+      b: [{ $float: "Infinity" }, { $float: "-Infinity" }, { $float: "1.0" }],
+      s: "NaN -Infinity",
+      n: 2
+    })
+    expect(parseJsonPreservingNumbers("NaN")).toEqual({ $float: "NaN" })
+    expect(() => parseJsonPreservingNumbers('{"a": Nan}')).toThrow(SyntaxError)
+  })
+
   it("throws on invalid JSON like JSON.parse", () => {
     expect(() => parseJsonPreservingNumbers("{nope")).toThrow(SyntaxError)
   })
