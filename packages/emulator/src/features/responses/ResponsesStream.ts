@@ -268,9 +268,9 @@ const toolStarted = (state: StreamState, call: ExecutedToolCall) =>
 const toolCompleted = (state: StreamState, call: ExecutedToolCall) => Effect.gen(() => completeTool(state, call))
 
 function* completeTool(state: StreamState, call: ExecutedToolCall) {
-  // upstream looks the completion up by the agent's own tool_call_id: one without an id, or
-  // matching no open call, writes nothing (the function_call item stays in progress)
-  const open = call.id === "" ? undefined : state.tools.open.find((o) => o.callId === call.id)
+  // upstream looks the completion up by the agent's own tool_call_id: one without an id (open
+  // calls never have an empty one) or matching no open call writes nothing (the item stays in progress)
+  const open = state.tools.open.find((o) => o.callId === call.id)
   if (open === undefined) return
   state.tools.open.splice(state.tools.open.indexOf(open), 1)
   yield* write(state, "response.output_item.done", { output_index: open.index, item: { ...open.item, status: "completed" } })
