@@ -144,6 +144,21 @@ describe("jobs API on 0.19.0 (observed live: evidence/cassette-sources/live/sess
     expect(await (await c.admin("/cron/tick")).json()).toEqual({ fired: 0 })
   })
 
+  it("a run whose turn fails records Hermes' RuntimeError text in the job and its failed execution", async () => {
+    const { c, call } = await setup()
+    const id = String(job(await call("POST", "/api/jobs", { name: "daily", schedule: "0 9 * * *", prompt: "say hi" }))["id"])
+    // the cron scheduler raises RuntimeError(result["error"]) for a failed turn and stores
+    // f"{type(e).__name__}: {e}" (fixtures/0.19.0/jobs-a-cron-run-whose-model-call-fails-…)
+    await c.script({ turns: [{ replies: [{ error: { status: 400, message: "synthetic cron failure" } }] }] })
+    await call("POST", `/api/jobs/${id}/run`)
+    await c.admin("/clock", { advance: 30 })
+    expect(await (await c.admin("/cron/tick")).json()).toEqual({ fired: 1 })
+    const error = "RuntimeError: HTTP 400: synthetic cron failure"
+    expect(job(await call("GET", `/api/jobs/${id}`))).toMatchObject({ last_status: "error", last_error: error })
+    const listed = (await call("GET", "/api/jobs")).body["jobs"] as Array<Record<string, unknown>>
+    expect(listed[0]?.["latest_execution"]).toMatchObject({ job_id: id, status: "failed", error })
+  })
+
   it("PATCH merges whitelisted fields as sent, refuses nothing-to-update, 404s and malformed ids", async () => {
     const { call } = await setup()
     const id = String(job(await call("POST", "/api/jobs", { name: "every", schedule: "every 30m", prompt: "tick", repeat: 3 }))["id"])

@@ -211,6 +211,38 @@ describe.each(["0.19.0", "0.21.0"] as const)("Responses API on %s", (pin) => {
     )
   })
 
+  // read from the 0.19.0 source and recorded on it; 0.21.0's stream was not observed
+  it.runIf(pin === "0.19.0")("a tool call with an empty id streams under a generated call id and is never completed (live-observed)", async () => {
+    const c = await open({ hermesVersion: pin, enabledToolsets: ["todo"] })
+    const todo = (id: string, n: string) => ({ name: "todo", id, arguments: { todos: [{ id: n, content: n, status: "pending" }] } })
+    await c.script({ turns: [{ replies: [{ toolCalls: [todo("call_a", "1")] }, { toolCalls: [todo("", "2")] }, { text: "done" }] }] })
+    const text = await (await c.request("POST", "/v1/responses", { body: { input: "plan", stream: true } })).text()
+    const items = text.split("\n\n").filter((f) => f.startsWith("event: response.output_item.")).map((f) => {
+      const data = JSON.parse(f.slice(f.indexOf("data: ") + 6)) as { item: Record<string, unknown> }
+      return [f.slice(7, f.indexOf("\n")), data.item["type"], data.item["call_id"]]
+    })
+    const id = /"id": "resp_([0-9a-f]{28})"/.exec(text)?.[1] ?? ""
+    // upstream falls back to call_<response id hex>_<start count> and finds no pending call for a
+    // completion without an id: no done item, no output (tools-responses-stream-repeated-and-empty-call-ids)
+    const generated = `call_${id}_2`
+    expect(items).toEqual([
+      ["response.output_item.added", "function_call", "call_a"],
+      ["response.output_item.done", "function_call", "call_a"],
+      ["response.output_item.added", "function_call_output", "call_a"],
+      ["response.output_item.done", "function_call_output", "call_a"],
+      ["response.output_item.added", "function_call", generated],
+      ["response.output_item.added", "message", undefined],
+      ["response.output_item.done", "message", undefined]
+    ])
+    const stored = (await c.json("GET", `/v1/responses/resp_${id}`)).body
+    expect((stored["output"] as Array<Record<string, unknown>>).map((item) => [item["type"], item["call_id"]])).toEqual([
+      ["function_call", "call_a"],
+      ["function_call_output", "call_a"],
+      ["function_call", generated],
+      ["message", undefined]
+    ])
+  })
+
   it("a held reply streams once released; the stored response is the terminal one", async () => {
     const c = await open({ hermesVersion: pin })
     await c.script({ turns: [{ replies: [{ hold: "h2", text: "abc", chunks: ["a", "b", "c"] }] }] })

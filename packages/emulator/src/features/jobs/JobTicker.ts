@@ -13,6 +13,7 @@
  */
 import { Duration, Effect, Either } from "effect"
 import { playAgentTurn } from "../../agent/AgentLoop.js"
+import type { AgentTurnResult } from "../../agent/AgentTurn.js"
 import { Gateways } from "../../services/GatewayProcess.js"
 import { EmuClock } from "../../services/Clock.js"
 import { Ids } from "../../services/Ids.js"
@@ -24,7 +25,7 @@ import { nowIso } from "./JobRecord.js"
 import { deleteJobAt, type Job, type JobEntry, jobNamespaces, loadJobEntry, loadMaybeDueJobs, saveExecution, saveJobAt } from "./JobStore.js"
 import { computeNextRun, graceSeconds } from "./NextRun.js"
 import { countPlusOne, countValue } from "./RepeatCount.js"
-import { isDict, pyStr, pyTruthy } from "../../python/index.js"
+import { isDict, pyStr, pyStrip, pyTruthy } from "../../python/index.js"
 
 export const CRON_PREAMBLE_STANDIN = "[hermetic: Hermes' cron job preamble]"
 
@@ -117,8 +118,9 @@ function* fireJob(ns: string, job: Job) {
   const finished = clock.now(ns)
   yield* writeTitle(ns, sessionId, `${pyStr(job["name"])} \u00b7 ${strftime(stamp, "%b %d %H:%M")}`)
   yield* endSession(ns, sessionId, "cron_complete", finished)
+  const error = result.failed ? failedRunError(result) : null
   const after = yield* loadJobEntry(ns, id)
-  if (after !== undefined) yield* storeOutcome(ns, after, markRun(after.job, !result.failed, result.error ?? null, finished))
+  if (after !== undefined) yield* storeOutcome(ns, after, markRun(after.job, !result.failed, error, finished))
   yield* saveExecution(ns, id, {
     id: ids.hex(32),
     job_id: id,
@@ -130,9 +132,17 @@ function* fireJob(ns: string, job: Job) {
     claimed_at: startedIso,
     started_at: startedIso,
     finished_at: nowIso(finished),
-    error: result.failed ? (result.error ?? null) : null
+    error
   })
 }
+
+/**
+ * What a failed run records as its error: the scheduler raises RuntimeError with the turn's error
+ * (or else its stripped final response, or a fixed text) and stores the exception as
+ * "<type name>: <message>" (fixtures/0.19.0/jobs-a-cron-run-whose-model-call-fails-…).
+ */
+const failedRunError = (result: AgentTurnResult): string =>
+  `RuntimeError: ${result.error || pyStrip(result.finalResponse) || "agent reported failure"}`
 
 /** Identity of the emulated gateway process in execution records (fixed per emulator process). */
 // made at the first execution record, not at load (services/NodeCrypto.ts says why)

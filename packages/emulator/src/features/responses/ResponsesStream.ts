@@ -100,7 +100,10 @@ interface MessageItem {
 /** The tool items: as response.completed lists them (before the message), and the calls still open. */
 interface ToolItems {
   readonly listed: Array<Record<string, unknown>>
-  readonly open: Map<string, { readonly item: Record<string, unknown>; readonly index: number }>
+  /** Started calls not completed yet, in start order: a completion takes the first with its id. */
+  readonly open: Array<{ readonly callId: string; readonly item: Record<string, unknown>; readonly index: number }>
+  /** Tool starts so far: the fallback call id of a call that has none counts them. */
+  started: number
 }
 
 /** What the store keeps of the response: the snapshot written last, and the usage it reports. */
@@ -165,7 +168,7 @@ function* startStream(ctx: RouteContext, spec: StreamSpec) {
     ids,
     wire: { frames, sequence: 0, clientGone: false, writesSinceGone: 0 },
     message,
-    tools: { listed: [], open: new Map() },
+    tools: { listed: [], open: [], started: 0 },
     snapshot: { conversationKey: Either.getOrNull(sqlKey(spec.conversation)), usage: ZERO_USAGE, terminalPersisted: false }
   }
 
@@ -239,19 +242,24 @@ const openMessage = (state: StreamState) =>
     })
   })
 
-/** `_emit_tool_started`: a function_call item opens. */
+/**
+ * `_emit_tool_started`: a function_call item opens. A call without an id is streamed under
+ * `call_<response id hex>_<start count>`, which no completion names (see completeTool).
+ */
 const toolStarted = (state: StreamState, call: ExecutedToolCall) =>
   Effect.suspend(() => {
+    state.tools.started += 1
+    const callId = call.id || `call_${state.spec.responseId.slice(5)}_${state.tools.started}`
     const item = {
       id: `fc_${state.ids.hex(24)}`,
       type: "function_call",
       status: "in_progress",
       name: call.name,
-      call_id: call.id,
+      call_id: callId,
       arguments: reserializedArguments(call.arguments)
     }
     const index = nextOutputIndex(state)
-    state.tools.open.set(call.id, { item, index })
+    state.tools.open.push({ callId, item, index })
     state.tools.listed.push({ type: "function_call", name: item.name, arguments: item.arguments, call_id: item.call_id })
     return write(state, "response.output_item.added", { output_index: index, item })
   })
@@ -260,9 +268,11 @@ const toolStarted = (state: StreamState, call: ExecutedToolCall) =>
 const toolCompleted = (state: StreamState, call: ExecutedToolCall) => Effect.gen(() => completeTool(state, call))
 
 function* completeTool(state: StreamState, call: ExecutedToolCall) {
-  const open = state.tools.open.get(call.id)
+  // upstream looks the completion up by the agent's own tool_call_id: one without an id (open
+  // calls never have an empty one) or matching no open call writes nothing (the item stays in progress)
+  const open = state.tools.open.find((o) => o.callId === call.id)
   if (open === undefined) return
-  state.tools.open.delete(call.id)
+  state.tools.open.splice(state.tools.open.indexOf(open), 1)
   yield* write(state, "response.output_item.done", { output_index: open.index, item: { ...open.item, status: "completed" } })
   const output = [{ type: "input_text", text: call.result ?? "" }]
   const item = { id: `fco_${state.ids.hex(24)}`, type: "function_call_output", call_id: call.id, output, status: "completed" }
