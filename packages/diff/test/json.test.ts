@@ -24,6 +24,7 @@ describe("parseJsonPreservingNumbers", () => {
     })
     expect(parseJsonPreservingNumbers("NaN")).toEqual({ $float: "NaN" })
     expect(() => parseJsonPreservingNumbers('{"a": Nan}')).toThrow(SyntaxError)
+    expect(() => parseJsonPreservingNumbers('{"a": NaN}', { pythonNonFinite: false })).toThrow(SyntaxError)
   })
 
   it("throws on invalid JSON like JSON.parse", () => {

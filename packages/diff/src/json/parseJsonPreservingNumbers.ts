@@ -67,9 +67,14 @@ const markNumber = (lexeme: string, value: number): JsonValue => {
   return value
 }
 
-/** Throws SyntaxError like JSON.parse on invalid JSON. */
-export const parseJsonPreservingNumbers = (text: string): JsonValue => {
-  const { lexemes, marked } = numberLexemes(text)
+/**
+ * Throws SyntaxError like JSON.parse on invalid JSON. `pythonNonFinite: false` refuses the bare
+ * non-finite literals as JSON.parse does.
+ */
+export const parseJsonPreservingNumbers = (text: string, options?: { readonly pythonNonFinite?: boolean }): JsonValue => {
+  const scanned = numberLexemes(text)
+  const lexemes = scanned.lexemes
+  const marked = options?.pythonNonFinite === false ? undefined : scanned.marked
   if (marked === undefined && lexemes.every((l) => !/[.eE]/.test(l) && l.replace("-", "").length < 16)) return JSON.parse(text) as JsonValue
   let next = 0
   // JSON.parse calls the reviver leaves-first in document order, so the lexemes line up.

@@ -129,7 +129,8 @@ class Normalizer {
     let reqBody: JsonValue | undefined
     if (req.body !== undefined) {
       try {
-        reqBody = this.json(parseJsonPreservingNumbers(req.body), step, `${location}.request.body`)
+        // what the client sent, the same bytes on both sides: strict JSON, as recorded evidence (the fuzz run's) normalized it
+        reqBody = this.json(parseJsonPreservingNumbers(req.body, { pythonNonFinite: false }), step, `${location}.request.body`)
       } catch {
         reqBody = { $raw: this.tokens.tokenize(req.body) }
       }
