@@ -8,8 +8,8 @@ import { behaviourGlobs } from "./tools/mutation/scope.ts"
  * `npm run mutation` (tools/mutation/run.ts) runs it and writes evidence/mutation/; it is
  * incremental (reports/mutation/incremental.json keeps the results of code and tests that did not
  * change); HERMETIC_MUTATE narrows the files (a comma-separated list of globs or file:line ranges).
- * HERMETIC_MUTATION_TIMEOUT_MS, _INCREMENTAL and _REPORT let run.ts re-run timed-out mutants apart
- * (timeoutRecheck.ts) without touching the main run's files.
+ * HERMETIC_MUTATION_TIMEOUT_MS, _COVERAGE, _INCREMENTAL and _REPORT let run.ts run timed-out and
+ * surviving mutants again apart (tools/mutation/recheck.ts) without touching the main run's files.
  * @type {import('@stryker-mutator/api/core').PartialStrykerOptions}
  */
 const BEHAVIOUR = behaviourGlobs()
@@ -17,7 +17,7 @@ export default {
   testRunner: "vitest",
   vitest: { configFile: "vitest.mutation.config.ts" },
   mutate: process.env.HERMETIC_MUTATE ? process.env.HERMETIC_MUTATE.split(",") : BEHAVIOUR,
-  coverageAnalysis: "perTest",
+  coverageAnalysis: process.env.HERMETIC_MUTATION_COVERAGE ?? "perTest",
   incremental: true,
   incrementalFile: process.env.HERMETIC_MUTATION_INCREMENTAL ?? "reports/mutation/incremental.json",
   concurrency: Number(process.env.HERMETIC_MUTATION_CONCURRENCY ?? 2),

@@ -14,7 +14,7 @@ import { execFileSync } from "node:child_process"
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs"
 import { loadavg } from "node:os"
 import { replaceReportSection } from "../../packages/diff/src/evidence/reportSection.js"
-import type { TimeoutRecheck } from "./timeoutRecheck.js"
+import type { Recheck } from "./recheck.js"
 
 export interface StrykerMutant {
   readonly id: string
@@ -24,9 +24,12 @@ export interface StrykerMutant {
   /** For an Ignored mutant, why: the reason of the `// Stryker disable` comment over its line. */
   readonly statusReason?: string
   readonly location: { readonly start: { readonly line: number; readonly column: number } }
+  /** The ids of the tests that killed it (a Killed mutant). */
+  readonly killedBy?: ReadonlyArray<string>
 }
 export interface StrykerReport {
   readonly files: Readonly<Record<string, { readonly mutants: ReadonlyArray<StrykerMutant> }>>
+  readonly testFiles?: Readonly<Record<string, { readonly tests: ReadonlyArray<{ readonly id: string; readonly name: string }> }>>
 }
 
 /** A survivor's key in the equivalents list: where it is and what it changes. */
@@ -49,8 +52,8 @@ export interface MutationSummary {
   readonly measuredAt: string
   readonly commit: string
   readonly loadAverage: number
-  /** The run's timeouts re-run alone, and what they became (timeoutRecheck.ts); absent when none timed out. */
-  readonly timeoutRecheck?: TimeoutRecheck
+  /** The run's timeouts and survivors run again, and what they became (recheck.ts); absent when not run. */
+  readonly rechecks?: ReadonlyArray<Recheck>
   readonly sample: { readonly lines: number; readonly seed: number; readonly codeLines: number } | undefined
   readonly counts: Readonly<Record<string, number>>
   readonly score: number
@@ -94,7 +97,7 @@ const inRegion = (region: PinOnlyRegion, file: string, line: number): boolean =>
 export const summarize = (
   report: StrykerReport,
   lists: SurvivorLists,
-  meta: Pick<MutationSummary, "measuredAt" | "commit" | "loadAverage" | "sample" | "timeoutRecheck">
+  meta: Pick<MutationSummary, "measuredAt" | "commit" | "loadAverage" | "sample" | "rechecks">
 ): MutationSummary => {
   const counts: Record<string, number> = {}
   const byFile: Array<{ file: string; detected: number; undetected: number }> = []
@@ -137,6 +140,7 @@ export const summarize = (
 }
 
 const pct = (x: number) => `${(100 * x).toFixed(1)} %`
+const statusCounts = (counts: Readonly<Record<string, number>>) => Object.entries(counts).map(([k, v]) => `${k} ${v}`).join(" · ") || "none"
 
 export const renderSection = (s: MutationSummary): string => {
   const detected = s.byFile.reduce((n, f) => n + f.detected, 0)
@@ -154,14 +158,14 @@ export const renderSection = (s: MutationSummary): string => {
     "",
     `Statuses: ${Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(" · ")}`,
     "",
-    ...(s.timeoutRecheck === undefined
-      ? []
-      : [
-        `Timeouts re-run alone (one runner, ${s.timeoutRecheck.timeoutMs / 1000} s): ${s.timeoutRecheck.stillTimedOut} of ${s.timeoutRecheck.rerun} timed out again and count as detected; the others took the status of that run (${
-          Object.entries(s.timeoutRecheck.became).map(([k, v]) => `${k} ${v}`).join(" · ") || "none"
-        }).`,
-        ""
-      ]),
+    ...(s.rechecks ?? []).flatMap((r) => [
+      r.of === "Timeout"
+        ? `Timeouts run again (${r.how}): ${r.unchanged} of ${r.rerun} timed out again and count as detected; the others took that run's status (${statusCounts(r.became)}).`
+        : `Survivors run again (${r.how}): ${r.unchanged} of ${r.rerun} survived again; the others took that run's status (${statusCounts(r.became)}).${
+          r.killed.length === 0 ? "" : ` Killed then, with the tests that killed them: ${r.killed.map((k) => `\`${k.key.replace("packages/emulator/src/", "")}\` by ${k.by.slice(0, 2).join("; ")}${k.by.length > 2 ? ` (+${k.by.length - 2})` : ""}`).join(" · ")}`
+        }`,
+      ""
+    ]),
     ...(s.ignored.length === 0
       ? []
       : [
@@ -196,7 +200,7 @@ export const onDrawnLines = (report: StrykerReport, ranges: ReadonlyArray<string
 }
 
 /** When and where the Stryker run was measured; `--report-only` reads it back (RUN_META) instead of stamping its own moment. */
-export type RunMeta = Pick<MutationSummary, "measuredAt" | "commit" | "loadAverage" | "timeoutRecheck">
+export type RunMeta = Pick<MutationSummary, "measuredAt" | "commit" | "loadAverage" | "rechecks">
 
 export const RUN_META = "reports/mutation/run-meta.json"
 

@@ -10,16 +10,19 @@
  *   npm run mutation -- --sample 200 --seed 26 --report-only   the evidence again from the last report
  *                                            (after editing the equivalent or pin-only lists)
  *
- * After the run, the mutants that timed out are run again alone (timeoutRecheck.ts;
- * `--no-recheck-timeouts` skips it, `--recheck-only` does only that for the last run): a Timeout
- * on a loaded machine is not a detection.
+ * After the run, two statuses are settled by running those mutants again (recheck.ts): the ones
+ * that timed out, alone with a longer timeout (a Timeout on a loaded machine is not a detection;
+ * `--no-recheck-timeouts` skips it), and, on a sample, the survivors against the whole suite
+ * (per-test coverage can miss the test that would notice; `--no-recheck-survivors` skips it, and
+ * `--recheck-survivors` asks for it on the whole scope, where it costs hours). `--recheck-only`
+ * does what the last run's meta does not hold yet.
  */
 import { execFileSync, spawnSync } from "node:child_process"
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
 import { measureRunMeta, RUN_META, type RunMeta, writeMutationEvidence } from "./mutationReport.js"
 import { sampleLines } from "./sampleLines.js"
-import { applyRecheck, timedOutLines, type TimeoutRecheck } from "./timeoutRecheck.js"
+import { applyRecheck, linesWith, type Recheck, type RecheckedStatus } from "./recheck.js"
 
 const { values } = parseArgs({
   options: {
@@ -29,6 +32,7 @@ const { values } = parseArgs({
     out: { type: "string", default: "evidence/mutation" },
     "report-only": { type: "boolean", default: false },
     "recheck-timeouts": { type: "boolean", default: true },
+    "recheck-survivors": { type: "boolean" },
     "recheck-only": { type: "boolean", default: false },
     "recheck-timeout-ms": { type: "string", default: "60000" }
   },
@@ -67,27 +71,38 @@ const stryker = (runEnv: NodeJS.ProcessEnv): void => {
   }
 }
 
-/** Re-runs the timed-out mutants' lines alone (one runner, a longer timeout) and folds their statuses into the report. */
-const recheckTimeouts = (): TimeoutRecheck | undefined => {
-  const first = JSON.parse(readFileSync(REPORT, "utf8")) as Parameters<typeof timedOutLines>[0]
-  const lines = timedOutLines(first)
+/** Runs the mutants of one status again (their lines, as `second` sets Stryker up) and folds the statuses into the report. */
+const recheck = (of: RecheckedStatus, how: string, second: NodeJS.ProcessEnv): Recheck | undefined => {
+  const first = JSON.parse(readFileSync(REPORT, "utf8")) as Parameters<typeof linesWith>[0]
+  const lines = linesWith(first, of)
   if (lines.length === 0) return undefined
-  const timeoutMs = Number(values["recheck-timeout-ms"])
-  const second = "reports/mutation/recheck.json"
-  const incremental = "reports/mutation/recheck-incremental.json"
+  const report = `reports/mutation/recheck-${of}.json`
+  const incremental = `reports/mutation/recheck-${of}-incremental.json`
   rmSync(incremental, { force: true })
-  process.stderr.write(`mutation: re-running the ${lines.length} lines with a Timeout alone (timeout ${timeoutMs} ms)\n`)
-  stryker({
-    ...env,
-    HERMETIC_MUTATE: lines.join(","),
-    HERMETIC_MUTATION_CONCURRENCY: "1",
-    HERMETIC_MUTATION_TIMEOUT_MS: String(timeoutMs),
-    HERMETIC_MUTATION_INCREMENTAL: incremental,
-    HERMETIC_MUTATION_REPORT: second
-  })
-  const { recheck, report } = applyRecheck(first, JSON.parse(readFileSync(second, "utf8")) as typeof first, timeoutMs)
-  writeFileSync(REPORT, JSON.stringify(report))
-  return recheck
+  process.stderr.write(`mutation: running the ${lines.length} lines with a ${of} mutant again (${how})\n`)
+  stryker({ ...env, ...second, HERMETIC_MUTATE: lines.join(","), HERMETIC_MUTATION_INCREMENTAL: incremental, HERMETIC_MUTATION_REPORT: report })
+  const settled = applyRecheck(first, JSON.parse(readFileSync(report, "utf8")) as typeof first, of, how)
+  writeFileSync(REPORT, JSON.stringify(settled.report))
+  return settled.recheck
+}
+
+/** The rechecks asked for that `done` does not hold yet, run in order: timeouts first, then survivors. */
+const rechecks = (done: ReadonlyArray<Recheck>): ReadonlyArray<Recheck> => {
+  const out = [...done]
+  const has = (of: RecheckedStatus) => done.some((r) => r.of === of)
+  if (values["recheck-timeouts"] === true && !has("Timeout")) {
+    const timeoutMs = Number(values["recheck-timeout-ms"])
+    const r = recheck("Timeout", `alone, one runner, ${timeoutMs / 1000} s timeout`, {
+      HERMETIC_MUTATION_CONCURRENCY: "1",
+      HERMETIC_MUTATION_TIMEOUT_MS: String(timeoutMs)
+    })
+    if (r !== undefined) out.push(r)
+  }
+  if ((values["recheck-survivors"] ?? sample !== undefined) && !has("Survived")) {
+    const r = recheck("Survived", "against the whole suite, coverageAnalysis all", { HERMETIC_MUTATION_COVERAGE: "all" })
+    if (r !== undefined) out.push(r)
+  }
+  return out
 }
 
 const lastRunMeta = (): RunMeta => {
@@ -96,17 +111,18 @@ const lastRunMeta = (): RunMeta => {
   return process.exit(2)
 }
 
-let meta: RunMeta
-if (values["recheck-only"] === true) {
-  const recheck = recheckTimeouts()
-  meta = recheck === undefined ? lastRunMeta() : { ...lastRunMeta(), timeoutRecheck: recheck }
+const withRechecks = (measured: RunMeta): RunMeta => {
+  const all = rechecks(measured.rechecks ?? [])
+  const meta = all.length === 0 ? measured : { ...measured, rechecks: all }
   writeFileSync(RUN_META, `${JSON.stringify(meta, null, 2)}\n`)
-} else if (values["report-only"] !== true) {
+  return meta
+}
+
+let meta: RunMeta
+if (values["recheck-only"] === true) meta = withRechecks(lastRunMeta())
+else if (values["report-only"] !== true) {
   stryker(env)
   // the run's own moment, commit and load: --report-only later writes these, not its own
-  const measured = measureRunMeta()
-  const recheck = values["recheck-timeouts"] === true ? recheckTimeouts() : undefined
-  meta = recheck === undefined ? measured : { ...measured, timeoutRecheck: recheck }
-  writeFileSync(RUN_META, `${JSON.stringify(meta, null, 2)}\n`)
+  meta = withRechecks(measureRunMeta())
 } else meta = lastRunMeta()
 process.stdout.write(`${writeMutationEvidence({ report: REPORT, out: values.out, meta, sample, ...(ranges !== undefined ? { ranges } : {}) })}\n`)
