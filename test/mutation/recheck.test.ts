@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest"
 import { renderSection, type StrykerMutant, summarize } from "../../tools/mutation/mutationReport.js"
-import { applyRecheck, linesWith } from "../../tools/mutation/recheck.js"
+import { applyRecheck, placesOf } from "../../tools/mutation/recheck.js"
 
 const mutant = (id: string, line: number, column: number, status: string, killedBy?: ReadonlyArray<string>): StrykerMutant => ({
   id,
@@ -21,9 +21,10 @@ const first = {
 const meta = { measuredAt: "2026-12-04T00:00:00.000Z", commit: "0".repeat(40), loadAverage: 1, sample: undefined }
 
 describe("running mutants of one status again", () => {
-  it("asks for each line that holds a mutant of the status once", () => {
-    expect(linesWith(first, "Timeout")).toEqual([`${A}:118-118`, `${B}:407-407`])
-    expect(linesWith(first, "Survived")).toEqual([`${A}:41-41`, `${B}:12-12`, `${B}:13-13`])
+  it("asks for each mutant's own span, in Stryker's columns from 0 (its line when the report has no end)", () => {
+    expect(placesOf(first, "Timeout")).toEqual([`${A}:118-118`, `${B}:407-407`])
+    const spanned = { files: { [A]: { mutants: [{ ...mutant("8", 41, 7, "Survived"), location: { start: { line: 41, column: 7 }, end: { line: 42, column: 3 } } }] } } }
+    expect(placesOf(spanned, "Survived")).toEqual([`${A}:41:6-42:2`])
   })
 
   it("gives each Timeout the second run's status for the same place and replacement, and counts what it became", () => {

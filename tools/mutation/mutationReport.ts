@@ -23,7 +23,8 @@ export interface StrykerMutant {
   readonly status: string
   /** For an Ignored mutant, why: the reason of the `// Stryker disable` comment over its line. */
   readonly statusReason?: string
-  readonly location: { readonly start: { readonly line: number; readonly column: number } }
+  /** Lines and columns from 1, as the report schema counts them. */
+  readonly location: { readonly start: { readonly line: number; readonly column: number }; readonly end?: { readonly line: number; readonly column: number } }
   /** The ids of the tests that killed it (a Killed mutant). */
   readonly killedBy?: ReadonlyArray<string>
 }

@@ -33,13 +33,21 @@ export interface Recheck {
   readonly killed: ReadonlyArray<{ readonly key: string; readonly by: ReadonlyArray<string> }>
 }
 
-/** The `file:L-L` ranges holding a mutant of the status, for HERMETIC_MUTATE. */
-export const linesWith = (report: StrykerReport, status: RecheckedStatus): ReadonlyArray<string> => {
-  const lines = new Set<string>()
+/**
+ * The places of the mutants of the status, for HERMETIC_MUTATE: each mutant's own span
+ * (`file:L:C-L:C`; Stryker counts those columns from 0, the report from 1), so the second run makes
+ * those mutants and the ones nested inside them, not every mutant of their lines.
+ */
+export const placesOf = (report: StrykerReport, status: RecheckedStatus): ReadonlyArray<string> => {
+  const places = new Set<string>()
   for (const [file, { mutants }] of Object.entries(report.files)) {
-    for (const m of mutants) if (m.status === status) lines.add(`${file}:${m.location.start.line}-${m.location.start.line}`)
+    for (const m of mutants) {
+      if (m.status !== status) continue
+      const { end, start } = m.location
+      places.add(end === undefined ? `${file}:${start.line}-${start.line}` : `${file}:${start.line}:${start.column - 1}-${end.line}:${end.column - 1}`)
+    }
   }
-  return [...lines].sort()
+  return [...places].sort()
 }
 
 /** The same mutant in another run of the same code: its place and what it puts there. */

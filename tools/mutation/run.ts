@@ -22,7 +22,7 @@ import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } 
 import { parseArgs } from "node:util"
 import { measureRunMeta, RUN_META, type RunMeta, writeMutationEvidence } from "./mutationReport.js"
 import { sampleLines } from "./sampleLines.js"
-import { applyRecheck, linesWith, type Recheck, type RecheckedStatus } from "./recheck.js"
+import { applyRecheck, placesOf, type Recheck, type RecheckedStatus } from "./recheck.js"
 
 const { values } = parseArgs({
   options: {
@@ -71,16 +71,16 @@ const stryker = (runEnv: NodeJS.ProcessEnv): void => {
   }
 }
 
-/** Runs the mutants of one status again (their lines, as `second` sets Stryker up) and folds the statuses into the report. */
+/** Runs the mutants of one status again (their places, as `second` sets Stryker up) and folds the statuses into the report. */
 const recheck = (of: RecheckedStatus, how: string, second: NodeJS.ProcessEnv): Recheck | undefined => {
-  const first = JSON.parse(readFileSync(REPORT, "utf8")) as Parameters<typeof linesWith>[0]
-  const lines = linesWith(first, of)
-  if (lines.length === 0) return undefined
+  const first = JSON.parse(readFileSync(REPORT, "utf8")) as Parameters<typeof placesOf>[0]
+  const places = placesOf(first, of)
+  if (places.length === 0) return undefined
   const report = `reports/mutation/recheck-${of}.json`
   const incremental = `reports/mutation/recheck-${of}-incremental.json`
   rmSync(incremental, { force: true })
-  process.stderr.write(`mutation: running the ${lines.length} lines with a ${of} mutant again (${how})\n`)
-  stryker({ ...env, ...second, HERMETIC_MUTATE: lines.join(","), HERMETIC_MUTATION_INCREMENTAL: incremental, HERMETIC_MUTATION_REPORT: report })
+  process.stderr.write(`mutation: running the ${places.length} ${of} mutants again (${how})\n`)
+  stryker({ ...env, ...second, HERMETIC_MUTATE: places.join(","), HERMETIC_MUTATION_INCREMENTAL: incremental, HERMETIC_MUTATION_REPORT: report })
   const settled = applyRecheck(first, JSON.parse(readFileSync(report, "utf8")) as typeof first, of, how)
   writeFileSync(REPORT, JSON.stringify(settled.report))
   return settled.recheck
