@@ -1,4 +1,5 @@
 /** Test helpers: an emulator on a loopback port, and small request helpers. */
+import * as net from "node:net"
 import { afterEach } from "vitest"
 import { type EmulatorOptions, type RunningEmulator, startEmulator } from "../src/index.js"
 import type { Script } from "@hermetic/script"
@@ -77,3 +78,13 @@ export const openClients = () => {
     return c
   }
 }
+
+/** Writes raw request bytes (latin-1) to a loopback port, half-closes, and answers every byte the server sent back. */
+export const rawExchange = (port: number, request: string): Promise<string> =>
+  new Promise((resolve, reject) => {
+    const socket = net.connect(port, "127.0.0.1", () => socket.end(Buffer.from(request, "latin1")))
+    let text = ""
+    socket.on("data", (d) => (text += d.toString("latin1")))
+    socket.on("close", () => resolve(text))
+    socket.on("error", reject)
+  })

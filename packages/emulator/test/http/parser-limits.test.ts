@@ -1,21 +1,13 @@
 /** What aiohttp's parser refuses before any route, emulated on the socket (seen on the real 0.19.0; evidence/live-comparisons/fuzz/). */
-import * as net from "node:net"
 import { Effect } from "effect"
 import { describe, expect, it } from "vitest"
 import { Emulator, layer } from "../../src/index.js"
 import { parserRejection } from "../../src/http/ParserLimits.js"
-import { API_KEY, openClients } from "../support.js"
+import { API_KEY, openClients, rawExchange } from "../support.js"
 
 const open = openClients()
 
-const raw = (port: number, request: string): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1", () => socket.end(Buffer.from(request, "latin1")))
-    let text = ""
-    socket.on("data", (d) => (text += d.toString("latin1")))
-    socket.on("close", () => resolve(text))
-    socket.on("error", reject)
-  })
+const raw = rawExchange
 
 describe("aiohttp's parser limits", () => {
   it("a header value over 8190 bytes, or a second Content-Type, is its HTTP/1.0 400 with the parser's text", async () => {

@@ -3,20 +3,12 @@
  * node:http joins custom headers with ", " (evidence/live-comparisons/routes-edges/, the
  * repeated-header connection probes on the real 0.19.0).
  */
-import * as net from "node:net"
 import { describe, expect, it } from "vitest"
-import { API_KEY, openClients } from "../support.js"
+import { API_KEY, openClients, rawExchange } from "../support.js"
 
 const open = openClients()
 
-const raw = (port: number, request: string): Promise<string> =>
-  new Promise((resolve, reject) => {
-    const socket = net.connect(port, "127.0.0.1", () => socket.end(Buffer.from(request, "latin1")))
-    let text = ""
-    socket.on("data", (d) => (text += d.toString("latin1")))
-    socket.on("close", () => resolve(text))
-    socket.on("error", reject)
-  })
+const raw = rawExchange
 
 const chatOnMissingSession = (keys: ReadonlyArray<string>) =>
   [
