@@ -122,7 +122,10 @@ let meta: RunMeta
 if (values["recheck-only"] === true) meta = withRechecks(lastRunMeta())
 else if (values["report-only"] !== true) {
   stryker(env)
-  // the run's own moment, commit and load: --report-only later writes these, not its own
-  meta = withRechecks(measureRunMeta())
+  // the run's own moment, commit and load: --report-only later writes these, not its own; written
+  // before the rechecks, so a recheck that fails can be run again with --recheck-only
+  const measured = measureRunMeta()
+  writeFileSync(RUN_META, `${JSON.stringify(measured, null, 2)}\n`)
+  meta = withRechecks(measured)
 } else meta = lastRunMeta()
 process.stdout.write(`${writeMutationEvidence({ report: REPORT, out: values.out, meta, sample, ...(ranges !== undefined ? { ranges } : {}) })}\n`)
