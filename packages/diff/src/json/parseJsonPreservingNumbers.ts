@@ -22,7 +22,7 @@ const NON_FINITE_MARK_ESCAPED = "\\u0000py-non-finite:"
  * The number literals of a JSON text, in document order, and the text with each non-finite literal
  * outside a string replaced by a marked string (undefined when there is none).
  */
-const numberLexemes = (text: string): { readonly lexemes: Array<string>; readonly marked: string | undefined } => {
+const scanLiterals = (text: string): { readonly lexemes: Array<string>; readonly marked: string | undefined } => {
   const out: Array<string> = []
   let marked = ""
   let copied = 0
@@ -72,7 +72,7 @@ const markNumber = (lexeme: string, value: number): JsonValue => {
  * non-finite literals as JSON.parse does.
  */
 export const parseJsonPreservingNumbers = (text: string, options?: { readonly pythonNonFinite?: boolean }): JsonValue => {
-  const scanned = numberLexemes(text)
+  const scanned = scanLiterals(text)
   const lexemes = scanned.lexemes
   const marked = options?.pythonNonFinite === false ? undefined : scanned.marked
   if (marked === undefined && lexemes.every((l) => !/[.eE]/.test(l) && l.replace("-", "").length < 16)) return JSON.parse(text) as JsonValue
