@@ -177,6 +177,24 @@ describe("bare 32-hex ids", () => {
   })
 })
 
+describe("a call id made from its response's id", () => {
+  const hex = "a5db4ff88c384160bf87786d304c"
+  const other = "ca2a8e9970f1c68c21abc1f8d150"
+  const streamed = (responseHex: string, callHex: string) =>
+    runOf(rawJsonExchange("POST", "/v1/responses", 200, JSON.stringify({ id: `resp_${responseHex}`, output: [{ type: "function_call", call_id: `call_${callHex}_3` }] })))
+  const bodyOf = (responseHex: string, callHex: string) =>
+    normalizeRun(streamed(responseHex, callHex), { version: 1, name: "t", steps: [{ reset: {} }] }, { clock: "pinned" }).steps[0]?.exchanges[0]?.response?.body
+
+  it("keeps the response it names (call_<response hex>_<n>) and its count, whatever the random hex", () => {
+    expect(bodyOf(hex, hex)).toEqual({ kind: "json", value: { id: "<resp:1>", output: [{ type: "function_call", call_id: "call_<resp:1>_3" }] } })
+    expect(bodyOf(other, other)).toEqual(bodyOf(hex, hex))
+  })
+
+  it("tells a call id made from another response apart", () => {
+    expect(bodyOf(hex, other)).toEqual({ kind: "json", value: { id: "<resp:1>", output: [{ type: "function_call", call_id: "call_<resp:2>_3" }] } })
+  })
+})
+
 describe("the Responses delta-join rule", () => {
   const ev = (type: string, seq: number, extra: Record<string, unknown> = {}) =>
     `event: ${type}\ndata: ${JSON.stringify({ type, sequence_number: seq, ...extra })}\n\n`

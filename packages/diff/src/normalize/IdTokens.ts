@@ -14,21 +14,26 @@ export class IdTokens {
 
   tokenize(text: string): string {
     let out = text
-    for (const { id: rule, kind, pattern } of ID_RULES) {
+    for (const { id: rule, kind, pattern, embeds } of ID_RULES) {
       if (!pattern.test(out)) continue
       pattern.lastIndex = 0
-      out = out.replace(pattern, (id) => {
+      out = out.replace(pattern, (id: string, before: unknown, inner: unknown, after: unknown) => {
         this.fired.set(rule, (this.fired.get(rule) ?? 0) + 1)
-        const known = this.tokens.get(id)
-        if (known !== undefined) return known
-        const n = (this.counters.get(kind) ?? 0) + 1
-        this.counters.set(kind, n)
-        const token = `<${kind}:${n}>`
-        this.tokens.set(id, token)
-        return token
+        if (embeds === undefined) return this.token(kind, id)
+        return `${String(before)}${this.token(embeds.kind, `${embeds.prefix}${String(inner)}`)}${String(after)}`
       })
     }
     return out
+  }
+
+  private token(kind: string, id: string): string {
+    const known = this.tokens.get(id)
+    if (known !== undefined) return known
+    const n = (this.counters.get(kind) ?? 0) + 1
+    this.counters.set(kind, n)
+    const token = `<${kind}:${n}>`
+    this.tokens.set(id, token)
+    return token
   }
 
   /** The raw id behind a token, for reports that want to show it. */

@@ -26,6 +26,12 @@ export interface IdRule extends Described {
   readonly action: "token"
   readonly kind: string
   readonly pattern: RegExp
+  /**
+   * An id built from another server-made id: the pattern's three groups are the text before, the
+   * other id's random part and the text after. That part takes the other id's token, so which id it
+   * was made from is compared, and the text around it exactly.
+   */
+  readonly embeds?: { readonly kind: string; readonly prefix: string }
 }
 
 const idRule = (kind: string, pattern: RegExp, reason: string): IdRule => ({ id: `id.${kind}`, applies: `strings matching ${pattern.source}`, action: "token", kind, pattern, reason })
@@ -37,6 +43,14 @@ export const ID_RULES: ReadonlyArray<IdRule> = [
   idRule("msg", /\bmsg_[0-9A-Za-z]{16,}\b/g, "message item ids are random hex"),
   idRule("fc", /\bfc_[0-9A-Za-z]{16,}\b/g, "function call item ids are random hex"),
   idRule("fco", /\bfco_[0-9A-Za-z]{16,}\b/g, "function call output item ids are random hex"),
+  {
+    ...idRule(
+      "call-of-response",
+      /\b(call_)([0-9a-f]{28})(_\d+)\b/g,
+      "a streamed Responses tool call without an id is named call_<its response id's hex>_<count>: the hex is the response id's token, the count is compared"
+    ),
+    embeds: { kind: "resp", prefix: "resp_" }
+  },
   idRule("call", /\bcall_[0-9A-Za-z]{8,}\b/g, "tool call ids are random"),
   idRule("api-session", /\bapi_\d{9,11}_[0-9a-f]{8}\b/g, "server-made session ids embed time.time() and 8 random hex digits"),
   idRule(
