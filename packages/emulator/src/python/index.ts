@@ -11,6 +11,7 @@ export { pyJsonDumps, pyJsonString, type PyJsonDumpsOptions } from "./jsonDumps.
 export { pyDumps } from "./dumps.js"
 export { pyFloatRepr, pyJsonFloat } from "./floatRepr.js"
 export { pyIntRepr } from "./intRepr.js"
+export { pyTimedeltaRepr } from "./timedeltaRepr.js"
 export { pyRepr, pyStr, pyStrRepr, pyIsPrintable } from "./pyRepr.js"
 export { pyStrip, pyLstrip, pyRstrip, pyIsSpace } from "./strip.js"
 export { pyTruthy } from "./truthy.js"

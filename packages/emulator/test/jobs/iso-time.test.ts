@@ -67,3 +67,22 @@ describe("fromIsoformat offsets", () => {
     }
   })
 })
+
+describe("fromIsoformat offsets of a day or more", () => {
+  const refused = (repr: string) => Either.left(`offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24), not ${repr}.`)
+
+  it("refuses them with the timedelta's repr, before the date's fields are checked", () => {
+    expect(fromIsoformat("2030-01-01T09:00+24:00")).toEqual(refused("datetime.timedelta(days=1)"))
+    expect(fromIsoformat("2030-01-01T09:00-24:00")).toEqual(refused("datetime.timedelta(days=-1)"))
+    expect(fromIsoformat("2030-01-01T09:00+23:60")).toEqual(refused("datetime.timedelta(days=1)"))
+    expect(fromIsoformat("2030-01-01T09:00+24:00.000001")).toEqual(refused("datetime.timedelta(days=1, microseconds=1)"))
+    expect(fromIsoformat("2030-01-01T09:00+48:30:15.25")).toEqual(refused("datetime.timedelta(days=2, seconds=1815, microseconds=250000)"))
+    expect(fromIsoformat("2030-01-01T09:00-48:30:15.25")).toEqual(refused("datetime.timedelta(days=-3, seconds=84584, microseconds=750000)"))
+    expect(fromIsoformat("2030-13-01T09:00+24:00")).toEqual(refused("datetime.timedelta(days=1)"))
+  })
+
+  it("keeps one just under a day, and minutes or seconds past 59 carried into the offset", () => {
+    expect(read("2030-01-01T09:00-23:59:59,999999")).toEqual(Either.right("2030-01-01T09:00:00-23:59:59.999999"))
+    expect(read("2030-01-01T09:00+00:60")).toEqual(Either.right("2030-01-01T09:00:00+01:00"))
+  })
+})

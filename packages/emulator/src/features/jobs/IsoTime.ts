@@ -5,6 +5,7 @@
  * are shown in. The emulated gateway's configured timezone is UTC (as the oracle runner's is).
  */
 import { Either } from "effect"
+import { pyTimedeltaRepr } from "../../python/index.js"
 
 export interface ZonedTime {
   /** Epoch microseconds. */
@@ -100,6 +101,9 @@ const zoneOffsetSeconds = (zone: RegExpExecArray): number => {
   return (zone[1] === "-" ? -1 : 1) * (whole + fractionMicros(zone[6]) / 1e6)
 }
 
+const DAY_SECONDS = 86_400
+const OFFSET_RANGE = "offset must be a timedelta strictly between -timedelta(hours=24) and timedelta(hours=24)"
+
 /** `datetime.fromisoformat(text)`; Left is the ValueError message. (ISO week dates are not supported.) */
 export const fromIsoformat = (text: string): Either.Either<ZonedTime, string> => {
   const invalid = Either.left(`Invalid isoformat string: '${text}'`)
@@ -128,6 +132,8 @@ export const fromIsoformat = (text: string): Either.Either<ZonedTime, string> =>
       const zone = ZONE.exec(rest)
       if (zone === null) return invalid
       offsetSeconds = zoneOffsetSeconds(zone)
+      // the tzinfo is built, and its range checked, before the date's fields are
+      if (Math.abs(offsetSeconds) >= DAY_SECONDS) return Either.left(`${OFFSET_RANGE}, not ${pyTimedeltaRepr(offsetMicros(offsetSeconds))}.`)
     }
   }
   if (month < 1 || month > 12) return Either.left("month must be in 1..12")
