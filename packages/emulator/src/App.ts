@@ -10,7 +10,7 @@ import { EmulatorConfig } from "./config/EmulatorConfig.js"
 import { aiohttpMethodNotAllowed, aiohttpNotFound, internalServerError, plainErrorResponse } from "./http/Envelopes.js"
 import { bearerGate } from "./http/Auth.js"
 import type { BodyReader, EmuRequest, EmuRequestHead, EmuResponse } from "./http/Exchange.js"
-import { sameHeaderName, withRequestBody } from "./http/Exchange.js"
+import { withRequestBody } from "./http/Exchange.js"
 import { addCorsHeaders, addSecurityHeaders, bodyLimitShortCircuit, corsShortCircuit } from "./http/Middleware.js"
 import { MAX_REQUEST_BYTES } from "./http/RequestBody.js"
 import { adminError, adminGate } from "./http/AdminGate.js"
@@ -26,7 +26,7 @@ import { Journal } from "./services/Journal.js"
 import { Storage } from "./services/Storage.js"
 import { crashLine, storageFailureLine, storageFailureOf } from "./services/StorageFailure.js"
 import { flatMapNow, isDone, mapNow } from "./http/Immediate.js"
-import { CurrentModelCallObserver } from "./journal/ModelCalls.js"
+import { requestJournal } from "./journal/RequestJournal.js"
 import { features as featuresOf } from "./version/Pins.js"
 import { sweepRunsIfDue } from "./features/runs/RunLookup.js"
 
@@ -186,35 +186,17 @@ export const makeApp = Effect.gen(function*() {
     return mapNow(answered, (a) => [a, faultLabel(fault)] as const)
   }
 
+  const journaled = requestJournal(journal, clock)
   const serve: StreamingAppHandler = (req, body) => {
-    const started = performance.now()
     const namespace = namespaceOf(req)
     const admin = isAdminPath(req.path)
-    const now = () => clock.now(namespace)
-    const entry = journal.open({ now, namespace, method: req.method, path: req.path, headers: req.headers, admin })
-    // the journal sees the body only if the app reads it
-    const journaled = mapNow(body, (read) => {
-      journal.attachBody(entry.id, read.bytes)
-      return read
-    })
-    const answered: Effect.Effect<readonly [Answer, string | null], never, EmulatorServices> = admin
-      ? mapNow(
-        Effect.catchAllDefect(mapNow(adminAnswer(req, journaled, namespace), (r) => [r, "admin"] as const), crashed(adminRoute(req), "admin")),
-        (a) => [a, null] as const
-      )
-      : dispatch(req, journaled, namespace)
-    // agent turns started by this request (also forked ones) report their model calls to its entry
-    const observed = entry.observer === undefined ? answered : Effect.locally(answered, CurrentModelCallObserver, entry.observer)
-    return mapNow(observed, ([[response, routeId], fault]) => {
-      journal.close(entry.id, {
-        operation: routeId,
-        status: response.status,
-        durationMs: performance.now() - started,
-        fault,
-        responseSession: response.headers.find(([name]) => sameHeaderName(name, "x-hermes-session-id"))?.[1] ?? null
-      })
-      return response
-    })
+    return journaled(req, namespace, admin, body, (journaledBody) =>
+      admin
+        ? mapNow(
+          Effect.catchAllDefect(mapNow(adminAnswer(req, journaledBody, namespace), (r) => [r, "admin"] as const), crashed(adminRoute(req), "admin")),
+          (a) => [a, null] as const
+        )
+        : dispatch(req, journaledBody, namespace))
   }
 
   const handle: AppHandler = (req) => serve(req, bodyInMemory(req.body))

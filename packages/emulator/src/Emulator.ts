@@ -21,7 +21,7 @@ import { providedOr, providedStorage } from "./ProvidedServices.js"
 import { EmuClock, makeEmuClock } from "./services/Clock.js"
 import { Faults, makeFaults } from "./services/Faults.js"
 import { Ids, makeSeededIds, randomIds } from "./services/Ids.js"
-import { Journal, makeJournal } from "./services/Journal.js"
+import { Journal, journalFor } from "./services/Journal.js"
 import { jobTicker } from "./features/jobs/JobTicker.js"
 import { isDone } from "./http/Immediate.js"
 import { Namespace } from "./namespace/Namespace.js"
@@ -67,7 +67,7 @@ function* buildServices(config: EmulatorConfigShape, options: EmulatorOptions, o
     Context.add(Ids, yield* providedOr(Ids, () => (overrides.seed === undefined ? randomIds : makeSeededIds(overrides.seed)))),
     Context.add(Agent, yield* providedOr(Agent, makeAgent)),
     Context.add(Faults, yield* providedOr(Faults, makeFaults)),
-    Context.add(Journal, makeJournal({ ...options.journal, secrets: [config.apiKey, config.adminKey] })),
+    Context.add(Journal, journalFor(config, options.journal)),
     Context.add(Gateways, gateways),
     Context.add(Runs, makeRuns(gateways))
   )

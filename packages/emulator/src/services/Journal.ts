@@ -5,6 +5,7 @@
  * calls the agent made for it (the messages it would send to the model).
  */
 import { Context, Effect } from "effect"
+import type { EmulatorConfigShape } from "../config/EmulatorConfig.js"
 import { captureRequest, type CapturedRequest, requestSession } from "../journal/RequestCapture.js"
 import { type JournalQuery, matchesQuery } from "../journal/JournalQuery.js"
 import { type ModelCall, type ModelCallObserver, modelMessagesJson } from "../journal/ModelCalls.js"
@@ -175,3 +176,6 @@ export const makeJournal = (options: JournalOptions = {}): JournalShape => {
   }
 }
 
+/** The journal of an emulator started with `config`: its API and admin keys are the literal secrets it redacts. */
+export const journalFor = (config: Pick<EmulatorConfigShape, "apiKey" | "adminKey">, options: JournalOptions = {}): JournalShape =>
+  makeJournal({ ...options, secrets: [config.apiKey, config.adminKey] })

@@ -94,6 +94,15 @@ describe("bounded request bodies", () => {
     expect(jobs.head).toContain('{"error": "Request Entity Too Large"}')
   })
 
+  it("a chunked control-plane body over the limit is the control plane's own 413, read up to the limit only", async () => {
+    const c = await open({ hermesVersion: "0.19.0" })
+    const guard = `x-hermetic-admin-key: ${API_KEY}\r\nContent-Type: application/json\r\n`
+    const up = await chunkedUpload(c.emu.port, `POST /__admin/script HTTP/1.1\r\nHost: 127.0.0.1\r\n${guard}Transfer-Encoding: chunked\r\n\r\n`, 200_000_000)
+    expect(status(up.head), JSON.stringify(up)).toBe(413)
+    expect(up.head).toContain("control plane request body too large")
+    expect(up.sent).toBeLessThan(60_000_000)
+  })
+
   it("a 401 does not wait for the body either", async () => {
     const c = await open({ hermesVersion: "0.19.0" })
     const up = await chunkedUpload(c.emu.port, "POST /v1/runs HTTP/1.1\r\nHost: 127.0.0.1\r\nTransfer-Encoding: chunked\r\n\r\n", 200_000_000)
