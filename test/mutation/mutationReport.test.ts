@@ -34,6 +34,28 @@ describe("the mutation summary", () => {
     expect(keyed.survivors.filter((v) => v.pinOnly !== undefined).map((v) => v.pinOnly)).toEqual(["keyed"])
   })
 
+  it("counts a survivor in emulator machinery or socket-level code apart: out of a recording's reach, left out of the third figure only", () => {
+    const s = summarize(
+      report,
+      {
+        equivalents: {},
+        pinOnly: {},
+        pinOnlyRegions: [{ file: "features/discovery/CapabilitiesDocument.ts", lines: "24-62", reason: "0.21.0 only" }],
+        outOfReachRegions: [{ file: "features/discovery/CapabilitiesDocument.ts", lines: "70", category: "no-gateway", reason: "emulator machinery" }]
+      },
+      meta
+    )
+    expect(s.survivors.map((v) => [v.key.split(":")[1], v.pinOnly, v.outOfReach])).toEqual([
+      ["30", "0.21.0 only", undefined],
+      ["70", undefined, "no-gateway: emulator machinery"],
+      ["71", undefined, undefined]
+    ])
+    expect(s.scoreOverReachable).toBe(2 / 4)
+    expect(s.scoreOverRecordable).toBe(2 / 3)
+    expect(renderSection(s)).toContain("**66.7 %**")
+    expect(renderSection(s)).toContain("— out of a recording's reach (no-gateway: emulator machinery)")
+  })
+
   it("leaves Ignored mutants out of the score and reports them by their comment's reason", () => {
     const s = summarize(report, { equivalents: {}, pinOnly: {} }, meta)
     expect(s.counts["Ignored"]).toBe(2)

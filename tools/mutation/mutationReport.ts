@@ -63,9 +63,24 @@ export interface MutationSummary {
   readonly byFile: ReadonlyArray<{ readonly file: string; readonly detected: number; readonly undetected: number }>
   /** Detected over the mutants a recording of the recordable pin can judge: equivalents and pin-only mutants left out. */
   readonly scoreOverReachable: number
-  readonly survivors: ReadonlyArray<{ readonly key: string; readonly status: string; readonly equivalent: string | undefined; readonly pinOnly?: string }>
+  /**
+   * Detected over the mutants a recording could judge at all: also left out, the survivors in code
+   * the coverage map places out of a recording's reach (emulator machinery with no gateway
+   * counterpart, socket-level code the suite replays no evidence for). Absent in older summaries.
+   */
+  readonly scoreOverRecordable?: number
+  readonly survivors: ReadonlyArray<Survivor>
   /** Mutants a `// Stryker disable` comment in the code leaves out of the score, counted by the comment's reason. */
   readonly ignored: ReadonlyArray<{ readonly reason: string; readonly mutants: number }>
+}
+
+export interface Survivor {
+  readonly key: string
+  readonly status: string
+  readonly equivalent: string | undefined
+  readonly pinOnly?: string
+  /** `<category>: <reason>` of the coverage map's region it sits in (no-gateway, socket). */
+  readonly outOfReach?: string
 }
 
 /** Survivors that cannot change behaviour, and survivors in code only another pin reaches, each with its reason. */
@@ -78,6 +93,8 @@ export interface SurvivorLists {
    * a survivor there is pin-only without a key of its own in pin-only-mutants.json.
    */
   readonly pinOnlyRegions?: ReadonlyArray<PinOnlyRegion>
+  /** The map's `no-gateway` and `socket` entries: a survivor there is out of a recording's reach. */
+  readonly outOfReachRegions?: ReadonlyArray<PinOnlyRegion & { readonly category: string }>
 }
 
 export interface PinOnlyRegion {
@@ -102,7 +119,7 @@ export const summarize = (
 ): MutationSummary => {
   const counts: Record<string, number> = {}
   const byFile: Array<{ file: string; detected: number; undetected: number }> = []
-  const survivors: Array<{ key: string; status: string; equivalent: string | undefined; pinOnly?: string }> = []
+  const survivors: Array<Survivor> = []
   const ignored = new Map<string, number>()
   for (const [file, { mutants }] of Object.entries(report.files).sort(([a], [b]) => a.localeCompare(b))) {
     let detected = 0
@@ -118,7 +135,14 @@ export const summarize = (
         undetected++
         const key = keyOf(file, m)
         const pinOnly = lists.pinOnly[key] ?? lists.pinOnlyRegions?.find((r) => inRegion(r, file, m.location.start.line))?.reason
-        survivors.push({ key, status: m.status, equivalent: lists.equivalents[key], ...(pinOnly !== undefined ? { pinOnly } : {}) })
+        const region = pinOnly === undefined ? lists.outOfReachRegions?.find((r) => inRegion(r, file, m.location.start.line)) : undefined
+        survivors.push({
+          key,
+          status: m.status,
+          equivalent: lists.equivalents[key],
+          ...(pinOnly !== undefined ? { pinOnly } : {}),
+          ...(region !== undefined ? { outOfReach: `${region.category}: ${region.reason}` } : {})
+        })
       }
     }
     if (detected + undetected > 0) byFile.push({ file, detected, undetected })
@@ -127,12 +151,15 @@ export const summarize = (
   const total = byFile.reduce((n, f) => n + f.detected + f.undetected, 0)
   const equivalent = survivors.filter((s) => s.equivalent !== undefined).length
   const pinOnly = survivors.filter((s) => s.equivalent === undefined && s.pinOnly !== undefined).length
+  const outOfReach = survivors.filter((s) => s.equivalent === undefined && s.outOfReach !== undefined).length
+  const recordable = total - equivalent - pinOnly - outOfReach
   return {
     ...meta,
     counts,
     score: total === 0 ? 0 : detected / total,
     scoreWithoutEquivalents: total - equivalent === 0 ? 0 : detected / (total - equivalent),
     scoreOverReachable: total - equivalent - pinOnly === 0 ? 0 : detected / (total - equivalent - pinOnly),
+    scoreOverRecordable: recordable === 0 ? 0 : detected / recordable,
     interval95: meta.sample === undefined ? undefined : wilson(detected, total - equivalent),
     byFile,
     survivors,
@@ -157,6 +184,12 @@ export const renderSection = (s: MutationSummary): string => {
     "",
     `Over the mutants the recordable pin can judge (the ${s.survivors.filter((v) => v.equivalent === undefined && v.pinOnly !== undefined).length} survivors in code only another pin reaches left out, each listed with why): **${pct(s.scoreOverReachable)}**.`,
     "",
+    ...(s.scoreOverRecordable === undefined
+      ? []
+      : [
+        `Over the mutants a recording could judge at all (also left out: the ${s.survivors.filter((v) => v.equivalent === undefined && v.outOfReach !== undefined).length} survivors in emulator machinery with no gateway counterpart or socket-level code, as the coverage map's outside-recordings.json places them): **${pct(s.scoreOverRecordable)}**. The headline above counts them.`,
+        ""
+      ]),
     `Statuses: ${Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(" · ")}`,
     "",
     ...(s.rechecks ?? []).flatMap((r) => [
@@ -181,7 +214,7 @@ export const renderSection = (s: MutationSummary): string => {
     "",
     `Surviving mutants (${s.survivors.length}; file:line:mutator:replacement):`,
     "",
-    ...s.survivors.map((v) => `- \`${v.key.replace("packages/emulator/src/", "")}\` ${v.status}${v.equivalent !== undefined ? ` — equivalent: ${v.equivalent}` : v.pinOnly !== undefined ? ` — only another pin reaches it: ${v.pinOnly}` : ""}`)
+    ...s.survivors.map((v) => `- \`${v.key.replace("packages/emulator/src/", "")}\` ${v.status}${v.equivalent !== undefined ? ` — equivalent: ${v.equivalent}` : v.pinOnly !== undefined ? ` — only another pin reaches it: ${v.pinOnly}` : v.outOfReach !== undefined ? ` — out of a recording's reach (${v.outOfReach})` : ""}`)
   ]
   return lines.join("\n")
 }
@@ -226,10 +259,14 @@ export const writeMutationEvidence = (options: {
     return existsSync(file) ? (JSON.parse(readFileSync(file, "utf8")) as Record<string, string>) : {}
   }
   const outside = `${options.out}/coverage/outside-recordings.json`
-  const pinOnlyRegions = existsSync(outside)
-    ? (JSON.parse(readFileSync(outside, "utf8")) as { entries: ReadonlyArray<PinOnlyRegion & { category: string }> }).entries.filter((e) => e.category === "pin-only")
-    : []
-  const summary = summarize(report, { equivalents: list("equivalent-mutants.json"), pinOnly: list("pin-only-mutants.json"), pinOnlyRegions }, { ...options.meta, sample: options.sample })
+  const regions = existsSync(outside) ? (JSON.parse(readFileSync(outside, "utf8")) as { entries: ReadonlyArray<PinOnlyRegion & { category: string }> }).entries : []
+  const pinOnlyRegions = regions.filter((e) => e.category === "pin-only")
+  const outOfReachRegions = regions.filter((e) => e.category !== "pin-only")
+  const summary = summarize(
+    report,
+    { equivalents: list("equivalent-mutants.json"), pinOnly: list("pin-only-mutants.json"), pinOnlyRegions, outOfReachRegions },
+    { ...options.meta, sample: options.sample }
+  )
   mkdirSync(options.out, { recursive: true })
   writeFileSync(`${options.out}/summary.json`, `${JSON.stringify(summary, null, 2)}\n`)
   const reportMd = "evidence/REPORT.md"
