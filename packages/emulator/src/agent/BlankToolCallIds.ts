@@ -4,7 +4,7 @@
  * first 12 hex digits of the sha256 of "name:arguments:index", the index being the call's place in
  * the message. Made from the call, not random, so a replayed history keeps its prompt-cache prefix.
  * The tool result still answers the raw blank id, so the repair before the next model call drops it
- * and stubs the made-up one (observed live on 0.19.0).
+ * and stubs the made-up one (observed live on 0.19.0). A string is hashed as UTF-8, as upstream encodes it.
  */
 import { nodeCrypto } from "../services/NodeCrypto.js"
 
@@ -12,4 +12,4 @@ import { nodeCrypto } from "../services/NodeCrypto.js"
 const DIGEST_KEEP = 12
 
 export const blankToolCallId = (name: string, argumentsText: string, index: number): string =>
-  `call_${nodeCrypto().createHash("sha256").update(`${name}:${argumentsText}:${index}`, "utf8").digest("hex").slice(0, DIGEST_KEEP)}`
+  `call_${nodeCrypto().createHash("sha256").update(`${name}:${argumentsText}:${index}`).digest("hex").slice(0, DIGEST_KEEP)}`
