@@ -4,7 +4,8 @@
  * first 12 hex digits of the sha256 of "name:arguments:index", the index being the call's place in
  * the message. Made from the call, not random, so a replayed history keeps its prompt-cache prefix.
  * The tool result still answers the raw blank id, so the repair before the next model call drops it
- * and stubs the made-up one (observed live on 0.19.0). A string is hashed as UTF-8, as upstream encodes it.
+ * and stubs the made-up one (observed live on 0.19.0). The seed is hashed as UTF-8 (Node's default for
+ * a string); a lone surrogate, which upstream would encode as "?", comes out as U+FFFD here.
  */
 import { nodeCrypto } from "../services/NodeCrypto.js"
 
