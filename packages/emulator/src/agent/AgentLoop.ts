@@ -48,6 +48,7 @@ import { AgentTurnState } from "./AgentTurnState.js"
 import { unhashablePartType } from "./UnhashablePartType.js"
 import { streamedArgumentText } from "./ToolArgumentRepair.js"
 import { storedToolCallIds } from "./ToolCallIds.js"
+import { blankToolCallId } from "./BlankToolCallIds.js"
 import type { DangerousMatch } from "./tools/DangerousCommands.js"
 import { callTool } from "./tools/ToolCalls.js"
 import { INVALID_ARGUMENTS_RESULT, parseToolArguments, roundArgumentText } from "./tools/ToolArguments.js"
@@ -343,13 +344,22 @@ const assistantMessage = (reply: Reply, text: string, finishReason: string, rest
 }
 
 /**
+ * The ids stored for a call at `index` of the message: ToolCallIds.ts's, or for a blank id the one
+ * BlankToolCallIds.ts makes up (and its item id, derived as from any call id).
+ */
+const storedIdsOf = (call: ExecutedToolCall, index: number) => {
+  const stored = storedToolCallIds(call.id)
+  return stored.callId === "" ? storedToolCallIds(blankToolCallId(call.name, call.arguments, index)) : stored
+}
+
+/**
  * The assistant message carrying a reply's tool calls, as Hermes stores it: the ids as
- * ToolCallIds.ts makes them, while the results keep the model's raw id.
+ * storedIdsOf makes them, while the results keep the model's raw id.
  */
 const toolCallsMessage = (text: string, reply: Reply, calls: ReadonlyArray<ExecutedToolCall>): AgentMessage =>
   assistantMessage(reply, text, "tool_calls", {
-    tool_calls: calls.map((call) => {
-      const { callId, responseItemId } = storedToolCallIds(call.id)
+    tool_calls: calls.map((call, index) => {
+      const { callId, responseItemId } = storedIdsOf(call, index)
       return {
         id: callId,
         call_id: callId,

@@ -1,7 +1,8 @@
 /**
  * What an enabled tool answers the model, as the tools profile's real gateway does: `todo` for
  * real (TodoList), `terminal` for the `echo` commands it emulates (TerminalCommand), behind
- * Hermes' approval guard (DangerousCommands):
+ * Hermes' approval guard (DangerousCommands), unless its foreground timeout is over the cap
+ * (TerminalTimeout):
  *
  * - a flagged command already approved for this approval session, or approved "always" on this
  *   gateway, runs without asking (and without an approval note);
@@ -18,6 +19,7 @@ import type { ToolApproval } from "@hermetic/script"
 import { pyDumps, pyStr } from "../../python/index.js"
 import { detectDangerousCommand, type DangerousMatch } from "./DangerousCommands.js"
 import { runTerminalCommand, terminalResult } from "./TerminalCommand.js"
+import { foregroundTimeoutRefusal } from "./TerminalTimeout.js"
 import { callTodo, type TodoList } from "./TodoList.js"
 import type { ToolRaised } from "./ToolRaised.js"
 
@@ -93,6 +95,9 @@ const terminal = (args: Record<string, unknown>, marker: ToolApproval | undefine
   Effect.gen(() => runGuardedTerminal(args, marker, ctx))
 
 function* runGuardedTerminal(args: Record<string, unknown>, marker: ToolApproval | undefined, ctx: ToolCallContext) {
+  // the tool refuses an over-long foreground timeout before its approval guard looks at the command
+  const timeoutRefusal = foregroundTimeoutRefusal(args)
+  if (timeoutRefusal !== undefined) return { content: timeoutRefusal } satisfies ToolOutcome
   const command = marker?.command ?? pyStr(args["command"] ?? "")
   const match = dangerOf(command, marker)
   if (match === undefined || isApproved(ctx.memory, ctx.approvalSession, match.patternKey)) {
