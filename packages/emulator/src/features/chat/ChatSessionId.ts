@@ -11,20 +11,14 @@ import { bareErrorResponse, errorResponse } from "../../http/Envelopes.js"
 import type { EmuResponse } from "../../http/Exchange.js"
 import type { RouteContext } from "../../http/Route.js"
 import { pyStr, pyStrip } from "../../python/index.js"
+// the header and POST /api/sessions share one guard upstream (gateway.session._is_path_unsafe)
+import { hasControlBreak, isPathUnsafe } from "../sessions/SessionIds.js"
 
 const MAX_SESSION_HEADER_LEN = 256
 
 export const deriveChatSessionId = (systemPrompt: string | undefined, firstUserContent: unknown): string => {
   const seed = `${systemPrompt ?? ""}\n${pyStr(firstUserContent)}`
   return `api-${nodeCrypto().createHash("sha256").update(seed, "utf8").digest("hex").slice(0, 16)}`
-}
-
-/** `gateway.session._is_path_unsafe`: traversal, separators, or a drive-letter prefix. */
-export const isPathUnsafe = (value: string): boolean => {
-  if (value === "") return false
-  if (value.includes("..") || value.includes("/") || value.includes("\\")) return true
-  const [first, second] = [...value]
-  return first !== undefined && /^\p{L}$/u.test(first) && second === ":"
 }
 
 /** Python len(): code points. */
@@ -49,7 +43,7 @@ export const parseSessionIdHeader = (ctx: RouteContext): SessionIdHeader => {
     }
   }
   // Stryker restore all
-  if (/[\r\n\0]/.test(raw) || isPathUnsafe(raw)) {
+  if (hasControlBreak(raw) || isPathUnsafe(raw)) {
     return { _tag: "rejected", response: bareErrorResponse(400, "Invalid session ID") }
   }
   if (pyLen(raw) > MAX_SESSION_HEADER_LEN) return { _tag: "rejected", response: bareErrorResponse(400, "Session ID too long") }
