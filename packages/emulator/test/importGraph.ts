@@ -54,6 +54,8 @@ export const SEAMS: Readonly<Record<string, ReadonlyArray<string>>> = {
   "features/sessions/SessionTranscript.ts": ["chat", "jobs", "responses", "runs"],
   // a cron job's run ends its session and titles it
   "features/sessions/SessionStore.ts": ["jobs"],
+  // the chat session header and POST /api/sessions share upstream's one session-id guard
+  "features/sessions/SessionIds.ts": ["chat"],
   // a run may continue a stored response (previous_response_id)
   "features/responses/ResponseStore.ts": ["runs"],
   // chat completions answer with the model /v1/models advertises
