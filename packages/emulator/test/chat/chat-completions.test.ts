@@ -137,6 +137,29 @@ describe("chat completions and the shared admission gate", () => {
     }
   })
 
+  it("reads the session header's bytes as aiohttp does (UTF-8, surrogateescape): a lone byte is no letter, and state.db keeps nothing under it", async () => {
+    const c = await startClient({ hermesVersion: "0.19.0" })
+    try {
+      // header values are bytes, one char each: "\xe9" is the lone byte 0xE9, "\xc3\xa9" the UTF-8 of é
+      const lone = await c.request("POST", "/v1/chat/completions", { body: chat("one"), headers: { "x-hermes-session-id": "\xe9:h" } })
+      expect(lone.status).toBe(200)
+      expect(lone.headers.get("x-hermes-session-id")).toBe(":h")
+      expect((await c.json<{ data: Array<{ id: string }> }>("GET", "/api/sessions")).body.data).toEqual([])
+      const letter = await c.request("POST", "/v1/chat/completions", { body: chat("two"), headers: { "x-hermes-session-id": "\xc3\xa9:h" } })
+      expect(letter.status).toBe(400)
+      const utf8 = await c.request("POST", "/v1/chat/completions", { body: chat("three"), headers: { "x-hermes-session-id": "\xc3\xa9x" } })
+      expect(utf8.status).toBe(200)
+      expect(utf8.headers.get("x-hermes-session-id")).toBe("\xc3\xa9x")
+      expect((await c.json<{ data: Array<{ id: string }> }>("GET", "/api/sessions")).body.data.map((s) => s.id)).toEqual(["\u00e9x"])
+      // a session id from the path is echoed as its UTF-8 bytes too
+      const path = await c.request("POST", "/api/sessions/%C3%A9x/chat", { body: { input: "four" } })
+      expect(path.status).toBe(200)
+      expect(path.headers.get("x-hermes-session-id")).toBe("\xc3\xa9x")
+    } finally {
+      await c.emu.close()
+    }
+  })
+
   it("a stream to an allowed origin carries the CORS headers once, before the session headers", async () => {
     const c = await startClient({ hermesVersion: "0.19.0", corsOrigins: ["http://app.example"] })
     try {

@@ -33,6 +33,7 @@ import { chatCompletionId, Ids } from "../../services/Ids.js"
 import { admitAgentRequest, concurrencyLimited, parseSessionKeyHeader } from "../../http/Admission.js"
 import { advertisedModel } from "../discovery/Models.js"
 import { PyDict } from "../../python/index.js"
+import { headerText } from "../../http/HeaderText.js"
 
 type Headers = ReadonlyArray<readonly [string, string]>
 
@@ -194,7 +195,8 @@ function* answerChatCompletion(ctx: RouteContext, release: () => void) {
   const id = chatCompletionId(yield* Ids)
   const created = Math.floor(ctx.now())
   const sessionHeaders: Headers = [
-    ["X-Hermes-Session-Id", sessionId],
+    // written as aiohttp writes text into a header: UTF-8 bytes, lone surrogates dropped
+    ["X-Hermes-Session-Id", headerText(sessionId)],
     ...(sessionKey.key === undefined ? [] : [["X-Hermes-Session-Key", sessionKey.key] as const])
   ]
   if (request.stream) return yield* streamed(ctx, request, release, { id, created, model: request.model }, sessionHeaders)

@@ -10,7 +10,7 @@ import { nodeCrypto } from "../../services/NodeCrypto.js"
 import { bareErrorResponse, errorResponse } from "../../http/Envelopes.js"
 import type { EmuResponse } from "../../http/Exchange.js"
 import type { RouteContext } from "../../http/Route.js"
-import { pyStr, pyStrip } from "../../python/index.js"
+import { pyHeaderText, pyStr, pyStrip } from "../../python/index.js"
 // the header and POST /api/sessions share one guard upstream (gateway.session._is_path_unsafe)
 import { hasControlBreak, isPathUnsafe } from "../sessions/SessionIds.js"
 
@@ -30,7 +30,8 @@ export type SessionIdHeader =
   | { readonly _tag: "rejected"; readonly response: EmuResponse }
 
 export const parseSessionIdHeader = (ctx: RouteContext): SessionIdHeader => {
-  const raw = pyStrip(ctx.req.headers["x-hermes-session-id"] ?? "")
+  // aiohttp reads header bytes as UTF-8 with surrogateescape: a lone non-UTF-8 byte is a surrogate, no letter
+  const raw = pyStrip(pyHeaderText(ctx.req.headers["x-hermes-session-id"] ?? ""))
   if (raw === "") return { _tag: "absent" }
   // Stryker disable all: keyless mode: the emulator's own, since 0.19.0 refuses to start without API_SERVER_KEY, so no recording can judge it
   if (ctx.config.apiKey === "") {

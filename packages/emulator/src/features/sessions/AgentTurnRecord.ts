@@ -27,7 +27,7 @@ import { flushedContent, REFUSED } from "./FlushedContent.js"
 import { replaceLoneSurrogates } from "./SessionTitle.js"
 import { Storage } from "../../services/Storage.js"
 import { toolCallCountOf } from "./SessionStore.js"
-import { pyDumps, pyStr, pyTruthy } from "../../python/index.js"
+import { pyDumps, pyStr, pyTruthy, pyUtf8Encodable } from "../../python/index.js"
 
 /** One message of the turn as the agent holds it (OpenAI chat shape plus Hermes' extras). */
 export type TurnMessage = Readonly<Record<string, unknown>>
@@ -126,7 +126,9 @@ const writableRows = (turn: AgentTurnRecord) => {
 
 /** Writes the turn's rows; answers how many of `turn.messages` went in (the rest failed, as upstream's flush stops). */
 export const recordAgentTurn = (ns: string, turn: AgentTurnRecord): Effect.Effect<number, never, Storage> =>
-  Effect.flatMap(Storage, (storage) => {
+  // state.db's sqlite3 binding cannot encode a lone surrogate (a session id from header bytes that are
+  // not UTF-8): every write under that id fails and the turn goes on, leaving nothing stored
+  !pyUtf8Encodable(turn.sessionId) ? Effect.succeed(0) : Effect.flatMap(Storage, (storage) => {
     // the same end state as writing message by message, in a handful of statements: the session row,
     // one block of message ids, one multi-row insert, one update of the counters
     let rows = writableRows(turn)
