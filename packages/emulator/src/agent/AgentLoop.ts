@@ -52,6 +52,7 @@ import { blankToolCallId } from "./BlankToolCallIds.js"
 import type { DangerousMatch } from "./tools/DangerousCommands.js"
 import { callTool } from "./tools/ToolCalls.js"
 import { INVALID_ARGUMENTS_RESULT, parseToolArguments, roundArgumentText } from "./tools/ToolArguments.js"
+import { coerceToolArguments } from "./tools/ToolArgumentCoercion.js"
 import { toolResultFailed } from "./tools/ToolFailure.js"
 import type { ToolRaised } from "./tools/ToolRaised.js"
 import { pyStrip } from "../python/index.js"
@@ -396,7 +397,9 @@ function* runTool(turn: AgentTurnState, call: ExecutedToolCall) {
   yield* callbacks?.onToolStart?.(call) ?? Effect.void
   const guard = callbacks?.onToolApproval
   const approvalSession = turn.input.approvalSession
-  const called = yield* Effect.either(callTool(call.name, parsed.args, call.approval, {
+  // the registry coerces the arguments to the tool's schema types at dispatch, after the start callback
+  const args = coerceToolArguments(call.name, parsed.args)
+  const called = yield* Effect.either(callTool(call.name, args, call.approval, {
     todo: turn.todo,
     memory: turn.gateway,
     ...(approvalSession !== undefined ? { approvalSession } : {}),
@@ -406,7 +409,7 @@ function* runTool(turn: AgentTurnState, call: ExecutedToolCall) {
   if (Either.isLeft(called)) return called.left
   const outcome = called.right
   call.failed = toolResultFailed(call.name, outcome.content)
-  call.result = turn.guardrails.observe(call.name, parsed.args, outcome.content, call.failed)
+  call.result = turn.guardrails.observe(call.name, args, outcome.content, call.failed)
   // an executed tool's message names the tool twice (`name` for the model, `tool_name` for state.db)
   turn.messages.push({ role: "tool", name: call.name, tool_name: call.name, tool_call_id: call.id, content: call.result })
   yield* turn.persist()

@@ -20,5 +20,6 @@ export { pyRequestText, pyCodecName, contentTypeCharset, PyTextDecodeError } fro
 export { compareCodePoints, codePointIndex, pyUtf8Encodable } from "./codePoints.js"
 export { pyDecodeSurrogateEscape, pyHeaderText } from "./surrogateEscape.js"
 export { pyDecimalDigitsValue, pyIntParse, parseNonNegativeInt } from "./intParse.js"
+export { pyFloatParse } from "./floatParse.js"
 export { coerceRequestBool } from "./requestBool.js"
 export { noAttribute, noLen, notAString, notIterable, pyIntValue, pyLen, pyTypeName } from "./errors.js"
