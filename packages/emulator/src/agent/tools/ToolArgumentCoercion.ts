@@ -22,7 +22,7 @@ const SCALAR_PROPERTIES: Readonly<Record<string, Readonly<Record<string, ScalarT
   terminal: { background: "boolean", timeout: "integer", pty: "boolean", notify_on_complete: "boolean" }
 }
 
-/** float(value), then an int when it has no fraction (`integer` keeps a fraction, inf and nan as text). */
+/** float(value) as an int when it is whole; a fraction, inf, nan or text float() refuses stays the string. */
 const coerceInteger = (value: string): unknown => {
   const f = pyFloatParse(value)
   return f !== undefined && Number.isInteger(f) ? toHandlerValue(new PyInt(BigInt(f))) : value
