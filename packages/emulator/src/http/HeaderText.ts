@@ -15,3 +15,6 @@ export const headerText = (text: string): string => {
   }
   return out
 }
+
+/** The `X-Hermes-Session-Id` header a route answers with: the session id's text as aiohttp writes it. */
+export const sessionIdHeader = (sessionId: string): readonly [string, string] => ["X-Hermes-Session-Id", headerText(sessionId)]

@@ -33,7 +33,7 @@ import { chatCompletionId, Ids } from "../../services/Ids.js"
 import { admitAgentRequest, concurrencyLimited, parseSessionKeyHeader } from "../../http/Admission.js"
 import { advertisedModel } from "../discovery/Models.js"
 import { PyDict } from "../../python/index.js"
-import { headerText } from "../../http/HeaderText.js"
+import { sessionIdHeader } from "../../http/HeaderText.js"
 
 type Headers = ReadonlyArray<readonly [string, string]>
 
@@ -184,10 +184,10 @@ function* answerChatCompletion(ctx: RouteContext, release: () => void) {
   const request = parse.request
   const sessionKey = parseSessionKeyHeader(ctx)
   if (sessionKey._tag === "rejected") return sessionKey.response
-  const sessionIdHeader = parseSessionIdHeader(ctx)
-  if (sessionIdHeader._tag === "rejected") return sessionIdHeader.response
-  const sessionId = sessionIdHeader._tag === "given"
-    ? sessionIdHeader.sessionId
+  const namedSession = parseSessionIdHeader(ctx)
+  if (namedSession._tag === "rejected") return namedSession.response
+  const sessionId = namedSession._tag === "given"
+    ? namedSession.sessionId
     : deriveChatSessionId(request.systemPrompt, request.firstUserContent)
   const conflict = routeConflict(ctx, request)
   if (conflict !== undefined) return conflict
@@ -195,8 +195,7 @@ function* answerChatCompletion(ctx: RouteContext, release: () => void) {
   const id = chatCompletionId(yield* Ids)
   const created = Math.floor(ctx.now())
   const sessionHeaders: Headers = [
-    // written as aiohttp writes text into a header: UTF-8 bytes, lone surrogates dropped
-    ["X-Hermes-Session-Id", headerText(sessionId)],
+    sessionIdHeader(sessionId),
     ...(sessionKey.key === undefined ? [] : [["X-Hermes-Session-Key", sessionKey.key] as const])
   ]
   if (request.stream) return yield* streamed(ctx, request, release, { id, created, model: request.model }, sessionHeaders)

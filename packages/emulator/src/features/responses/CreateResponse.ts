@@ -23,7 +23,7 @@ import { Ids, type IdsShape, responseId as newResponseId } from "../../services/
 import { sessionTranscript } from "../sessions/SessionTranscript.js"
 import { admitAgentRequest, concurrencyLimited, parseSessionKeyHeader } from "../../http/Admission.js"
 import { pyTruthy } from "../../python/index.js"
-import { headerText } from "../../http/HeaderText.js"
+import { sessionIdHeader } from "../../http/HeaderText.js"
 
 /** `str(uuid.uuid4())`: the session id of a response that does not continue a chain. */
 const uuid4 = (ids: IdsShape): string => {
@@ -69,7 +69,7 @@ function* answerResponse(ctx: RouteContext, release: () => void) {
   const sessionId = typeof request.storedSessionId === "string" && request.storedSessionId !== ""
     ? request.storedSessionId
     : uuid4(ids)
-  const headers: Array<readonly [string, string]> = [["X-Hermes-Session-Id", headerText(sessionId)]]
+  const headers: Array<readonly [string, string]> = [sessionIdHeader(sessionId)]
   if (sessionKey.key !== undefined) headers.push(["X-Hermes-Session-Key", sessionKey.key])
 
   if (request.stream) {

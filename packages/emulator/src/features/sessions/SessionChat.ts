@@ -14,7 +14,7 @@ import { parseSessionChat } from "./SessionChatRequest.js"
 import { sessionConversation } from "./SessionConversation.js"
 import { admitAgentRequest } from "../../http/Admission.js"
 import { pyDumps } from "../../python/index.js"
-import { headerText } from "../../http/HeaderText.js"
+import { sessionIdHeader } from "../../http/HeaderText.js"
 
 export const sessionChatRoute: Handler = (ctx) =>
   admitAgentRequest(ctx, (release) => Effect.gen(() => playSessionChat(ctx, release)))
@@ -36,7 +36,7 @@ function* playSessionChat(ctx: RouteContext, release: () => void) {
     enabledTools: agentToolNames(ctx.config.enabledToolsets),
     persist: sessionTranscript(ctx.namespace, sessionId, ctx.now)
   }))
-  const headers: Array<readonly [string, string]> = [["X-Hermes-Session-Id", headerText(sessionId)]]
+  const headers: Array<readonly [string, string]> = [sessionIdHeader(sessionId)]
   if (sessionKey !== undefined) headers.push(["X-Hermes-Session-Key", sessionKey])
   // aiohttp writes the handler's own headers before the JSON content type
   return {

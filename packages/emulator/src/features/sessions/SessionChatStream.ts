@@ -27,7 +27,7 @@ import { assistantAndToolMessages } from "./TurnMessages.js"
 import { sessionConversation, turnReportedMessages } from "./SessionConversation.js"
 import { admitAgentRequest } from "../../http/Admission.js"
 import { pyDumps, PyFloat } from "../../python/index.js"
-import { headerText } from "../../http/HeaderText.js"
+import { sessionIdHeader } from "../../http/HeaderText.js"
 
 type Frame = { readonly name: string; readonly payload: Record<string, unknown> }
 
@@ -67,7 +67,7 @@ function* openSessionChatStream(ctx: RouteContext, release: () => void) {
     ["Content-Type", "text/event-stream"],
     ["Cache-Control", "no-cache"],
     ["X-Accel-Buffering", "no"],
-    ["X-Hermes-Session-Id", headerText(sessionId)]
+    sessionIdHeader(sessionId)
   ]
   if (sessionKey !== undefined) headers.push(["X-Hermes-Session-Key", sessionKey])
   return { status: 200, headers, body: { _tag: "sse", frames } } satisfies EmuResponse
