@@ -67,6 +67,16 @@ const verdicts = (e: Evidence) => ({
   noise: e.noise,
   register: e.register
 })
+/**
+ * A clock move while a model call is held is seen by the agent at its next real-time poll of the loop
+ * clock (the join slice, agent/AgentLoop.ts), so which poll of the following `until` step first sees
+ * it depends on load, and with it the noise the emulator twice learns: not a property of the split.
+ */
+const racesRealTime = (input: ScenarioInput): boolean => {
+  const steps = input.scenario.steps
+  return steps.some((s) => "awaitHold" in s) && steps.some((s) => "clock" in s)
+}
+
 const junitWithoutTimes = (e: Evidence) => renderJUnit(e).replace(/ time="[^"]*"/g, "").replace(/ timestamp="[^"]*"/g, "")
 
 describe("shards and merge", () => {
@@ -76,7 +86,7 @@ describe("shards and merge", () => {
         Effect.gen(function*() {
           const files = yield* scenarioFilesIn(builtinScenarioDir())
           const loaded = yield* Effect.forEach(files, (file) => Effect.map(readScenarioFile(file), (scenario): ScenarioInput => ({ scenario, file })))
-          const set = scenarioSet([...loaded, ...generateScenarios({ seed: 5, count: 12, pin: "0.19.0" }).map((scenario) => ({ scenario }))])
+          const set = scenarioSet([...loaded.filter((input) => !racesRealTime(input)), ...generateScenarios({ seed: 5, count: 12, pin: "0.19.0" }).map((scenario) => ({ scenario }))])
           const whole = yield* compare(set, 3)
           const shards = yield* Effect.forEach([1, 2, 3], (index) => compare(shardOf(set, { index, count: 3 }), 1, { index, count: 3 }))
           // the merge does not depend on the order the shards are given in
