@@ -94,6 +94,25 @@ describe("discovery on 0.19.0 matches the recorded real gateway", () => {
     // the process has now run an agent turn: toolsets list the lazily registered tools
     await expectSameAsRecorded(c, "GET /v1/toolsets after the first agent turn", "GET", "/v1/toolsets")
   })
+
+  it("gateway_busy: running with a persisted active_agents above 0, as a drain that ended with a run in flight leaves it", async () => {
+    const fresh = await startClient({ hermesVersion: "0.19.0" })
+    try {
+      await fresh.script({ turns: [{ replies: [{ hold: "busy-1", text: "late" }] }] })
+      const run = await fresh.json("POST", "/v1/runs", { input: "held" })
+      await fresh.waitForStatus(String(run.body["run_id"]), ["running"])
+      expect((await fresh.json("GET", "/health/detailed")).body["gateway_busy"]).toBe(false)
+      await fresh.admin("/drain", { draining: true })
+      const draining = (await fresh.json("GET", "/health/detailed")).body
+      expect([draining["gateway_state"], draining["active_agents"], draining["gateway_busy"]]).toEqual(["draining", 1, false])
+      await fresh.admin("/drain", { draining: false })
+      const after = (await fresh.json("GET", "/health/detailed")).body
+      expect([after["gateway_state"], after["active_agents"], after["gateway_busy"]]).toEqual(["running", 1, true])
+      await fresh.release("busy-1")
+    } finally {
+      await fresh.emu.close()
+    }
+  })
 })
 
 describe("discovery options", () => {

@@ -31,6 +31,7 @@ export const pyIsoFormat = (epochSeconds: number): string => {
 /** `activeApiRuns`: the process' runs in flight (features/runs/Runs.ts counts them). */
 export const detailedHealth = (gw: GatewayState, activeApiRuns: number, version: string) => {
   const gatewayState = gw.draining ? "draining" : "running"
+  const activeAgents = gw.draining ? activeApiRuns : gw.persistedActiveAgents
   const startedAt = pyIsoFormat(gw.startedAt)
   const checks = {
     state_db: { status: "ok" },
@@ -47,8 +48,9 @@ export const detailedHealth = (gw: GatewayState, activeApiRuns: number, version:
     version,
     gateway_state: gatewayState,
     platforms: { api_server: { state: "connected", error_code: null, error_message: null, updated_at: startedAt } },
-    active_agents: gw.draining ? activeApiRuns : gw.persistedActiveAgents,
-    gateway_busy: false,
+    active_agents: activeAgents,
+    // derive_gateway_busy: a running gateway with a persisted agent count above 0 (a draining one is never busy)
+    gateway_busy: gatewayState === "running" && activeAgents > 0,
     // derive_gateway_drainable: only a running gateway can begin a drain
     gateway_drainable: gatewayState === "running",
     exit_reason: null,

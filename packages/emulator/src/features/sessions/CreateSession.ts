@@ -7,7 +7,6 @@
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
-import type { EmuResponse } from "../../http/Exchange.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
 import { Ids } from "../../services/Ids.js"
 import { hasControlBreak, isPathUnsafe, MAX_SESSION_ID_LENGTH, newApiSessionId } from "./SessionIds.js"
@@ -25,8 +24,6 @@ const sourceOf = (ctx: RouteContext, body: Record<string, unknown>): string => {
   if (raw === "browser") return "hermes_browser"
   return typeof raw === "string" && ALLOWED_SOURCES.has(raw) ? raw : "api_server"
 }
-
-type Created = { readonly _tag: "created"; readonly id: string } | { readonly _tag: "answer"; readonly response: EmuResponse }
 
 export const createSessionRoute: Handler = (ctx) => Effect.gen(() => createSession(ctx))
 
@@ -53,21 +50,19 @@ function* createSession(ctx: RouteContext) {
   // sqlite3 encodes parameters strictly: a lone surrogate in the id raises on the first query
   if (!pyUtf8Encodable(id)) return yield* new HandlerCrash({ reason: "UnicodeEncodeError: surrogates not allowed" })
   const sql = yield* SqlClient.SqlClient
-  const created = yield* sql
+  const refused = yield* sql
     .withTransaction(Effect.gen(() => insertSessionRow(ctx, id, source, model, systemPrompt, title)))
     .pipe(Effect.catchTag("SqlError", (e) => Effect.die(e)))
-  if (created._tag === "answer") return created.response
-  const session = yield* getSession(ctx.namespace, created.id)
+  if (refused !== undefined) return refused
+  const session = yield* getSession(ctx.namespace, id)
   if (session === undefined) return yield* new HandlerCrash({ reason: "session vanished" })
   return sessionEnvelope(ctx, session, 201)
 }
 
+/** Inserts the row (and its title) inside the caller's transaction: the refusal to answer, or undefined once the row is in. */
 function* insertSessionRow(ctx: RouteContext, id: string, source: string, model: string, systemPrompt: string | null, title: unknown) {
   if ((yield* getSession(ctx.namespace, id)) !== undefined) {
-    return {
-      _tag: "answer",
-      response: errorResponse(409, `Session already exists: ${id}`, { code: "session_exists" })
-    } satisfies Created
+    return errorResponse(409, `Session already exists: ${id}`, { code: "session_exists" })
   }
   yield* upsertSession(ctx.namespace, {
     id,
@@ -86,13 +81,10 @@ function* insertSessionRow(ctx: RouteContext, id: string, source: string, model:
       const holder = yield* titleHolder(ctx.namespace, clean.right, id)
       if (holder !== undefined) {
         yield* deleteSessionRow(ctx.namespace, id)
-        return {
-          _tag: "answer",
-          response: errorResponse(400, `Title already in use by session ${holder}`, { code: "invalid_title" })
-        } satisfies Created
+        return errorResponse(400, `Title already in use by session ${holder}`, { code: "invalid_title" })
       }
     }
     yield* writeTitle(ctx.namespace, id, clean.right)
   }
-  return { _tag: "created", id } satisfies Created
+  return undefined
 }
