@@ -82,7 +82,6 @@ export interface GatewaysShape {
   readonly get: (namespace: string) => GatewayState
   /** Ends the emulated process: live runs are interrupted, memory is dropped. */
   readonly restart: (namespace: string) => Effect.Effect<GatewayState>
-  readonly namespaces: () => ReadonlyArray<string>
   readonly shutdown: Effect.Effect<void>
 }
 
@@ -124,7 +123,6 @@ export const makeGateways = (clocks: ProcessClocks): GatewaysShape => {
         states.set(ns, next)
         return Effect.as(stop(old), next)
       }),
-    namespaces: () => [...states.keys()],
     shutdown: Effect.suspend(() => Effect.forEach([...states.values()], stop, { discard: true }))
   }
 }

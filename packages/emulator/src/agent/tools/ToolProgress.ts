@@ -1,4 +1,4 @@
-import { pyLen, pyStr, pyTruthy } from "../../python/index.js"
+import { pyIsSpace, pyLen, pyStr, pyTruthy } from "../../python/index.js"
 import { toolArgumentsOf } from "./ToolArguments.js"
 /**
  * The `hermes.tool.progress` payloads of a streamed chat completion (0.19.0 source, observed live
@@ -30,7 +30,19 @@ const PRIMARY_ARG: Readonly<Record<string, string>> = {
 }
 const FALLBACK_ARGS = ["query", "text", "command", "path", "name", "prompt", "code", "goal"]
 
-const oneLine = (s: string): string => s.split(/\s+/).filter((w) => w !== "").join(" ")
+/** `_oneline`: Python's str.split() words joined by one space (its whitespace, not JS's \s: \x1c-\x1f and U+0085 split, U+FEFF does not). */
+const oneLine = (s: string): string => {
+  const words: Array<string> = []
+  let word = ""
+  for (const ch of s) {
+    if (pyIsSpace(ch.codePointAt(0) as number)) {
+      if (word !== "") words.push(word)
+      word = ""
+    } else word += ch
+  }
+  if (word !== "") words.push(word)
+  return words.join(" ")
+}
 
 /**
  * A label for the call, or the tool name. Exact for `todo` and for tools labelled by one primary

@@ -76,3 +76,15 @@ describe("the todo label (build_tool_preview) with Python len() and truthiness",
     expect(previewRaises({ name: "terminal", arguments: "{\"todos\": 1.5}" })).toBe(false)
   })
 })
+
+describe("a label's whitespace collapse (_oneline: Python's str.split())", () => {
+  it("collapses runs of whitespace to one space and trims both ends", () => {
+    expect(toolLabel("terminal", JSON.stringify({ command: "   \techo  hermetic\t\tpreview    label   \n" }))).toBe("echo hermetic preview label")
+  })
+
+  it("splits on Python's whitespace: the separators \\x1c-\\x1f and U+0085 are spaces, U+FEFF is not", () => {
+    expect(toolLabel("terminal", JSON.stringify({ command: "echo\u001c\u001cdelete from t2\u001f" }))).toBe("echo delete from t2")
+    expect(toolLabel("terminal", JSON.stringify({ command: "echo\u0085a" }))).toBe("echo a")
+    expect(toolLabel("terminal", JSON.stringify({ command: "echo\ufeffa \ufeff" }))).toBe("echo\ufeffa \ufeff")
+  })
+})
