@@ -2,7 +2,7 @@
  * POST /api/sessions: an empty session row. Check, insert and title run as one transaction, as
  * upstream's do: a duplicate id is 409, a title another session holds is 400 and leaves no row,
  * and a title that fails sanitising (too long) is an exception upstream lets escape (plain 500),
- * also leaving no row.
+ * also leaving no row. The row is read back in the same transaction.
  */
 import { SqlClient } from "@effect/sql"
 import { Effect, Either } from "effect"
@@ -50,12 +50,20 @@ function* createSession(ctx: RouteContext) {
   // sqlite3 encodes parameters strictly: a lone surrogate in the id raises on the first query
   if (!pyUtf8Encodable(id)) return yield* new HandlerCrash({ reason: "UnicodeEncodeError: surrogates not allowed" })
   const sql = yield* SqlClient.SqlClient
-  const refused = yield* sql
-    .withTransaction(Effect.gen(() => insertSessionRow(ctx, id, source, model, systemPrompt, title)))
+  return yield* sql
+    .withTransaction(Effect.gen(() => createInTransaction(ctx, id, source, model, systemPrompt, title)))
     .pipe(Effect.catchTag("SqlError", (e) => Effect.die(e)))
+}
+
+/**
+ * The insert and the read back, in one transaction as upstream's: it holds the one connection, so
+ * no DELETE of another client can land between them (the fork route's read back is not so kept).
+ */
+function* createInTransaction(ctx: RouteContext, id: string, source: string, model: string, systemPrompt: string | null, title: unknown) {
+  const refused = yield* Effect.gen(() => insertSessionRow(ctx, id, source, model, systemPrompt, title))
   if (refused !== undefined) return refused
   const session = yield* getSession(ctx.namespace, id)
-  if (session === undefined) return yield* new HandlerCrash({ reason: "session vanished" })
+  if (session === undefined) return yield* new HandlerCrash({ reason: "session vanished inside its create transaction" })
   return sessionEnvelope(ctx, session, 201)
 }
 

@@ -3,9 +3,12 @@
  * (unless it already ended), a child session copies its model, system prompt and active messages
  * (new ids, original timestamps), then gets the requested title or the next "title #N". The fork id
  * is only checked for CR/LF/NUL. A refused title answers 400 after the fork exists, as upstream's.
+ * Each step takes the one connection anew, so another client's DELETE of the fork can commit before
+ * the read back: upstream then still answers 201, with only the ids it knows.
  */
 import { Effect, Either } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
+import { jsonResponse } from "../../http/Exchange.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
 import { Ids } from "../../services/Ids.js"
 import { hasControlBreak, newApiSessionId } from "./SessionIds.js"
@@ -13,6 +16,7 @@ import { nextTitleInLineage } from "./SessionLineage.js"
 import { copyMessages } from "./SessionCopy.js"
 import { endSession, getSession, setSessionTitle, upsertSession } from "./SessionStore.js"
 import { existingSession, readObjectBody, sessionEnvelope, sessionIdParam } from "./SessionRouteSupport.js"
+import { vanishedForkView } from "./SessionView.js"
 import { pyStr, pyStrip, pyTruthy, pyUtf8Encodable } from "../../python/index.js"
 
 export const forkSessionRoute: Handler = (ctx) => Effect.gen(() => forkSession(ctx))
@@ -50,6 +54,6 @@ function* forkSession(ctx: RouteContext) {
   const set = yield* setSessionTitle(ctx.namespace, forkId, title)
   if (Either.isLeft(set)) return errorResponse(400, set.left, { code: "invalid_title" })
   const fork = yield* getSession(ctx.namespace, forkId)
-  if (fork === undefined) return yield* new HandlerCrash({ reason: "fork vanished" })
+  if (fork === undefined) return jsonResponse({ object: "hermes.session", session: vanishedForkView(forkId, sourceId) }, 201)
   return sessionEnvelope(ctx, fork, 201)
 }

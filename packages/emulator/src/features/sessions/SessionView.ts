@@ -49,6 +49,17 @@ export const sessionView = (row: SessionRow | RichSessionRow, features: Features
   return out
 }
 
+/**
+ * What the fork route answers when its fork was deleted before the read back: upstream falls back
+ * to `{"id", "parent_session_id"}`, so only those two keys and the two flags (both false).
+ */
+export const vanishedForkView = (id: string, parentSessionId: string): Record<string, unknown> => ({
+  id,
+  parent_session_id: parentSessionId,
+  has_system_prompt: false,
+  has_model_config: false
+})
+
 export const messageView = (row: MessageRow): Record<string, unknown> => ({
   id: row.id,
   session_id: row.session_id,
