@@ -49,13 +49,14 @@ export interface FileMap {
  * Code no recording of the recordable pin can run, with why (evidence/mutation/coverage/
  * outside-recordings.json): `pin-only` is what only 0.21.0 reaches (version/Pins.ts), `no-gateway`
  * is emulator machinery with no gateway counterpart, `socket` needs raw-socket evidence the
- * mutation suite does not replay (it replays the live fuzz run's, not the wire or upload runs'). `lines` ("a-b,c") narrows an entry to part of a file; the line
+ * mutation suite does not replay (it replays the live fuzz run's, not the wire or upload runs'), `race`
+ * is a window between two requests that a recording, which plays its requests one after another, cannot place. `lines` ("a-b,c") narrows an entry to part of a file; the line
  * numbers are those of the commit the list was written on.
  */
 export interface OutsideEntry {
   readonly file: string
   readonly lines?: string
-  readonly category: "pin-only" | "no-gateway" | "socket"
+  readonly category: "pin-only" | "no-gateway" | "socket" | "race"
   readonly reason: string
 }
 
@@ -129,12 +130,13 @@ export const mapFile = (file: string, fc: FileCoverage, outsideEntries: Readonly
 const CATEGORY_NAMES: Record<OutsideEntry["category"], string> = {
   "pin-only": "only the 0.21.0 pin reaches it",
   "no-gateway": "emulator machinery with no gateway counterpart",
-  socket: "needs raw-socket evidence the suite does not replay"
+  socket: "needs raw-socket evidence the suite does not replay",
+  race: "a window between two requests a sequential recording cannot place"
 }
 
 /** Uncovered statements by category over every file, and those left that a recording could reach. */
 export const outsideTotals = (files: ReadonlyArray<FileMap>): Record<string, number> => {
-  const out: Record<string, number> = { "pin-only": 0, "no-gateway": 0, socket: 0, recordable: 0 }
+  const out: Record<string, number> = { "pin-only": 0, "no-gateway": 0, socket: 0, race: 0, recordable: 0 }
   for (const f of files) {
     let outside = 0
     for (const [category, n] of Object.entries(f.outside)) {
