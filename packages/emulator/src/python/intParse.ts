@@ -24,7 +24,12 @@ export const pyDecimalDigitsValue = (digits: string): bigint => {
 }
 
 /** CPython >= 3.11: int() of text refuses more digits than sys.get_int_max_str_digits(). */
-const INT_MAX_STR_DIGITS = 4300
+export const INT_MAX_STR_DIGITS = 4300
+
+/** The ValueError of int() given `count` digits, more than INT_MAX_STR_DIGITS (leading zeros count). */
+export const pyIntDigitLimitMessage = (count: number): string =>
+  `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${count} digits; ` +
+  "use sys.set_int_max_str_digits() to increase the limit"
 
 export const pyIntParse = (text: string): bigint | undefined => {
   const t = pyStrip(text)

@@ -22,9 +22,12 @@ const DAY_MICROS = 86_400_000_000
 const C_INT_MAX = 2 ** 31 - 1
 const MAX_DELTA_DAYS = 999_999_999
 const C_INT_OVERFLOW = "Python int too large to convert to C int"
-/** datetime.min and datetime.max (years 1 and 9999) as epoch microseconds of the wall clock. */
+/**
+ * datetime.min and the instant after datetime.max (years 1 and 10000) as epoch microseconds of the
+ * wall clock; datetime.max itself (…799_999_999) is no double and would round up to year 10000.
+ */
 const FIRST_DATETIME_MICROS = -62_135_596_800_000_000
-const LAST_DATETIME_MICROS = 253_402_300_799_999_999
+const PAST_LAST_DATETIME_MICROS = 253_402_300_800_000_000
 
 /**
  * `timedelta(minutes=m)` in microseconds, or the exception's text: a bool is an int, other
@@ -44,6 +47,15 @@ const minutesDelta = (minutes: unknown): Either.Either<number, string> => {
   if (Math.abs(days) > MAX_DELTA_DAYS) return Either.left(`days=${days}; must have magnitude <= ${MAX_DELTA_DAYS}`)
   return Either.right(Math.round(micros))
 }
+
+/** `base + timedelta(minutes=m)`, or the exception's text (timedelta's, or datetime's year range). */
+export const addMinutes = (base: ZonedTime, minutes: unknown): Either.Either<ZonedTime, string> =>
+  Either.flatMap(minutesDelta(minutes), (delta) => {
+    const next = { micros: base.micros + delta, offsetSeconds: base.offsetSeconds }
+    const localMicros = next.micros + (next.offsetSeconds ?? 0) * 1e6
+    if (localMicros < FIRST_DATETIME_MICROS || localMicros >= PAST_LAST_DATETIME_MICROS) return Either.left("date value out of range")
+    return Either.right(next)
+  })
 
 export const computeNextRun = (
   schedule: unknown,
@@ -65,13 +77,7 @@ export const computeNextRun = (
     case "interval": {
       const minutes = s["minutes"]
       if (minutes === null || minutes === undefined) return Either.right(null)
-      const delta = minutesDelta(minutes)
-      if (Either.isLeft(delta)) return Either.left(delta.left)
-      const base = last ?? now
-      const next = { micros: base.micros + delta.right, offsetSeconds: base.offsetSeconds }
-      const localMicros = next.micros + (next.offsetSeconds ?? 0) * 1e6
-      if (localMicros < FIRST_DATETIME_MICROS || localMicros > LAST_DATETIME_MICROS) return Either.left("date value out of range")
-      return Either.right(isoformat(next))
+      return Either.map(addMinutes(last ?? now, minutes), isoformat)
     }
     case "cron": {
       const expr = s["expr"]

@@ -8,22 +8,43 @@
 import { Either } from "effect"
 import { parseCron } from "./CronExpression.js"
 import { assumeConfiguredZone, fromEpochSeconds, fromIsoformat, isoformat, strftime } from "./IsoTime.js"
-import { pyIsSpace, pyStrip } from "../../python/index.js"
+import { addMinutes } from "./NextRun.js"
+import { PyInt, pyIntRepr, pyIsSpace, pyStrip, PyValueError } from "../../python/index.js"
+import { INT_MAX_STR_DIGITS, pyDecimalDigitsValue, pyIntDigitLimitMessage } from "../../python/intParse.js"
 
 export type ParsedSchedule =
-  | { readonly kind: "interval"; readonly minutes: number; readonly display: string }
+  | { readonly kind: "interval"; readonly minutes: number | PyInt; readonly display: string }
   | { readonly kind: "cron"; readonly expr: string; readonly display: string }
   | { readonly kind: "once"; readonly run_at: string; readonly display: string }
 
-const DURATION = /^(\d+)\s*(m|min|mins|minute|minutes|h|hr|hrs|hour|hours|d|day|days)$/
-const MULTIPLIER: Record<string, number> = { m: 1, h: 60, d: 1440 }
+// `\d` and `\s` of a Python str pattern: any Unicode decimal digit, any str.isspace() character
+// (checked apart: JS's \s is another set). The lazy gap is the shortest, so all-space iff Python's.
+const DURATION = /^(\p{Nd}+)(.*?)(m|min|mins|minute|minutes|h|hr|hrs|hour|hours|d|day|days)$/su
+const MULTIPLIER: Record<string, bigint> = { m: 1n, h: 60n, d: 1440n }
 
-/** `parse_duration`: minutes. */
-export const parseDuration = (text: string): Either.Either<number, string> => {
+/** `parse_duration`: minutes, a Python int (int() of the digits, so at most 4300 of them). */
+export const parseDuration = (text: string): Either.Either<bigint, string> => {
   const s = pyStrip(text).toLowerCase()
   const m = DURATION.exec(s)
-  if (m === null) return Either.left(`Invalid duration: '${s}'. Use format like '30m', '2h', or '1d'`)
-  return Either.right(Number(m[1]) * (MULTIPLIER[(m[2] as string)[0] as string] ?? 1))
+  if (m === null || ![...(m[2] as string)].every((ch) => pyIsSpace(ch.codePointAt(0) ?? 0))) {
+    return Either.left(`Invalid duration: '${s}'. Use format like '30m', '2h', or '1d'`)
+  }
+  const digits = [...(m[1] as string)].length
+  if (digits > INT_MAX_STR_DIGITS) return Either.left(pyIntDigitLimitMessage(digits))
+  return Either.right(pyDecimalDigitsValue(m[1] as string) * (MULTIPLIER[(m[3] as string)[0] as string] ?? 1n))
+}
+
+/** A Python int as the emulator's handler values hold it: a JS number while it is a safe integer. */
+const handlerInt = (v: bigint): number | PyInt => (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : new PyInt(v))
+
+/** `str(int)`, whose 4300-digit limit is a ValueError the jobs API answers with. */
+const intText = (v: bigint): Either.Either<string, string> => {
+  try {
+    return Either.right(pyIntRepr(v))
+  } catch (e) {
+    if (e instanceof PyValueError) return Either.left(e.message)
+    throw e
+  }
 }
 
 /** Python's `str.split()` with no argument. */
@@ -45,11 +66,13 @@ const CRON_FIELD = /^[\d*\-,/]+$/
 export const parseSchedule = (raw: string, nowSeconds: number): Either.Either<ParsedSchedule, string> => {
   const schedule = pyStrip(raw)
   if (schedule.toLowerCase().startsWith("every ")) {
-    return Either.map(parseDuration(pyStrip(schedule.slice(6))), (minutes) => ({
-      kind: "interval" as const,
-      minutes,
-      display: `every ${minutes}m`
-    }))
+    return Either.flatMap(parseDuration(pyStrip(schedule.slice(6))), (minutes) =>
+      Either.map(intText(minutes), (text) => ({
+        kind: "interval" as const,
+        minutes: handlerInt(minutes),
+        display: `every ${text}m`
+      }))
+    )
   }
   const parts = pySplit(schedule)
   if (parts.length >= 5 && parts.slice(0, 5).every((p) => CRON_FIELD.test(p))) {
@@ -63,10 +86,15 @@ export const parseSchedule = (raw: string, nowSeconds: number): Either.Either<Pa
     const at = assumeConfiguredZone(parsed.right)
     return Either.right({ kind: "once", run_at: isoformat(at), display: `once at ${strftime(at, "%Y-%m-%d %H:%M")}` })
   }
+  // only parse_duration's ValueError falls through to "Invalid schedule": timedelta's and datetime's
+  // OverflowError (a day count past a C int or 999999999, a year past 9999) is the answer
   const duration = parseDuration(schedule)
   if (Either.isRight(duration)) {
-    const at = fromEpochSeconds(nowSeconds + duration.right * 60)
-    return Either.right({ kind: "once", run_at: isoformat(at), display: `once in ${schedule}` })
+    return Either.map(addMinutes(fromEpochSeconds(nowSeconds), handlerInt(duration.right)), (at) => ({
+      kind: "once" as const,
+      run_at: isoformat(at),
+      display: `once in ${schedule}`
+    }))
   }
   return Either.left(
     `Invalid schedule '${schedule}'. Use:\n` +
