@@ -1,4 +1,6 @@
-import { pyIsSpace, pyLen, pyStr, pyTruthy } from "../../python/index.js"
+import { pyLen, pyStr, pyTruthy } from "../../python/index.js"
+import { oneLine } from "./OneLine.js"
+import { summarizeShellCommand } from "./ShellCommandSummary.js"
 import { toolArgumentsOf } from "./ToolArguments.js"
 /**
  * The `hermes.tool.progress` payloads of a streamed chat completion (0.19.0 source, observed live
@@ -30,24 +32,11 @@ const PRIMARY_ARG: Readonly<Record<string, string>> = {
 }
 const FALLBACK_ARGS = ["query", "text", "command", "path", "name", "prompt", "code", "goal"]
 
-/** `_oneline`: Python's str.split() words joined by one space (its whitespace, not JS's \s: \x1c-\x1f and U+0085 split, U+FEFF does not). */
-const oneLine = (s: string): string => {
-  const words: Array<string> = []
-  let word = ""
-  for (const ch of s) {
-    if (pyIsSpace(ch.codePointAt(0) as number)) {
-      if (word !== "") words.push(word)
-      word = ""
-    } else word += ch
-  }
-  if (word !== "") words.push(word)
-  return words.join(" ")
-}
-
 /**
- * A label for the call, or the tool name. Exact for `todo` and for tools labelled by one primary
- * argument (uncut: the gateway's preview length is unlimited by default); tools with bespoke upstream previews (terminal commands,
- * memory, read_file line ranges, …) get that argument as it is — an approximation.
+ * A label for the call, or the tool name. Exact for `todo`, for terminal commands and execute_code
+ * (summarised: ShellCommandSummary.ts) and for tools labelled by one primary argument (uncut: the
+ * gateway's preview length is unlimited by default); tools with other bespoke upstream previews
+ * (memory, read_file line ranges, …) get that argument as it is — an approximation.
  */
 export const toolLabel = (name: string, argumentsJson: string): string => {
   const args = toolArgumentsOf(argumentsJson)
@@ -58,6 +47,13 @@ export const toolLabel = (name: string, argumentsJson: string): string => {
     // len() of whatever todos is: a string's characters, a dict's keys (previewRaises covers the rest)
     const n = pyLen(todos) ?? 0
     return pyTruthy(args["merge"]) ? `updating ${n} task(s)` : `planning ${n} task(s)`
+  }
+  if (name === "terminal" || name === "execute_code") {
+    // str() of whatever the command is (a list included, unlike the primary-argument labels); null shows nothing
+    const command = args[PRIMARY_ARG[name] as string]
+    if (command === undefined || command === null) return name
+    const summary = summarizeShellCommand(pyStr(command))
+    return summary === "" ? name : summary
   }
   const key = PRIMARY_ARG[name] ?? FALLBACK_ARGS.find((k) => k in args)
   if (key === undefined || !(key in args)) return name
