@@ -3,7 +3,7 @@
  * until the process restarts, a new and empty one after.
  */
 import { describe, expect, it } from "@effect/vitest"
-import { Effect, Layer } from "effect"
+import { Deferred, Effect, Fiber, Layer } from "effect"
 import { Runs, RunsLive } from "../../src/features/runs/Runs.js"
 import { Gateways, makeGateways } from "../../src/services/GatewayProcess.js"
 
@@ -29,5 +29,22 @@ describe("the Runs service", () => {
       expect([after.statusCount, after.liveCount]).toEqual([0, 0])
       // the other namespace's process did not restart
       expect(runs.of("b").process.generation).toBe(0)
+    }).pipe(Effect.provide(layer)))
+  it.effect("lets go of a run's task once it ended: nothing of it stays in the process' background tasks", () =>
+    Effect.gen(function*() {
+      const runs = yield* Runs
+      const processRuns = runs.of("a")
+      const live = yield* processRuns.enter("run_1", { run_id: "run_1", status: "queued" }, false, 1_700_000_000)
+      const release = yield* Deferred.make<void>()
+      const task = yield* Effect.fork(Deferred.await(release))
+      processRuns.attach(live, task)
+      // while it runs, a restart would interrupt it
+      expect(processRuns.process.backgroundTasks.has(task)).toBe(true)
+      yield* Deferred.succeed(release, undefined)
+      yield* Fiber.await(task)
+      // ended: out of live memory, and no reference kept until a restart (docs/performance.md)
+      expect(processRuns.liveCount).toBe(0)
+      expect(processRuns.process.backgroundTasks.size).toBe(0)
+      expect(processRuns.process.backgroundAgentWork).toBe(0)
     }).pipe(Effect.provide(layer)))
 })
