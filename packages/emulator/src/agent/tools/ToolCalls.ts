@@ -11,6 +11,8 @@
  * - elsewhere (chat, responses, session chat: no one to ask) → a "pending_approval" result and
  *   nothing runs.
  *
+ * `process` answers as a gateway with no background process does (ProcessTool).
+ *
  * Other enabled tools answer a fixed marker: the emulator has no behaviour for them.
  */
 import type { Storage } from "../../services/Storage.js"
@@ -19,6 +21,7 @@ import type { ToolApproval } from "@hermetic/script"
 import { pyDumps, pyStr } from "../../python/index.js"
 import { detectDangerousCommand, type DangerousMatch } from "./DangerousCommands.js"
 import { runTerminalCommand, terminalResult } from "./TerminalCommand.js"
+import { callProcess } from "./ProcessTool.js"
 import { foregroundTimeoutRefusal } from "./TerminalTimeout.js"
 import { callTodo, type TodoList } from "./TodoList.js"
 import type { ToolRaised } from "./ToolRaised.js"
@@ -123,5 +126,6 @@ export const callTool = (
 ): Effect.Effect<ToolOutcome, ToolRaised, Storage> => {
   if (name === "terminal" || marker !== undefined) return terminal(args, marker, ctx)
   if (name === "todo") return Effect.map(callTodo(ctx.todo, args), (content) => ({ content }))
+  if (name === "process") return Effect.succeed({ content: callProcess(args) })
   return Effect.succeed({ content: EMULATED_TOOL_RESULT })
 }

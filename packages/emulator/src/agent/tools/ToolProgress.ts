@@ -1,5 +1,6 @@
 import { pyLen, pyStr, pyTruthy } from "../../python/index.js"
 import { oneLine } from "./OneLine.js"
+import { processLabel } from "./ProcessTool.js"
 import { summarizeShellCommand } from "./ShellCommandSummary.js"
 import { toolArgumentsOf } from "./ToolArguments.js"
 /**
@@ -48,6 +49,7 @@ export const toolLabel = (name: string, argumentsJson: string): string => {
     const n = pyLen(todos) ?? 0
     return pyTruthy(args["merge"]) ? `updating ${n} task(s)` : `planning ${n} task(s)`
   }
+  if (name === "process") return processLabel(args) ?? name
   if (name === "terminal" || name === "execute_code") {
     // str() of whatever the command is (a list included, unlike the primary-argument labels); null shows nothing
     const command = args[PRIMARY_ARG[name] as string]
