@@ -10,10 +10,10 @@
  * Patterns are case-insensitive and Unicode-aware, as Python's `re.IGNORECASE` on str patterns is
  * (`u` folds the Kelvin sign onto k); `\s` and `\b` spell Python's Unicode classes out.
  */
-import { pyStrip } from "../python/index.js"
+import { PY_SPACE_CLASS_BODY, pyStrip } from "../python/index.js"
 
 /** Python's `\s` on str patterns: str.isspace() (python/strip.ts lists the set). */
-const PY_SPACE = String.raw`[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]`
+const PY_SPACE = `[${PY_SPACE_CLASS_BODY}]`
 /** Python's `\b` after a word character: no word character (letters, digits, underscore) follows. */
 const WORD_END = String.raw`(?![\p{L}\p{N}_])`
 /** Python's `\b` before a word character: no word character precedes. */

@@ -10,6 +10,9 @@ const PY_SPACE = new Set([
   0x2028, 0x2029, 0x202f, 0x205f, 0x3000
 ])
 
+/** The same set as the body of a regular-expression class (for `re`'s `\s` on str patterns). */
+export const PY_SPACE_CLASS_BODY = String.raw`\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000`
+
 /** Python `str.isspace()` for a single code point. */
 export const pyIsSpace = (cp: number): boolean => PY_SPACE.has(cp)
 

@@ -7,6 +7,7 @@
  * upstream's normalisation only NUL removal and NFKC are reproduced: ANSI escapes (and 8-bit C1
  * controls) are not stripped, nor home prefixes folded.
  */
+import { PY_SPACE_CLASS_BODY } from "../../python/index.js"
 
 export interface DangerousMatch {
   /** What the approval is remembered under (Hermes uses the description as the key). */
@@ -15,8 +16,8 @@ export interface DangerousMatch {
 }
 
 // Upstream matches on the NFKC-normalised command with Python's Unicode classes, not JavaScript's:
-/** `\s`: str.isspace() (python/strip.ts lists the set; \x1c-\x1f count, U+FEFF does not). */
-const SPACE = String.raw`[\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]`
+/** `\s`: str.isspace() (\x1c-\x1f count, U+FEFF does not). */
+const SPACE = `[${PY_SPACE_CLASS_BODY}]`
 /** `\w`: letters and digits of any script, and the underscore. */
 const WORD = String.raw`[\p{L}\p{N}_]`
 /** `\b` before a word's first letter, and after its last. */

@@ -10,6 +10,7 @@
  * and case folds the long s and the Kelvin sign, so the patterns here spell those classes out and
  * carry the `u` flag.
  */
+import { PY_SPACE_CLASS_BODY } from "../../python/index.js"
 const INVISIBLE: ReadonlyArray<number> = [
   0x200b, 0x200c, 0x200d, 0x2060, 0x2062, 0x2063, 0x2064, 0xfeff, 0x202a, 0x202b, 0x202c, 0x202d, 0x202e, 0x2066, 0x2067,
   0x2068, 0x2069
@@ -32,7 +33,7 @@ const withoutEmojiJoiners = (points: ReadonlyArray<number>): Array<number> =>
 /** Python's `\w` on str: letters, digits (every numeric category) and underscore. */
 const WORD = String.raw`[\p{L}\p{N}_]`
 /** Python's `\s` on str: str.isspace() (python/strip.ts lists the set). */
-const SPACE_CHARS = String.raw`\t-\r\x1c-\x20\x85\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000`
+const SPACE_CHARS = PY_SPACE_CLASS_BODY
 const SPACE = `[${SPACE_CHARS}]`
 /** Python's `\b`: a word character on exactly one side. */
 const BOUNDARY = `(?:(?<=${WORD})(?!${WORD})|(?<!${WORD})(?=${WORD}))`
