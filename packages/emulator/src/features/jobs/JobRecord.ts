@@ -82,6 +82,7 @@ export interface NewJob {
   readonly id: string
   readonly prompt: unknown
   readonly schedule: string
+  /** Never empty: the route answers "Name is required" first (upstream's label fallback never runs). */
   readonly name: string
   readonly deliver: unknown
   readonly origin: Record<string, string>
@@ -97,7 +98,9 @@ function* newJobRecord(input: NewJob, nowSeconds: number) {
   const schedule = yield* parseSchedule(input.schedule, nowSeconds)
   let repeat = input.repeat
   if (repeat === null || repeat === undefined) repeat = schedule.kind === "once" ? 1 : null
-  const deliver = input.deliver === null || input.deliver === undefined ? "origin" : input.deliver
+  // upstream's `deliver or ("origin" if origin else "local")`, only for the null a body can hold: the
+  // route passes "local" for a missing key, and API jobs always have an origin
+  const deliver = input.deliver === null ? "origin" : input.deliver
   const skills = yield* normalizeSkillList(null, input.skills)
   const prompt = coerceText(input.prompt)
   const blocked = lifecycleCommandError(prompt)
@@ -108,10 +111,9 @@ function* newJobRecord(input: NewJob, nowSeconds: number) {
       `Requested one-shot time ${schedule.run_at} is more than ${ONESHOT_GRACE_SECONDS}s in the past and cannot be scheduled.`
     )
   }
-  const label = prompt || skills[0] || "cron job"
   const job: Job = {
     id: input.id,
-    name: input.name || pyStrip([...label].slice(0, 50).join("")),
+    name: input.name,
     prompt,
     skills,
     skill: skills[0] ?? null,
