@@ -1,5 +1,6 @@
 import { Either } from "effect"
 import { codePointIndex } from "./codePoints.js"
+import { INT_MAX_STR_DIGITS, pyIntDigitLimitMessage } from "./intParse.js"
 import { PyJsonDecodeError } from "./PyJsonDecodeError.js"
 import { PyDict, PyFloat, PyInt, PyList, type PyValue } from "./PyValue.js"
 
@@ -19,9 +20,6 @@ export interface PyJsonLoadsOptions {
    */
   readonly maxDepth?: number
 }
-
-/** Python >= 3.11 refuses to parse int literals longer than this (sys.get_int_max_str_digits()). */
-const INT_MAX_STR_DIGITS = 4300
 
 // Internal control flow only; converted to PyJsonDecodeError at the boundary.
 class Fail {
@@ -160,7 +158,7 @@ class Parser {
         "ValueError",
         "Exceeds the limit",
         start,
-        `Exceeds the limit (${INT_MAX_STR_DIGITS} digits) for integer string conversion: value has ${digits} digits; use sys.set_int_max_str_digits() to increase the limit`
+        pyIntDigitLimitMessage(digits)
       )
     }
     return new PyInt(BigInt(text))

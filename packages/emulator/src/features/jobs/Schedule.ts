@@ -9,7 +9,7 @@ import { Either } from "effect"
 import { parseCron } from "./CronExpression.js"
 import { assumeConfiguredZone, fromEpochSeconds, fromIsoformat, isoformat, strftime } from "./IsoTime.js"
 import { addMinutes } from "./NextRun.js"
-import { PyInt, pyIntRepr, pyIsSpace, pyStrip, PyValueError } from "../../python/index.js"
+import { PyInt, pyIntRepr, pyIsSpace, pyStrip, PyValueError, toHandlerValue } from "../../python/index.js"
 import { INT_MAX_STR_DIGITS, pyDecimalDigitsValue, pyIntDigitLimitMessage } from "../../python/intParse.js"
 
 export type ParsedSchedule =
@@ -34,8 +34,8 @@ export const parseDuration = (text: string): Either.Either<bigint, string> => {
   return Either.right(pyDecimalDigitsValue(m[1] as string) * (MULTIPLIER[(m[3] as string)[0] as string] ?? 1n))
 }
 
-/** A Python int as the emulator's handler values hold it: a JS number while it is a safe integer. */
-const handlerInt = (v: bigint): number | PyInt => (v <= BigInt(Number.MAX_SAFE_INTEGER) ? Number(v) : new PyInt(v))
+/** A Python int as the emulator's handler values hold it (toHandlerValue: a JS number while it is a safe integer). */
+const handlerInt = (v: bigint): number | PyInt => toHandlerValue(new PyInt(v)) as number | PyInt
 
 /** `str(int)`, whose 4300-digit limit is a ValueError the jobs API answers with. */
 const intText = (v: bigint): Either.Either<string, string> => {
