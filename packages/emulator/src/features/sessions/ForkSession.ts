@@ -8,14 +8,13 @@
  */
 import { Effect, Either } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
-import { jsonResponse } from "../../http/Exchange.js"
 import { HandlerCrash, type Handler, type RouteContext } from "../../http/Route.js"
 import { Ids } from "../../services/Ids.js"
 import { hasControlBreak, newApiSessionId } from "./SessionIds.js"
 import { nextTitleInLineage } from "./SessionLineage.js"
 import { copyMessages } from "./SessionCopy.js"
 import { endSession, getSession, setSessionTitle, upsertSession } from "./SessionStore.js"
-import { existingSession, readObjectBody, sessionEnvelope, sessionIdParam } from "./SessionRouteSupport.js"
+import { existingSession, readObjectBody, sessionEnvelope, sessionIdParam, sessionViewEnvelope } from "./SessionRouteSupport.js"
 import { vanishedForkView } from "./SessionView.js"
 import { pyStr, pyStrip, pyTruthy, pyUtf8Encodable } from "../../python/index.js"
 
@@ -54,6 +53,6 @@ function* forkSession(ctx: RouteContext) {
   const set = yield* setSessionTitle(ctx.namespace, forkId, title)
   if (Either.isLeft(set)) return errorResponse(400, set.left, { code: "invalid_title" })
   const fork = yield* getSession(ctx.namespace, forkId)
-  if (fork === undefined) return jsonResponse({ object: "hermes.session", session: vanishedForkView(forkId, sourceId) }, 201)
+  if (fork === undefined) return sessionViewEnvelope(vanishedForkView(forkId, sourceId), 201)
   return sessionEnvelope(ctx, fork, 201)
 }

@@ -42,7 +42,11 @@ export const existingSession = (ctx: RouteContext, id: string) =>
       session === undefined ? { _tag: "missing", response: sessionNotFound(id) } : { _tag: "found", session }
   )
 
+/** The envelope around a session's view (a stored row's, or the fork route's stand-in). */
+export const sessionViewEnvelope = (view: Record<string, unknown>, status = 200): EmuResponse =>
+  jsonResponse({ object: "hermes.session", session: view }, status)
+
 export const sessionEnvelope = (ctx: RouteContext, session: SessionRow, status = 200): EmuResponse =>
-  jsonResponse({ object: "hermes.session", session: sessionView(session, ctx.features) }, status)
+  sessionViewEnvelope(sessionView(session, ctx.features), status)
 
 export const sessionIdParam = (ctx: RouteContext): string => ctx.params["session_id"] ?? ""
