@@ -15,8 +15,8 @@ import { SqlClient, type Statement } from "@effect/sql"
 import { Context, Effect, Layer, Option } from "effect"
 import { Emulator, layer, storageLayer } from "../../src/index.js"
 import { deleteSession } from "../../src/features/sessions/SessionStore.js"
+import { API_KEY } from "../support.js"
 
-const API_KEY = "test-key-0123456789abcdef"
 const HEADERS = { authorization: `Bearer ${API_KEY}`, "content-type": "application/json" }
 
 const request = (method: string, path: string, body?: unknown) =>
