@@ -117,7 +117,7 @@ function* turnLoop(turn: AgentTurnState) {
     const reply = answer.reply
     turn.modelCalls++
     if (answer.hold !== undefined && !(yield* awaitRelease(turn, answer.hold))) {
-      return turn.finish({ finalResponse: "", completed: false, interrupted: true })
+      return turn.finish({ finalResponse: "", completed: false })
     }
     if (reply.error !== undefined) {
       const failed = modelCallFailed(turn, reply.error)
@@ -169,7 +169,7 @@ function* turnLoop(turn: AgentTurnState) {
 const interruptedTurn = (turn: AgentTurnState): AgentTurnResult => {
   // a transcript cut short after a tool result gets a closing assistant turn (observed live)
   if (turn.messages[turn.messages.length - 1]?.["role"] === "tool") turn.messages.push({ role: "assistant", content: INTERRUPTED_CLOSING_TEXT })
-  return turn.finish({ finalResponse: "", completed: false, interrupted: true })
+  return turn.finish({ finalResponse: "", completed: false })
 }
 
 /**

@@ -27,7 +27,6 @@ export interface AgentTurnResult {
   readonly completed: boolean
   readonly partial: boolean
   readonly failed: boolean
-  readonly interrupted: boolean
   readonly usage: AgentUsage
 }
 

@@ -160,7 +160,6 @@ export class AgentTurnState {
       completed: true,
       partial: false,
       failed: false,
-      interrupted: false,
       usage: this.usage(),
       ...fields
     }

@@ -15,7 +15,6 @@ const result = (fields: Partial<AgentTurnResult> = {}): AgentTurnResult => ({
   completed: true,
   partial: false,
   failed: false,
-  interrupted: false,
   usage: { input_tokens: 1, output_tokens: 2, total_tokens: 3 },
   ...fields
 })
