@@ -9,7 +9,8 @@
  * failed call are made as calls too, so the engine's sticky error sees them as on the real stack.
  *
  * Hermes' side (observed on the real 0.19.0 gateway, see evidence/cassette-sources/live/responses-0.19.0.md): a
- * scripted call to a tool the gateway does not have is an unknown tool — Hermes answers it with an
+ * scripted call to a tool the gateway does not have (once tools/ToolNameRepair.ts finds no tool its
+ * name repairs to) is an unknown tool — Hermes answers it with an
  * error tool result and calls the model again, and gives up after three such rounds; a call to an
  * enabled tool runs it (tools/ToolCalls.ts: the tools profile's todo and terminal, behind the
  * approval guard; observed live with `oracle --profile tools`). A model error ends the turn with Hermes' summary of it as the final text, after the
