@@ -9,7 +9,8 @@
  * failed call are made as calls too, so the engine's sticky error sees them as on the real stack.
  *
  * Hermes' side (observed on the real 0.19.0 gateway, see evidence/cassette-sources/live/responses-0.19.0.md): a
- * scripted call to a tool the gateway does not have is an unknown tool — Hermes answers it with an
+ * scripted call to a tool the gateway does not have (once tools/ToolNameRepair.ts finds no tool its
+ * name repairs to) is an unknown tool — Hermes answers it with an
  * error tool result and calls the model again, and gives up after three such rounds; a call to an
  * enabled tool runs it (tools/ToolCalls.ts: the tools profile's todo and terminal, behind the
  * approval guard; observed live with `oracle --profile tools`). A model error ends the turn with Hermes' summary of it as the final text, after the
@@ -51,6 +52,7 @@ import { storedToolCallIds } from "./ToolCallIds.js"
 import { blankToolCallId } from "./BlankToolCallIds.js"
 import type { DangerousMatch } from "./tools/DangerousCommands.js"
 import { callTool } from "./tools/ToolCalls.js"
+import { repairToolName } from "./tools/ToolNameRepair.js"
 import { INVALID_ARGUMENTS_RESULT, parseToolArguments, roundArgumentText } from "./tools/ToolArguments.js"
 import { coerceToolArguments } from "./tools/ToolArgumentCoercion.js"
 import { toolResultFailed } from "./tools/ToolFailure.js"
@@ -270,8 +272,9 @@ const retryTruncatedToolCall = (turn: AgentTurnState): AgentTurnResult | undefin
  * error result first and are not run, the enabled ones run (no strike against the 3-round limit).
  * Otherwise it is an invalid round, and the third in a row ends the turn. Undefined: call again.
  */
-function* toolRound(turn: AgentTurnState, answer: Answer, reply: Reply, text: string, calls: ReadonlyArray<ToolCall>) {
+function* toolRound(turn: AgentTurnState, answer: Answer, reply: Reply, text: string, named: ReadonlyArray<ToolCall>) {
   const enabled = turn.input.enabledTools
+  const calls = enabled === undefined ? named : named.map((call) => withRepairedName(call, enabled))
   const runs = enabled !== undefined && calls.some((call) => enabled.has(call.name))
   if (runs) turn.invalidToolRounds = 0
   else if (++turn.invalidToolRounds >= MAX_INVALID_TOOL_ROUNDS) return invalidToolCallEnd(turn, calls)
@@ -302,6 +305,13 @@ function* toolRound(turn: AgentTurnState, answer: Answer, reply: Reply, text: st
   turn.truncatedToolCallRetries = 0
   turn.needsBreak = true
   return undefined
+}
+
+/** A call naming a tool the agent lacks, renamed when Hermes repairs the name (ToolNameRepair.ts). */
+const withRepairedName = (call: ToolCall, agentTools: ReadonlySet<string>): ToolCall => {
+  if (agentTools.has(call.name)) return call
+  const repaired = repairToolName(call.name, agentTools)
+  return repaired === undefined ? call : { ...call, name: repaired }
 }
 
 /**

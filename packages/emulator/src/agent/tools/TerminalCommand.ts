@@ -4,7 +4,7 @@
  * trailing newline). The emulator runs no shell: anything else answers with an explicit
  * "not emulated" error, so a scenario that strays shows up as a divergence, never as a silent pass.
  */
-import { pyDumps } from "../../python/index.js"
+import { pyDumps, pyTypeName } from "../../python/index.js"
 
 /** A word the shell passes through unchanged: no quoting, expansion, globbing or operators. */
 const PLAIN_WORD = /^[A-Za-z0-9_.,:+=@%/-]+$/
@@ -41,3 +41,13 @@ export const terminalResult = (outcome: TerminalOutcome, approvalNote?: string):
     },
     false
   )
+
+/**
+ * The tool's refusal of a command that is not a string (absent, null, a number, a list…): checked
+ * before anything else, the timeout cap and the approval guard included (observed live on 0.19.0:
+ * `read_terminal` repaired to `terminal` with no command). Undefined for a string command.
+ */
+export const nonStringCommandResult = (command: unknown): string | undefined =>
+  typeof command === "string"
+    ? undefined
+    : pyDumps({ output: "", exit_code: -1, error: `Invalid command: expected string, got ${pyTypeName(command)}`, status: "error" }, false)

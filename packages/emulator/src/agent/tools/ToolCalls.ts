@@ -20,7 +20,7 @@ import { Effect } from "effect"
 import type { ToolApproval } from "@hermetic/script"
 import { pyDumps, pyStr } from "../../python/index.js"
 import { detectDangerousCommand, type DangerousMatch } from "./DangerousCommands.js"
-import { runTerminalCommand, terminalResult } from "./TerminalCommand.js"
+import { nonStringCommandResult, runTerminalCommand, terminalResult } from "./TerminalCommand.js"
 import { callProcess } from "./ProcessTool.js"
 import { foregroundTimeoutRefusal } from "./TerminalTimeout.js"
 import { callTodo, type TodoList } from "./TodoList.js"
@@ -98,6 +98,8 @@ const terminal = (args: Record<string, unknown>, marker: ToolApproval | undefine
   Effect.gen(() => runGuardedTerminal(args, marker, ctx))
 
 function* runGuardedTerminal(args: Record<string, unknown>, marker: ToolApproval | undefined, ctx: ToolCallContext) {
+  const notAString = marker === undefined ? nonStringCommandResult(args["command"]) : undefined
+  if (notAString !== undefined) return { content: notAString } satisfies ToolOutcome
   // the tool refuses an over-long foreground timeout before its approval guard looks at the command
   const timeoutRefusal = foregroundTimeoutRefusal(args)
   if (timeoutRefusal !== undefined) return { content: timeoutRefusal } satisfies ToolOutcome
