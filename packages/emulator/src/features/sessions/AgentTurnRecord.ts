@@ -43,8 +43,8 @@ export interface AgentTurnRecord {
   readonly tokens: { readonly input_tokens: number; readonly output_tokens: number }
   /** The turn-start write, which makes sure of the session row (TranscriptWrite.opensSession). */
   readonly opensSession: boolean
-  /** Session source; "api_server" for every API route, "cron" for scheduled jobs. */
-  readonly source?: string
+  /** Session source; "api_server" for every API route, "cron" for scheduled jobs (SessionTranscript gives it). */
+  readonly source: string
   readonly now: number
 }
 
@@ -135,7 +135,7 @@ export const recordAgentTurn = (ns: string, turn: AgentTurnRecord): Effect.Effec
     return storage.transaction(() => {
       if (turn.opensSession) {
         storage.statement(UPSERT_SESSION).run(
-          ns, turn.sessionId, turn.source ?? "api_server", AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN, turn.now
+          ns, turn.sessionId, turn.source, AGENT_MODEL, AGENT_MODEL_CONFIG, AGENT_SYSTEM_PROMPT_STANDIN, turn.now
         )
       }
       if (turn.answeredCalls > 0) storage.statement(TOKEN_WRITE_SESSION).run(ns, turn.sessionId, AGENT_MODEL, turn.now)
