@@ -283,9 +283,12 @@ export class ProcessRuns {
     return stream
   }
 
-  /** The subscriber is gone: upstream forgets the buffer (a second subscriber gets 404). */
-  unsubscribe(runId: string, stream: RunStream): void {
+  /**
+   * The subscriber is gone: upstream pops the buffer unconditionally (a second subscriber gets 404;
+   * a run id's buffer is set once, so the one popped is always the one that was read).
+   */
+  unsubscribe(runId: string): void {
     this.#subscribed.delete(runId)
-    if (this.#streams.get(runId) === stream) this.#streams.delete(runId)
+    this.#streams.delete(runId)
   }
 }

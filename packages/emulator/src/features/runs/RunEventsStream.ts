@@ -16,7 +16,7 @@ import { sweepRunsIfDue } from "./RunLookup.js"
 
 /** The run's events until it ends; a client gone interrupts the stream (EmuBody in http/Exchange.ts) and unsubscribes it. */
 const frames = (runs: ProcessRuns, runId: string, stream: RunStream): Stream.Stream<string> =>
-  keepaliveFrames(stream.queue, dataFrame, STREAM_CLOSED_FRAME).pipe(Stream.ensuring(Effect.sync(() => runs.unsubscribe(runId, stream))))
+  keepaliveFrames(stream.queue, dataFrame, STREAM_CLOSED_FRAME).pipe(Stream.ensuring(Effect.sync(() => runs.unsubscribe(runId))))
 
 export const runEvents: Handler<RunsServices> = (ctx) => Effect.gen(() => subscribeToEvents(ctx))
 
