@@ -135,6 +135,21 @@ export const CONNECTION_PROBES: ReadonlyArray<ConnectionProbe> = [
     description: "a fractional Content-Length on an authorized POST",
     registered: PARSER_REJECTION,
     steps: [head("POST /v1/runs HTTP/1.1", HOST, `Authorization: Bearer ${KEY_PLACEHOLDER}`, "Content-Type: application/json", "Content-Length: 1.5") + "{}"]
+  },
+  {
+    name: "HTTP/2.0 GET",
+    description: "a version besides 1.0 and 1.1 that both parsers let through (llhttp takes 0.9, 1.0, 1.1 and 2.0): the status line's version and Connection, then the close",
+    steps: [head("GET /health HTTP/2.0", HOST)]
+  },
+  {
+    name: "HTTP/2.0 GET with Connection: keep-alive, twice",
+    description: "HTTP/2.0 asking for keep-alive (both parsers treat a .0 minor as 1.0 does): is the connection kept, with which Connection header?",
+    steps: [head("GET /health HTTP/2.0", HOST, "Connection: keep-alive"), head("GET /health HTTP/2.0", HOST, "Connection: keep-alive")]
+  },
+  {
+    name: "HTTP/0.9 GET",
+    description: "HTTP/0.9 with a full request head: the status line's version and Connection, then the close",
+    steps: [head("GET /health HTTP/0.9", HOST)]
   }
 ]
 

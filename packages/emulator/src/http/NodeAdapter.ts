@@ -278,14 +278,14 @@ const isHttp10 = (req: http.IncomingMessage) => req.httpVersionMajor === 1 && re
 /**
  * aiohttp's Connection header when the handler set none (measured live:
  * evidence/live-comparisons/connection-ends/): only what differs from the version's default, so
- * none on a kept HTTP/1.1 connection or a closed HTTP/1.0 one, `keep-alive` on a kept HTTP/1.0
- * one and `close` on a closed HTTP/1.1 one. (Node would send `keep-alive` on every kept one.)
+ * `keep-alive` on a kept HTTP/1.0 connection, `close` on a closed HTTP/1.1 one, none otherwise: also
+ * none for HTTP/0.9 and 2.0, which both parsers let through. (Node sends `keep-alive` on every kept one.)
  */
 const connectionHeader = (req: http.IncomingMessage, res: http.ServerResponse, out: EmuResponse): string | undefined => {
   const own = out.headers.find(([k]) => sameHeaderName(k, "connection"))
   if (own !== undefined) return own[1]
   if (res.shouldKeepAlive) return isHttp10(req) ? "keep-alive" : undefined
-  return isHttp10(req) ? undefined : "close"
+  return req.httpVersion === "1.1" ? "close" : undefined
 }
 
 /**
@@ -305,11 +305,11 @@ interface PendingHead {
   _header: string | null
 }
 
-/** aiohttp answers in the request's version: an HTTP/1.0 request gets an HTTP/1.0 status line. */
+/** aiohttp answers in the request's version: an HTTP/1.0, 0.9 or 2.0 request gets that version's status line. */
 const statusLineInRequestVersion = (req: http.IncomingMessage, res: http.ServerResponse) => {
-  if (!isHttp10(req)) return
+  if (req.httpVersion === "1.1") return
   const pending = res as unknown as PendingHead
-  if (pending._header?.startsWith("HTTP/1.1 ") === true) pending._header = `HTTP/1.0 ${pending._header.slice(9)}`
+  if (pending._header?.startsWith("HTTP/1.1 ") === true) pending._header = `HTTP/${req.httpVersion} ${pending._header.slice(9)}`
 }
 
 /** The handler's headers as node:http's flat list, without Connection (headTail puts it last). */

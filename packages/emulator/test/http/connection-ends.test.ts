@@ -72,6 +72,27 @@ describe("the socket adapter's Connection header, status line version and connec
     expect(ended).toBe(false)
   })
 
+  it("answers an HTTP/2.0 request in HTTP/2.0, without a Connection header, and closes (aiohttp names only 1.0 and 1.1)", async () => {
+    const { text, ended } = await exchange("GET /x HTTP/2.0\r\nHost: x\r\n\r\n", 2_000)
+    expect(headerLines(text)[0]).toBe("HTTP/2.0 200 OK")
+    expect(headerLines(text).filter((l) => /^connection:/i.test(l))).toEqual([])
+    expect(ended).toBe(true)
+  })
+
+  it("keeps an HTTP/2.0 connection that asks for keep-alive, without a Connection header", async () => {
+    const { text, ended } = await exchange("GET /x HTTP/2.0\r\nHost: x\r\nConnection: keep-alive\r\n\r\n")
+    expect(headerLines(text)[0]).toBe("HTTP/2.0 200 OK")
+    expect(headerLines(text).filter((l) => /^connection:/i.test(l))).toEqual([])
+    expect(ended).toBe(false)
+  })
+
+  it("answers an HTTP/0.9 request with a full head in HTTP/0.9, without a Connection header, and closes", async () => {
+    const { text, ended } = await exchange("GET /x HTTP/0.9\r\nHost: x\r\n\r\n", 2_000)
+    expect(headerLines(text)[0]).toBe("HTTP/0.9 200 OK")
+    expect(headerLines(text).filter((l) => /^connection:/i.test(l))).toEqual([])
+    expect(ended).toBe(true)
+  })
+
   it("answers nothing to bytes after a request that closes the connection (no 400), and closes", async () => {
     const { text, ended } = await exchange("GET /x HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\nGET /y HTTP/1.1\r\nHost: x\r\n\r\n", 2_000)
     expect(text.split("HTTP/1.1 ").length - 1).toBe(1)
