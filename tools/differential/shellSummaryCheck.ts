@@ -1,7 +1,7 @@
-// The emulator's summary of every command generate.py wrote, against 0.19.0's: prints the first
-// differences and the count (npx tsx check.ts PAIRS.json, from the repository root).
+// The emulator's summary of every command tools/differential/shell_summary_pairs.py wrote, against 0.19.0's: prints the first
+// differences and the count (npx tsx tools/differential/shellSummaryCheck.ts PAIRS.json, from the repository root).
 import { readFileSync } from "node:fs"
-import { summarizeShellCommand } from "../../../../packages/emulator/src/agent/tools/ShellCommandSummary.ts"
+import { summarizeShellCommand } from "../../packages/emulator/src/agent/tools/ShellCommandSummary.js"
 
 const pairs: Array<[string, string]> = JSON.parse(readFileSync(process.argv[2] as string, "utf8"))
 let differing = 0

@@ -1,6 +1,6 @@
 """Random commands built from the tokens summarize_shell_command reacts to, each with what the
 installed Hermes 0.19.0 function returns for it. Run with the pinned venv's python (its
-site-packages on the path); writes the JSON pairs that check.ts replays against the emulator."""
+site-packages on the path); writes the JSON pairs that shellSummaryCheck.ts replays against the emulator."""
 import json
 import random
 import sys
