@@ -56,6 +56,15 @@ describe("the mutation summary", () => {
     expect(renderSection(s)).toContain("— out of a recording's reach (no-gateway: emulator machinery)")
   })
 
+  it("names a draw's lines carried onto later code as such, never as an estimate of the scope", () => {
+    const drawn = renderSection(summarize(report, { equivalents: {}, pinOnly: {} }, { ...meta, sample: { lines: 4, seed: 31, codeLines: 900 } }))
+    expect(drawn).toContain("**Estimated score: 40.0 %**")
+    const carried = renderSection(summarize(report, { equivalents: {}, pinOnly: {} }, { ...meta, sample: { lines: 4, seed: 31, codeLines: 900, carriedFrom: "the seed-31 draw" } }))
+    expect(carried).toContain("**Score on the lines of the seed-31 draw, carried onto this commit: 40.0 %**")
+    expect(carried).toContain("Not an estimate of the scope")
+    expect(carried).not.toContain("Estimated score")
+  })
+
   it("leaves Ignored mutants out of the score and reports them by their comment's reason", () => {
     const s = summarize(report, { equivalents: {}, pinOnly: {} }, meta)
     expect(s.counts["Ignored"]).toBe(2)

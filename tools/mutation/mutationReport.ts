@@ -55,7 +55,13 @@ export interface MutationSummary {
   readonly loadAverage: number
   /** The run's timeouts and survivors run again, and what they became (recheck.ts); absent when not run. */
   readonly rechecks?: ReadonlyArray<Recheck>
-  readonly sample: { readonly lines: number; readonly seed: number; readonly codeLines: number } | undefined
+  /**
+   * The lines mutated, when not the whole scope: drawn at random with `seed`, or (`carriedFrom`) an
+   * earlier draw's lines carried onto this commit's code, to see what work on them changed.
+   */
+  readonly sample:
+    | { readonly lines: number; readonly seed: number; readonly codeLines: number; readonly carriedFrom?: string }
+    | undefined
   readonly counts: Readonly<Record<string, number>>
   readonly score: number
   readonly scoreWithoutEquivalents: number
@@ -180,6 +186,8 @@ export const renderSection = (s: MutationSummary): string => {
     "",
     s.sample === undefined
       ? `**Score: ${pct(s.score)}** — ${detected} of ${total} mutants detected; ${pct(s.scoreWithoutEquivalents)} without the listed equivalent mutants.`
+      : s.sample.carriedFrom !== undefined
+      ? `**Score on the lines of ${s.sample.carriedFrom}, carried onto this commit: ${pct(s.scoreWithoutEquivalents)}** (95 % interval ${pct(s.interval95?.[0] ?? 0)}–${pct(s.interval95?.[1] ?? 1)}): ${detected} of ${total} detected, ${s.survivors.filter((v) => v.equivalent !== undefined).length} listed as equivalent. Not an estimate of the scope: these lines were worked because that draw left them undetected.`
       : `**Estimated score: ${pct(s.scoreWithoutEquivalents)}** (95 % interval ${pct(s.interval95?.[0] ?? 0)}–${pct(s.interval95?.[1] ?? 1)}) from the mutants of ${s.sample.lines} lines drawn at random (seed ${s.sample.seed}) from ${s.sample.codeLines} code lines: ${detected} of ${total} detected, ${s.survivors.filter((v) => v.equivalent !== undefined).length} listed as equivalent. Target 85 %.`,
     "",
     `Over the mutants the recordable pin can judge (the ${s.survivors.filter((v) => v.equivalent === undefined && v.pinOnly !== undefined).length} survivors in code only another pin reaches left out, each listed with why): **${pct(s.scoreOverReachable)}**.`,

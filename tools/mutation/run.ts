@@ -9,6 +9,8 @@
  *   npm run mutation -- --sample 200 --seed 26
  *   npm run mutation -- --sample 200 --seed 26 --report-only   the evidence again from the last report
  *                                            (after editing the equivalent or pin-only lists)
+ *   npm run mutation -- --lines L.json --carried-from "the seed-26 draw"   the lines a JSON array of
+ *                                            `file:N-N` names (an earlier draw's, carried onto later code)
  *
  * After the run, two statuses are settled by running those mutants again (recheck.ts): the ones
  * that timed out, alone with a longer timeout (a Timeout on a loaded machine is not a detection;
@@ -27,6 +29,8 @@ import { applyRecheck, placesOf, type Recheck, type RecheckedStatus } from "./re
 const { values } = parseArgs({
   options: {
     sample: { type: "string" },
+    lines: { type: "string" },
+    "carried-from": { type: "string" },
     seed: { type: "string", default: "26" },
     concurrency: { type: "string" },
     out: { type: "string", default: "evidence/mutation" },
@@ -39,7 +43,7 @@ const { values } = parseArgs({
   allowNegative: true
 })
 const env: NodeJS.ProcessEnv = { ...process.env }
-let sample: { lines: number; seed: number; codeLines: number } | undefined
+let sample: { lines: number; seed: number; codeLines: number; carriedFrom?: string } | undefined
 let ranges: ReadonlyArray<string> | undefined
 if (values.sample !== undefined) {
   const drawn = sampleLines(process.cwd(), Number(values.sample), Number(values.seed))
@@ -47,6 +51,15 @@ if (values.sample !== undefined) {
   ranges = drawn.ranges
   env["HERMETIC_MUTATE"] = drawn.ranges.join(",")
   process.stderr.write(`mutation: ${drawn.ranges.length} lines drawn from ${drawn.codeLines} code lines (seed ${drawn.seed})\n`)
+}
+if (values.lines !== undefined) {
+  // an earlier draw's lines on this commit's code: the same mutants where the code did not change
+  const carried = JSON.parse(readFileSync(values.lines, "utf8")) as ReadonlyArray<string>
+  const { codeLines } = sampleLines(process.cwd(), 0, Number(values.seed))
+  sample = { lines: carried.length, seed: Number(values.seed), codeLines, carriedFrom: values["carried-from"] ?? values.lines }
+  ranges = carried
+  env["HERMETIC_MUTATE"] = carried.join(",")
+  process.stderr.write(`mutation: the ${carried.length} lines of ${sample.carriedFrom}\n`)
 }
 if (values.concurrency !== undefined) env["HERMETIC_MUTATION_CONCURRENCY"] = values.concurrency
 /**
