@@ -1,7 +1,7 @@
 /**
  * Python semantics, one API: json.loads / json.dumps, repr / str, strip, bool(), int(), request
- * text decoding, the texts of the exceptions upstream lets escape, and Hermes' own coercions of
- * client input. Everything outside this folder imports from here.
+ * text decoding, the texts of the exceptions upstream lets escape, difflib's closest match, and
+ * Hermes' own coercions of client input. Everything outside this folder imports from here.
  */
 export * from "./PyValue.js"
 export { PyJsonDecodeError } from "./PyJsonDecodeError.js"
@@ -19,7 +19,8 @@ export { fromJs, isDict, toHandlerValue } from "./convert.js"
 export { pyRequestText, pyCodecName, contentTypeCharset, PyTextDecodeError } from "./requestText.js"
 export { compareCodePoints, codePointIndex, pyUtf8Encodable } from "./codePoints.js"
 export { pyDecodeSurrogateEscape, pyHeaderText } from "./surrogateEscape.js"
-export { pyDecimalDigitsValue, pyIntParse, parseNonNegativeInt } from "./intParse.js"
+export { INT_MAX_STR_DIGITS, pyDecimalDigitsValue, pyIntDigitLimitMessage, pyIntParse, parseNonNegativeInt } from "./intParse.js"
 export { pyFloatParse } from "./floatParse.js"
 export { coerceRequestBool } from "./requestBool.js"
+export { closestMatch } from "./closeMatches.js"
 export { noAttribute, noLen, notAString, notIterable, pyIntValue, pyLen, pyTypeName } from "./errors.js"

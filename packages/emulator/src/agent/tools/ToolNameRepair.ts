@@ -6,7 +6,7 @@
  * stored, under the repaired name. Observed live on 0.19.0 (tools profile): `read_terminal` and
  * `close_terminal`, desktop-only tools the agent is not offered, run as `terminal`.
  */
-import { closestMatch } from "../../python/closeMatches.js"
+import { closestMatch } from "../../python/index.js"
 
 const FUZZY_CUTOFF = 0.7
 

@@ -9,8 +9,7 @@ import { Either } from "effect"
 import { parseCron } from "./CronExpression.js"
 import { assumeConfiguredZone, fromEpochSeconds, fromIsoformat, isoformat, strftime } from "./IsoTime.js"
 import { addMinutes } from "./NextRun.js"
-import { PyInt, pyIntRepr, pyIsSpace, pyStrip, PyValueError, toHandlerValue } from "../../python/index.js"
-import { INT_MAX_STR_DIGITS, pyDecimalDigitsValue, pyIntDigitLimitMessage } from "../../python/intParse.js"
+import { INT_MAX_STR_DIGITS, pyDecimalDigitsValue, PyInt, pyIntDigitLimitMessage, pyIntRepr, pyIsSpace, pyStrip, PyValueError, toHandlerValue } from "../../python/index.js"
 
 export type ParsedSchedule =
   | { readonly kind: "interval"; readonly minutes: number | PyInt; readonly display: string }
