@@ -85,7 +85,7 @@ export interface Survivor {
   readonly status: string
   readonly equivalent: string | undefined
   readonly pinOnly?: string
-  /** `<category>: <reason>` of the coverage map's region it sits in (no-gateway, socket). */
+  /** `<category>: <reason>` of the coverage map's region it sits in (no-gateway, socket, race, profile). */
   readonly outOfReach?: string
 }
 
@@ -195,7 +195,7 @@ export const renderSection = (s: MutationSummary): string => {
     ...(s.scoreOverRecordable === undefined
       ? []
       : [
-        `Over the mutants a recording could judge at all (also left out: the ${s.survivors.filter((v) => v.equivalent === undefined && v.outOfReach !== undefined).length} survivors in emulator machinery with no gateway counterpart or socket-level code, as the coverage map's outside-recordings.json places them): **${pct(s.scoreOverRecordable)}**. The headline above counts them.`,
+        `Over the mutants a recording could judge at all (also left out: the ${s.survivors.filter((v) => v.equivalent === undefined && v.outOfReach !== undefined).length} survivors in code no 0.19.0 recording can reach: emulator machinery, socket-level code, races between requests, toolsets no recordable profile enables, as the coverage map's outside-recordings.json places them): **${pct(s.scoreOverRecordable)}**. The headline above counts them.`,
         ""
       ]),
     `Statuses: ${Object.entries(s.counts).map(([k, v]) => `${k} ${v}`).join(" · ")}`,
