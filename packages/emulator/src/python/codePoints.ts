@@ -6,6 +6,9 @@
 const isHigh = (u: number): boolean => u >= 0xd800 && u <= 0xdbff
 const isLow = (u: number): boolean => u >= 0xdc00 && u <= 0xdfff
 
+/** Python's `s[:n]`: the first n code points, never half a surrogate pair. */
+export const pyPrefix = (s: string, n: number): string => Array.from(s).slice(0, n).join("")
+
 /** Python index of the code point that starts at UTF-16 index `unitIndex`. */
 export const codePointIndex = (s: string, unitIndex: number): number => {
   let pairs = 0

@@ -17,7 +17,7 @@ export { pyStrip, pyLstrip, pyRstrip, pyIsSpace, PY_SPACE_CLASS_BODY } from "./s
 export { pyTruthy } from "./truthy.js"
 export { fromJs, isDict, toHandlerValue } from "./convert.js"
 export { pyRequestText, pyCodecName, contentTypeCharset, PyTextDecodeError } from "./requestText.js"
-export { compareCodePoints, codePointIndex, pyUtf8Encodable } from "./codePoints.js"
+export { compareCodePoints, codePointIndex, pyPrefix, pyUtf8Encodable } from "./codePoints.js"
 export { pyDecodeSurrogateEscape, pyHeaderText } from "./surrogateEscape.js"
 export { INT_MAX_STR_DIGITS, pyDecimalDigitsValue, pyIntDigitLimitMessage, pyIntParse, parseNonNegativeInt } from "./intParse.js"
 export { pyFloatParse } from "./floatParse.js"

@@ -4,21 +4,18 @@
  * is always empty and every id-taking action finds no process. Its progress label is the
  * registry preview's own branch, never the fallback keys of tools without a primary argument.
  */
-import { pyDumps, pyStr, pyTruthy } from "../../python/index.js"
+import { pyDumps, pyPrefix, pyStr, pyTruthy } from "../../python/index.js"
 import { oneLine } from "./OneLine.js"
 import { toolError } from "./TodoList.js"
 
 const ID_ACTIONS: ReadonlySet<unknown> = new Set(["poll", "log", "wait", "kill", "write", "submit", "close"])
 
-/** Python's s[:n]: code points, not UTF-16 units. */
-const head = (s: string, n: number): string => Array.from(s).slice(0, n).join("")
-
 /** The process preview: action, session id (16), quoted data (20, then collapsed), a wait's timeout; undefined when all are blank. */
 export const processLabel = (args: Record<string, unknown>): string | undefined => {
   const action = args["action"] ?? ""
   const parts = [pyTruthy(action) ? pyStr(action) : ""]
-  if (pyTruthy(args["session_id"] ?? "")) parts.push(head(pyStr(args["session_id"]), 16))
-  if (pyTruthy(args["data"] ?? "")) parts.push(`"${oneLine(head(pyStr(args["data"]), 20))}"`)
+  if (pyTruthy(args["session_id"] ?? "")) parts.push(pyPrefix(pyStr(args["session_id"]), 16))
+  if (pyTruthy(args["data"] ?? "")) parts.push(`"${oneLine(pyPrefix(pyStr(args["data"]), 20))}"`)
   if (pyTruthy(args["timeout"]) && action === "wait") parts.push(`${pyStr(args["timeout"])}s`)
   const shown = parts.filter((p) => p !== "")
   return shown.length > 0 ? shown.join(" ") : undefined

@@ -5,7 +5,7 @@
  * "error" (or "message" beside `"success": false`), or when its first 500 characters, lower-cased,
  * hold "error" or "failed" in double quotes, or it starts with "Error".
  */
-import { isDict, pyJsonLoads, pyTruthy, toHandlerValue } from "../../python/index.js"
+import { isDict, pyJsonLoads, pyPrefix, pyTruthy, toHandlerValue } from "../../python/index.js"
 import { PyFloat, PyInt } from "../../python/index.js"
 
 const jsonObject = (result: string): Record<string, unknown> | undefined => {
@@ -34,6 +34,6 @@ export const toolResultFailed = (name: string, result: string): boolean => {
     const err = pyTruthy(data["error"]) ? data["error"] : data["message"]
     if (pyTruthy(err) && (data["success"] === false || "error" in data)) return true
   }
-  const head = [...result].slice(0, 500).join("").toLowerCase()
+  const head = pyPrefix(result, 500).toLowerCase()
   return head.includes("\"error\"") || head.includes("\"failed\"") || result.startsWith("Error")
 }

@@ -13,7 +13,7 @@ import type { Job } from "./JobStore.js"
 import { lifecycleCommandError } from "./LifecycleGuard.js"
 import { computeNextRun, ONESHOT_GRACE_SECONDS } from "./NextRun.js"
 import { parseSchedule } from "./Schedule.js"
-import { isDict, noAttribute, notIterable, pyStr, pyStrip, pyTruthy } from "../../python/index.js"
+import { isDict, noAttribute, notIterable, pyPrefix, pyStr, pyStrip, pyTruthy } from "../../python/index.js"
 
 export const nowIso = (nowSeconds: number): string => isoformat(fromEpochSeconds(nowSeconds))
 
@@ -68,7 +68,7 @@ export const normalizeJob = (job: Job): Either.Either<Job, string> =>
     if (name === "") {
       const skills = out["skills"] as Array<string>
       const label = prompt || skills[0] || pyStrip(coerceText(out["script"])) || id || "cron job"
-      name = pyStrip([...label].slice(0, 50).join("")) || "cron job"
+      name = pyStrip(pyPrefix(label, 50)) || "cron job"
     }
     out["name"] = name
     out["schedule_display"] = scheduleDisplay(out)

@@ -10,7 +10,7 @@ import type { RouteContext } from "../../http/Route.js"
 import { type Job, loadJob, loadJobs, saveJob, saveJobs } from "./JobStore.js"
 import type { Updated } from "./JobRecord.js"
 import { jsonResponse } from "../../http/Exchange.js"
-import { pyStrip } from "../../python/index.js"
+import { pyPrefix, pyStrip } from "../../python/index.js"
 
 export const jobCrash = (message: string): EmuResponse => plainErrorResponse(500, message)
 export const jobNotFound = (): EmuResponse => plainErrorResponse(404, "Job not found")
@@ -25,7 +25,7 @@ export const checkJobId = (ctx: RouteContext): JobIdCheck => {
 }
 
 /** `_clean_log_value`: line breaks to spaces, stripped, truncated. */
-const clean = (v: string | undefined, max: number): string => [...pyStrip((v ?? "").replace(/[\r\n]/g, " "))].slice(0, max).join("")
+const clean = (v: string | undefined, max: number): string => pyPrefix(pyStrip((v ?? "").replace(/[\r\n]/g, " ")), max)
 
 /**
  * `_cron_origin_from_request`. The emulator serves loopback only, so the peer is 127.0.0.1 (the
