@@ -22,7 +22,7 @@
 import { execFileSync, spawnSync } from "node:child_process"
 import { chmodSync, existsSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs"
 import { parseArgs } from "node:util"
-import { measureRunMeta, RUN_META, type RunMeta, writeMutationEvidence } from "./mutationReport.js"
+import { measureRunMeta, type MutationSummary, RUN_META, type RunMeta, writeMutationEvidence } from "./mutationReport.js"
 import { sampleLines } from "./sampleLines.js"
 import { applyRecheck, placesOf, type Recheck, type RecheckedStatus } from "./recheck.js"
 
@@ -43,7 +43,7 @@ const { values } = parseArgs({
   allowNegative: true
 })
 const env: NodeJS.ProcessEnv = { ...process.env }
-let sample: { lines: number; seed: number; codeLines: number; carriedFrom?: string } | undefined
+let sample: MutationSummary["sample"]
 let ranges: ReadonlyArray<string> | undefined
 if (values.sample !== undefined) {
   const drawn = sampleLines(process.cwd(), Number(values.sample), Number(values.seed))
