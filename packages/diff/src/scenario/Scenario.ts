@@ -13,7 +13,9 @@
  *   release  release a held model reply
  *   clock    set / advance / freeze the server's wall clock
  *   restart  restart the server on the same state (`crash: true` = SIGKILL on the real gateway)
- *   reset    forget everything (a fresh namespace / a fresh fake model)
+ *   reset    a fresh fake model, its holds dropped; the emulator's namespace starts empty, while
+ *            the real gateway restarts on the same sessions database and faked clock (README:
+ *            steps after a reset should judge only what both forget: runs, holds, the Script)
  *   drain    refuse new agent work with 503 while in-flight work finishes (`true`), or accept it
  *            again (`false`): the real gateway's external drain (a marker file in HERMES_HOME)
  *   modelCalls  (opt-in) record the model calls made since the scenario began, with the messages
