@@ -21,7 +21,7 @@ import { Gateways } from "./services/GatewayProcess.js"
 import { routeTable } from "./RouteTable.js"
 import { EmuClock } from "./services/Clock.js"
 import { type FaultRule, Faults } from "./services/Faults.js"
-import { faultLabel, faultResponse } from "./services/FaultAnswer.js"
+import { faultCut, faultLabel, faultResponse } from "./services/FaultAnswer.js"
 import { Journal } from "./services/Journal.js"
 import { Storage } from "./services/Storage.js"
 import { crashLine, storageFailureLine, storageFailureOf } from "./services/StorageFailure.js"
@@ -124,7 +124,6 @@ export const makeApp = Effect.gen(function*() {
       loopNow: () => clock.loop(namespace),
       services
     }
-    const disconnect = fault?.disconnectAfterFrames
     // the bearer gate answers like a handler would (security and CORS headers included)
     const gate = match.route.auth === "bearer" ? bearerGate(config, features, req) : undefined
     const answered: Effect.Effect<EmuResponse, HandlerCrash, EmulatorServices> =
@@ -136,13 +135,8 @@ export const makeApp = Effect.gen(function*() {
     // any request wakes upstream's event loop: a sweep due on the loop clock runs before its handler
     const swept = sweepRunsIfDue(ctx)
     const handled = swept === undefined ? answered : Effect.zipRight(swept, answered)
-    const finish = (res: EmuResponse): Answer => {
-      // security_headers_middleware, then cors_middleware adds its headers
-      const out = addCorsHeaders(config, req, addSecurityHeaders(res))
-      return disconnect !== undefined && out.body._tag === "sse"
-        ? [{ ...out, body: { ...out.body, disconnectAfter: disconnect } }, routeId]
-        : [out, routeId]
-    }
+    // security_headers_middleware, then cors_middleware adds its headers; an armed disconnect fault then cuts a stream
+    const finish = (res: EmuResponse): Answer => [faultCut(fault, addCorsHeaders(config, req, addSecurityHeaders(res))), routeId]
     // an answer ready at once stays an Exit: no fiber runs for it (http/Immediate.ts)
     return isDone(handled)
       ? Exit.succeed(finish(handled.value))

@@ -1,6 +1,6 @@
 /**
  * What an armed fault does to the request it fires on (services/Faults.ts arms and consumes them):
- * the answer it puts in the handler's place, and the label the journal records for it. Emulator
+ * the answer it puts in the handler's place, the stream it cuts short, and the label the journal records for it. Emulator
  * machinery with no gateway counterpart, so it sits outside the mutation score's scope.
  */
 import type { EmuResponse } from "../http/Exchange.js"
@@ -15,6 +15,15 @@ export const faultResponse = (rule: FaultRule): EmuResponse | undefined => {
     error: { message: "Injected fault", type: "server_error", param: null, code: "hermetic_fault" }
   }
   return jsonResponse(body, rule.status, Object.entries(rule.headers ?? {}))
+}
+
+/**
+ * The answer as a disconnect fault lets it out: a stream cut after the rule's frame count
+ * (disconnectAfterFrames; the adapters end the connection there), any other answer untouched.
+ */
+export const faultCut = (rule: FaultRule | undefined, res: EmuResponse): EmuResponse => {
+  const limit = rule?.disconnectAfterFrames
+  return limit !== undefined && res.body._tag === "sse" ? { ...res, body: { ...res.body, disconnectAfter: limit } } : res
 }
 
 /** What the journal says about a fault that fired: its kind, never its body. */

@@ -239,3 +239,15 @@ describe("Emulator.layer in process", () => {
     expect(events[3]?.["output"]).toBe("in process")
   })
 })
+
+describe("the control plane's router", () => {
+  it("answers 404 naming the method and the command for a path no command has, or a command's other method", async () => {
+    const c = await open()
+    const unknown = await c.admin("/nope", {})
+    expect(unknown.status).toBe(404)
+    expect(await unknown.json()).toEqual({ error: { message: "unknown admin route: POST /nope", type: "hermetic_admin_error" } })
+    const otherMethod = await fetch(`${c.emu.url}/__admin/clock`, { method: "PUT", headers: ADMIN_HEADERS, body: "{}" })
+    expect(otherMethod.status).toBe(404)
+    expect(await otherMethod.json()).toEqual({ error: { message: "unknown admin route: PUT /clock", type: "hermetic_admin_error" } })
+  })
+})

@@ -1,12 +1,14 @@
 /**
  * The in-process fetch's fast path (WebAdapter.directRequest) is only a shortcut: for every call it
  * takes, it must build the request the web Request path (toEmuRequest) builds, so that leaving it
- * cannot change what a route sees.
+ * cannot change what a route sees. And the fetch handler as a whole hands a route that same request
+ * whichever of fetch's forms carries the headers (a record, a Headers object, an array of pairs).
  */
+import { Runtime } from "effect"
 import fc from "fast-check"
 import { describe, expect, it } from "vitest"
-import { directRequest, toEmuRequest } from "../../src/http/WebAdapter.js"
-import type { EmuRequest } from "../../src/http/Exchange.js"
+import { directRequest, makeFetch, toEmuRequest } from "../../src/http/WebAdapter.js"
+import { type EmuRequest, jsonResponse } from "../../src/http/Exchange.js"
 import { propertyParams } from "../../../../test/support/propertySeed.js"
 
 const token = fc.stringMatching(/^[A-Za-z0-9!#$%&'*+.^_`|~-]{1,12}$/)
@@ -48,11 +50,34 @@ describe("the in-process fetch's fast path", () => {
     )
   })
 
+  it("hands a route the Request path's request whatever form carries the headers", async () => {
+    await fc.assert(
+      fc.asyncProperty(call, fc.constantFrom("record", "Headers", "pairs"), async ({ method, path, headers, body }, form) => {
+        const sent = method.toUpperCase() === "GET" || method.toUpperCase() === "HEAD" ? undefined : body
+        const names = new Set<string>()
+        const unique = Object.entries(headers).filter(([n]) => !names.has(n.toLowerCase()) && names.add(n.toLowerCase()))
+        const carried: HeadersInit = form === "record" ? Object.fromEntries(unique) : form === "Headers" ? new Headers(unique) : unique
+        const url = `http://emulator.local${path}`
+        const init: RequestInit = { method, headers: carried, ...(sent === undefined ? {} : { body: sent }) }
+        let seen: EmuRequest | undefined
+        const fetchEmu = makeFetch((req) => {
+          seen = req
+          return jsonResponse({}, 200)
+        }, Runtime.defaultRuntime)
+        expect((await fetchEmu(url, init)).status).toBe(200)
+        const viaRequest = await toEmuRequest(new Request(url, init))
+        expect(view(seen as EmuRequest)).toEqual(view(viaRequest))
+      }),
+      propertyParams(20261205, { numRuns: 300 })
+    )
+  })
+
   it("leaves to the Request path what it does not take: a Request, a signal, a Headers object, a non-string body", () => {
     const url = "http://emulator.local/v1/runs"
     expect(directRequest(new Request(url), undefined)).toBeUndefined()
     expect(directRequest(url, { signal: new AbortController().signal })).toBeUndefined()
     expect(directRequest(url, { headers: new Headers({ a: "b" }) })).toBeUndefined()
+    expect(directRequest(url, { headers: [["a", "b"]] })).toBeUndefined()
     expect(directRequest(url, { method: "POST", body: new Uint8Array([1]) })).toBeUndefined()
     expect(directRequest(url, { method: "GET", body: "x" })).toBeUndefined()
   })
