@@ -20,7 +20,7 @@ const pyLen = (s: string): number => {
 export const normalizeChatContent = (content: unknown, depth = 0): string => {
   if (depth > MAX_DEPTH) return ""
   if (content === null || content === undefined) return ""
-  if (typeof content === "string") return pyTruncate(content, MAX_NORMALIZED_TEXT_LENGTH)
+  // upstream's string branch and its str() of other values truncate alike: a string is its own str()
   if (!Array.isArray(content)) return pyTruncate(pyStr(content), MAX_NORMALIZED_TEXT_LENGTH)
   const parts: Array<string> = []
   let total = 0

@@ -11,11 +11,12 @@ export const deleteJobRoute: Handler = (ctx) =>
   Effect.gen(() => deleteJobById(ctx))
 
 function* deleteJobById(ctx: RouteContext) {
-  const id = checkJobId(ctx)
-  if (id._tag === "rejected") return id.response
+  const checked = checkJobId(ctx)
+  if (Either.isLeft(checked)) return checked.left
+  const id = checked.right
   // by id, one indexed row; only a ref that is no job's id reads the list (it may be a name)
-  const byId = yield* loadJob(ctx.namespace, id.id)
-  const resolved = resolveJobRef(byId === undefined ? yield* loadJobs(ctx.namespace) : [byId], id.id)
+  const byId = yield* loadJob(ctx.namespace, id)
+  const resolved = resolveJobRef(byId === undefined ? yield* loadJobs(ctx.namespace) : [byId], id)
   if (Either.isLeft(resolved)) return jobCrash(resolved.left)
   if (resolved.right === undefined) return jobNotFound()
   yield* deleteJob(ctx.namespace, pyStr(resolved.right["id"]))

@@ -10,9 +10,10 @@ export const getJobRoute: Handler = (ctx) =>
   Effect.gen(() => showJob(ctx))
 
 function* showJob(ctx: RouteContext) {
-  const id = checkJobId(ctx)
-  if (id._tag === "rejected") return id.response
-  const stored = yield* loadJob(ctx.namespace, id.id)
+  const checked = checkJobId(ctx)
+  if (Either.isLeft(checked)) return checked.left
+  const id = checked.right
+  const stored = yield* loadJob(ctx.namespace, id)
   if (stored === undefined) return jobNotFound()
   const job = normalizeJob(stored)
   return Either.isLeft(job) ? jobCrash(job.left) : jsonResponse({ job: job.right })

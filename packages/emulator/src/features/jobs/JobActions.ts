@@ -4,7 +4,7 @@
  * jobs/JobTicker.ts) plays it. Run also refuses while the gateway drains. The id may name a job by
  * its name too (resolve_job_ref), as long as that name looks like a job id.
  */
-import { Effect } from "effect"
+import { Effect, Either } from "effect"
 import { errorResponse } from "../../http/Envelopes.js"
 import type { Handler, RouteContext } from "../../http/Route.js"
 import { pauseJob, resumeJob, triggerJob } from "./JobRecord.js"
@@ -20,9 +20,10 @@ function* applyAction(ctx: RouteContext, op: typeof pauseJob, honoursDrain: bool
       headers: [["Retry-After", "1"]]
     })
   }
-  const id = checkJobId(ctx)
-  if (id._tag === "rejected") return id.response
-  return yield* applyJobOperation(ctx, (jobs) => op(jobs, id.id, ctx.now()))
+  const checked = checkJobId(ctx)
+  if (Either.isLeft(checked)) return checked.left
+  const id = checked.right
+  return yield* applyJobOperation(ctx, (jobs) => op(jobs, id, ctx.now()))
 }
 
 export const pauseJobRoute = action(pauseJob, false)

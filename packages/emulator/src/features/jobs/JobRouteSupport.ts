@@ -17,11 +17,10 @@ export const jobNotFound = (): EmuResponse => plainErrorResponse(404, "Job not f
 
 const JOB_ID = /^[a-f0-9]{12}$/
 
-export type JobIdCheck = { readonly _tag: "ok"; readonly id: string } | { readonly _tag: "rejected"; readonly response: EmuResponse }
-
-export const checkJobId = (ctx: RouteContext): JobIdCheck => {
+/** The path's job id when it is 12 lowercase hex digits, else the 400 that refuses it. */
+export const checkJobId = (ctx: RouteContext): Either.Either<string, EmuResponse> => {
   const id = ctx.params["job_id"] ?? ""
-  return JOB_ID.test(id) ? { _tag: "ok", id } : { _tag: "rejected", response: plainErrorResponse(400, "Invalid job ID format") }
+  return JOB_ID.test(id) ? Either.right(id) : Either.left(plainErrorResponse(400, "Invalid job ID format"))
 }
 
 /** `_clean_log_value`: line breaks to spaces, stripped, truncated. */

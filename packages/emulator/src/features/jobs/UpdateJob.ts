@@ -20,8 +20,9 @@ export const updateJobRoute: Handler = (ctx) =>
   Effect.gen(() => checkAndUpdateJob(ctx))
 
 function* checkAndUpdateJob(ctx: RouteContext) {
-  const id = checkJobId(ctx)
-  if (id._tag === "rejected") return id.response
+  const checked = checkJobId(ctx)
+  if (Either.isLeft(checked)) return checked.left
+  const id = checked.right
   const read = readJobBody(yield* ctx.readBody)
   if (Either.isLeft(read)) return jobCrash(read.left)
   const body = read.right
@@ -45,5 +46,5 @@ function* checkAndUpdateJob(ctx: RouteContext) {
     const blocked = scanCronPrompt(prompt)
     if (blocked !== "") return plainErrorResponse(400, blocked)
   }
-  return yield* applyJobOperation(ctx, (jobs) => updateJob(jobs, id.id, updates, ctx.now()))
+  return yield* applyJobOperation(ctx, (jobs) => updateJob(jobs, id, updates, ctx.now()))
 }

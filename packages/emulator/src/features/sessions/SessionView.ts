@@ -6,7 +6,7 @@
 import type { Features } from "../../version/Pins.js"
 import { decodeContent, decodeJsonColumn } from "./MessageContent.js"
 import type { MessageRow, RichSessionRow, SessionRow } from "./SessionRow.js"
-import { PyFloat } from "../../python/index.js"
+import { PyFloat, pyTruthy } from "../../python/index.js"
 
 const float = (v: number | null): PyFloat | null => (v === null ? null : new PyFloat(v))
 
@@ -44,8 +44,9 @@ export const sessionView = (row: SessionRow | RichSessionRow, features: Features
     out["archived"] = row.archived !== 0
     out["hidden"] = row.hidden !== 0
   }
-  out["has_system_prompt"] = row.system_prompt !== null && row.system_prompt !== ""
-  out["has_model_config"] = row.model_config !== null && row.model_config !== ""
+  // bool() of each column: NULL and "" are both absent
+  out["has_system_prompt"] = pyTruthy(row.system_prompt)
+  out["has_model_config"] = pyTruthy(row.model_config)
   return out
 }
 
