@@ -41,7 +41,7 @@ import type { Storage } from "../services/Storage.js"
 import { type AgentMessage, repairMessageSequence } from "./AgentMessages.js"
 import { renameBlankToolCalls } from "./BlankToolCallNames.js"
 import { replyReasoning, stripReasoningBlocks } from "./ReasoningBlocks.js"
-import { EMPTY_SENTINEL, explainEmptyAnswer } from "./EmptyTurnExplanation.js"
+import { EMPTY_SENTINEL, explainEmptyAnswer, PARTIAL_STREAM_RECOVERED_TEXT } from "./EmptyTurnExplanation.js"
 import { dropTrailingPrefills, isPrefill, isThinkingReply, markPrefill, MAX_THINKING_PREFILLS } from "./ThinkingOnlyReplies.js"
 import type { AgentTurnInput, AgentTurnResult, ExecutedToolCall } from "./AgentTurn.js"
 import type { Interrupt } from "./Interrupt.js"
@@ -151,6 +151,9 @@ function* turnLoop(turn: AgentTurnState) {
       return ended
     }
     if (pyStrip(stripReasoningBlocks(text)) === "") {
+      // nothing visible, yet the call streamed visible text: that text is the answer
+      const streamed = pyStrip(stripReasoningBlocks(turn.streamedText))
+      if (streamed !== "") return recoveredStreamAnswer(turn, streamed)
       // nothing visible: a thinking reply is continued first, then empty replies are retried
       const thinking = isThinkingReply(reply.reasoning, text)
       if (thinking && turn.thinkingPrefills < MAX_THINKING_PREFILLS) {
@@ -443,6 +446,17 @@ function* answerRaised(turn: AgentTurnState, callsAt: number, calls: ReadonlyArr
 }
 
 /** The reply that ends the turn; its answer joins the parts of replies cut off by the length limit. */
+/**
+ * Partial stream recovery: the final reply strips to nothing but its call streamed visible text
+ * (the stream filter and the final strip read reasoning blocks differently). Hermes ends the turn
+ * on that text, closes the transcript with it as a bare assistant message unless an assistant
+ * message already ends it, and its turn completion explainer adds its note to the answer.
+ */
+const recoveredStreamAnswer = (turn: AgentTurnState, streamed: string): AgentTurnResult => {
+  if (turn.messages[turn.messages.length - 1]?.["role"] !== "assistant") turn.messages.push({ role: "assistant", content: streamed })
+  return turn.finish({ finalResponse: `${streamed}\n\n${PARTIAL_STREAM_RECOVERED_TEXT}` })
+}
+
 const finalAnswer = (turn: AgentTurnState, reply: Reply, text: string): AgentTurnResult => {
   const empty = pyStrip(stripReasoningBlocks(text)) === ""
   const final = empty ? EMPTY_SENTINEL : text

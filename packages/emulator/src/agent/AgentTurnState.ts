@@ -52,8 +52,13 @@ export class AgentTurnState {
   needsBreak = false
   /** Reasoning blocks stay out of the stream; a fresh filter per turn (upstream resets it per turn). */
   private readonly streamFilter = new ReasoningStreamFilter()
-  /** Whether the current model call has streamed visible text yet (its first delta loses leading line ends). */
-  private streamedThisCall = false
+  /**
+   * The visible text the current model call has streamed to a listener (`_current_streamed_assistant_text`):
+   * while it is empty a delta loses its leading line ends; an empty final reply ends the turn on it.
+   */
+  private streamed = ""
+  /** Whether anyone listens to the stream: Hermes records only text a stream callback took. */
+  private readonly streams: boolean
   private readonly emitDelta: (text: string) => Effect.Effect<void, never, Storage>
   readonly onPause: (replyText: string) => Effect.Effect<void, never, Storage>
 
@@ -67,6 +72,7 @@ export class AgentTurnState {
     hydrateTodoList(this.todo, input.history)
     this.messages.push({ role: "user", content: input.userMessage })
     this.emitDelta = input.callbacks?.onDelta ?? noEffect
+    this.streams = input.callbacks?.onDelta !== undefined
     this.onPause = input.callbacks?.onPause ?? noEffect
   }
 
@@ -84,9 +90,9 @@ export class AgentTurnState {
       text = `\n\n${text}`
     }
     text = this.streamFilter.feed(text)
-    if (!broke && !this.streamedThisCall) text = pyLstrip(text, "\n")
+    if (!broke && this.streamed === "") text = pyLstrip(text, "\n")
     if (text === "") return Effect.void
-    this.streamedThisCall = true
+    if (this.streams) this.streamed += text
     return this.emitDelta(text)
   }
 
@@ -97,8 +103,13 @@ export class AgentTurnState {
    */
   beginModelCall(): Effect.Effect<void, never, Storage> {
     const tail = this.streamFilter.flush()
-    this.streamedThisCall = false
+    this.streamed = ""
     return tail === "" ? Effect.void : this.emitDelta(tail)
+  }
+
+  /** What the current model call has streamed so far. */
+  get streamedText(): string {
+    return this.streamed
   }
 
   get interrupted(): boolean {

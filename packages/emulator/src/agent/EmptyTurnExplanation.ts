@@ -17,6 +17,16 @@ export const EMPTY_RETRIES_EXHAUSTED_TEXT =
   "Try `continue`, switch model/provider, or inspect the tool output above."
 
 /**
+ * The explainer's note after the text of a turn that ended on partial stream recovery: its final
+ * reply was empty once reasoning blocks were stripped, but the call had already streamed visible
+ * text, which becomes the answer (observed live on 0.19.0: a run's output is that text, a blank
+ * line, then this note; the session stores the text alone).
+ */
+export const PARTIAL_STREAM_RECOVERED_TEXT =
+  "⚠️ No reply: streaming stopped early and only a partial response was recovered. " +
+  "Send `continue` to resume from where it stopped."
+
+/**
  * The explainer replaces only an answer that is blank or exactly the sentinel: a turn whose
  * length-cut parts carried text keeps that text.
  */
