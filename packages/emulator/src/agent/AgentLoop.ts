@@ -445,7 +445,6 @@ function* answerRaised(turn: AgentTurnState, callsAt: number, calls: ReadonlyArr
   yield* turn.persist()
 }
 
-/** The reply that ends the turn; its answer joins the parts of replies cut off by the length limit. */
 /**
  * Partial stream recovery: the final reply strips to nothing but its call streamed visible text
  * (the stream filter and the final strip read reasoning blocks differently). Hermes ends the turn
@@ -457,6 +456,7 @@ const recoveredStreamAnswer = (turn: AgentTurnState, streamed: string): AgentTur
   return turn.finish({ finalResponse: `${streamed}\n\n${PARTIAL_STREAM_RECOVERED_TEXT}` })
 }
 
+/** The reply that ends the turn; its answer joins the parts of replies cut off by the length limit. */
 const finalAnswer = (turn: AgentTurnState, reply: Reply, text: string): AgentTurnResult => {
   const empty = pyStrip(stripReasoningBlocks(text)) === ""
   const final = empty ? EMPTY_SENTINEL : text
