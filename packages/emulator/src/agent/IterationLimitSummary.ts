@@ -28,23 +28,25 @@ const summaryFailedText = (error: ReplyError): string =>
   `I reached the maximum iterations (${AGENT_MAX_TURNS}) but couldn't summarize. ` +
   `Error: Error code: ${error.status} - ${pyRepr(modelErrorBody(error.message, error.type, error.status))}`
 
-/** One summary call: its reply's text as Hermes takes it (summaryText), or the error it failed with. */
+/**
+ * One summary call: its reply's text stripped, or the error it failed with. It is not one of the
+ * loop's calls: Hermes' call count does not move.
+ */
 function* summaryCall(turn: AgentTurnState) {
   yield* observeModelCall(turn.messages)
   const answer = yield* turn.player.answer(turn.modelCall(false))
-  turn.modelCalls++
   // a blocking call: a held reply is waited for, with no interrupt check
   if (answer.hold !== undefined) yield* turn.player.awaitHold(answer.hold)
   const reply = answer.reply
-  return reply.error !== undefined ? { error: reply.error, text: "" } : { error: undefined, text: pyStrip(replyText(reply)) }
+  return reply.error ?? pyStrip(replyText(reply))
 }
 
 /** The answer: a reply stripping to nothing is asked for once more; one left blank by its think blocks is not. */
 function* summaryAnswer(turn: AgentTurnState) {
   let call = yield* summaryCall(turn)
-  if (call.error === undefined && call.text === "") call = yield* summaryCall(turn)
-  if (call.error !== undefined) return summaryFailedText(call.error)
-  const text = summaryText(call.text)
+  if (call === "") call = yield* summaryCall(turn)
+  if (typeof call !== "string") return summaryFailedText(call)
+  const text = summaryText(call)
   return text === "" ? ITERATION_LIMIT_NO_SUMMARY_TEXT : text
 }
 

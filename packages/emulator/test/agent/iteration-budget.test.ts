@@ -118,3 +118,22 @@ describe("a failed summary call", () => {
     )
   })
 })
+
+describe("summaries the explainer reads differently", () => {
+  const chat = async (summary: string) => {
+    const c = await open({ hermesVersion: "0.19.0", enabledToolsets: ["todo"] })
+    await c.script({ turns: [{ replies: [...rounds(AGENT_MAX_TURNS), { text: summary }] }] })
+    const id = (await c.json<{ session: { id: string } }>("POST", "/api/sessions", {})).body.session.id
+    const answer = (await c.json<{ message: { content: string } }>("POST", `/api/sessions/${id}/chat`, { message: "plan" })).body.message.content
+    const listed = (await c.json<{ data: Array<Record<string, unknown>> }>("GET", `/api/sessions/${id}/messages`)).body.data
+    return { answer, stored: listed.at(-1)?.["content"] }
+  }
+
+  it("a think block removed leaves a short sentence: no note, stored without the block", async () => {
+    expect(await chat("<think>plan</think>\nDone.")).toEqual({ answer: "Done.", stored: "Done." })
+  })
+
+  it("a summary of exactly (empty) is stored as it is and answered with the note alone", async () => {
+    expect(await chat("(empty)")).toEqual({ answer: MAX_ITERATIONS_NOTE, stored: "(empty)" })
+  })
+})
