@@ -46,6 +46,7 @@ import { dropTrailingPrefills, isPrefill, isThinkingReply, markPrefill, MAX_THIN
 import type { AgentTurnInput, AgentTurnResult, ExecutedToolCall } from "./AgentTurn.js"
 import type { Interrupt } from "./Interrupt.js"
 import { AgentTurnState } from "./AgentTurnState.js"
+import { iterationLimitSummary } from "./IterationLimitSummary.js"
 import { unhashablePartType } from "./UnhashablePartType.js"
 import { streamedArgumentText } from "./ToolArgumentRepair.js"
 import { storedToolCallIds } from "./ToolCallIds.js"
@@ -109,6 +110,8 @@ function* agentTurn(input: AgentTurnInput) {
 function* turnLoop(turn: AgentTurnState) {
   const { input, player } = turn
   for (;;) {
+    // every pass spends the iteration budget, a model call's error retries excepted
+    if (turn.failedAttempts === 0 && !turn.budget.consume()) return yield* iterationLimitSummary(turn)
     if (turn.interrupted) return interruptedTurn(turn)
     repairMessageSequence(turn.messages)
     renameBlankToolCalls(turn.messages)

@@ -11,6 +11,7 @@ import type { Storage } from "../services/Storage.js"
 import { AGENT_MODEL } from "./AgentIdentity.js"
 import { type AgentMessage, markWritten, unpersisted } from "./AgentMessages.js"
 import { apiMessages } from "./ApiMessages.js"
+import { IterationBudget } from "./IterationBudget.js"
 import { isPrefill } from "./ThinkingOnlyReplies.js"
 import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js"
 import { ReasoningStreamFilter } from "./ReasoningStreamFilter.js"
@@ -30,6 +31,8 @@ export class AgentTurnState {
   readonly todo = new TodoList()
   /** Its tool-loop guardrails count failures within this turn only. */
   readonly guardrails = new ToolLoopGuardrails()
+  /** `iteration_budget`: a fresh one per turn (IterationBudget.ts). */
+  readonly budget = new IterationBudget()
   inputTokens = 0
   outputTokens = 0
   modelCalls = 0
@@ -116,15 +119,15 @@ export class AgentTurnState {
     return this.input.interrupt?.isSet === true
   }
 
-  /** The model call the loop sends now: its transcript so far, as the model would receive it. */
-  modelCall(): ModelCall {
+  /** The model call the loop sends now: its transcript so far, as the model would receive it (un-normalized for the summary call). */
+  modelCall(normalized = true): ModelCall {
     blankArgumentsToEmptyObjects(this.messages)
     return {
       messages: this.messages.map((m) => ({ role: String(m["role"]), content: m["content"] })),
       model: AGENT_MODEL,
       operation: this.input.operation,
       sessionId: this.input.sessionId,
-      wire: apiMessages(this.messages, this.input.ephemeralSystemPrompt)
+      wire: apiMessages(this.messages, this.input.ephemeralSystemPrompt, normalized)
     }
   }
 

@@ -132,10 +132,20 @@ const compactArguments = (args: unknown): unknown => {
   return Either.isRight(parsed) ? pyJsonDumps(parsed.right, { sortKeys: true, separators: [",", ":"] }) : repairToolArguments(args)
 }
 
-/** The messages of the model call the agent makes now: `transcript` as the model receives it. */
-export const apiMessages = (transcript: ReadonlyArray<AgentMessage>, ephemeralSystemPrompt: string | undefined): Array<AgentMessage> => {
+/**
+ * The messages of the model call the agent makes now: `transcript` as the model receives it. The
+ * iteration-limit summary call (IterationLimitSummary.ts) builds its copy by hand and skips the
+ * loop's normalization and the transport: arguments are not re-dumped (observed live on 0.19.0),
+ * contents not stripped, image parts not rewritten (read in handle_max_iterations, not recorded).
+ */
+export const apiMessages = (
+  transcript: ReadonlyArray<AgentMessage>,
+  ephemeralSystemPrompt: string | undefined,
+  normalized = true
+): Array<AgentMessage> => {
   const system = pyStrip(ephemeralSystemPrompt ? `${CORE_SYSTEM_PROMPT_STANDIN}\n\n${ephemeralSystemPrompt}` : CORE_SYSTEM_PROMPT_STANDIN)
   const sanitized = sanitizeApiMessages([{ role: "system", content: system }, ...transcript.map(apiCopy)])
+  if (!normalized) return sanitized
   const sent = sanitized.map((m) => {
     const out: AgentMessage = { ...m }
     if (typeof out["content"] === "string") out["content"] = pyStrip(out["content"])

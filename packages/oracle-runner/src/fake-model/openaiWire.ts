@@ -1,5 +1,5 @@
 /** OpenAI chat-completions wire shapes the fake model sends: SSE chunks, a whole completion, an error. */
-import { replyChunks, replyFinishReason, replyText, type Reply, toolArguments, type Usage } from "@hermetic/script"
+import { modelErrorBody, replyChunks, replyFinishReason, replyText, type Reply, toolArguments, type Usage } from "@hermetic/script"
 
 /** Usage reported when a Script reply gives none: zero, so nothing looks like a real model's numbers. */
 export const DEFAULT_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0 }
@@ -78,6 +78,5 @@ export const completionBody = (reply: Reply, env: Envelope, toolCallIds: Readonl
   }
 }
 
-export const errorBody = (message: string, type: string | undefined, status: number) => ({
-  error: { message, type: type ?? (status >= 500 ? "server_error" : "invalid_request_error"), param: null, code: null }
-})
+/** The error body the emulator knows too (@hermetic/script). */
+export const errorBody = modelErrorBody

@@ -6,6 +6,7 @@
 import { randomBytes } from "node:crypto"
 import { FileSystem, Path } from "@effect/platform"
 import { Effect, type Scope } from "effect"
+import { AGENT_MAX_TURNS } from "@hermetic/script"
 import { ALL_OPTIONAL_TOOLSETS, toolsProfile } from "./toolsProfile.js"
 
 export type HermesHome = {
@@ -80,7 +81,7 @@ export const configFor = (o: HermesHomeOptions, workDir: string): Record<string,
       disabled_toolsets: ALL_OPTIONAL_TOOLSETS.filter((t) => !(tools?.toolsets ?? []).includes(t)),
       environment_probe: false,
       coding_context: "off",
-      max_turns: 20
+      max_turns: AGENT_MAX_TURNS
     },
     memory: { memory_enabled: false, user_profile_enabled: false, nudge_interval: 0 },
     skills: { creation_nudge_interval: 0 },
