@@ -157,11 +157,10 @@ function* turnLoop(turn: AgentTurnState) {
       const streamed = pyStrip(stripReasoningBlocks(turn.streamedText))
       if (streamed !== "") return recoveredStreamAnswer(turn, streamed)
       // text beside housekeeping tools answers it; after other tools the model is nudged once
-      const prior = turn.fallback.take()
+      const prior = turn.fallback.kept
       if (prior !== undefined) return priorTextAnswer(turn, prior)
       if (nudgesEmptyReply(turn.messages, turn.postToolNudged, text)) {
         turn.postToolNudged = true
-        turn.fallback.clear()
         turn.messages.push(...nudgeMessages(assistantMessage(reply, text, "stop")))
         continue
       }

@@ -30,9 +30,9 @@ export const nudgeMessages = (emptyReply: AgentMessage): ReadonlyArray<AgentMess
 ]
 
 /** Recovery scaffolding of either kind (thinking prefills, nudges): never written to the session store. */
-export const isScaffolding = (message: AgentMessage | undefined): boolean => isPrefill(message) || message?.[NUDGE_MARK] === true
+export const isScaffolding = (message: AgentMessage): boolean => isPrefill(message) || message[NUDGE_MARK] === true
 
 /** Drops the scaffolding at the transcript's end, before the final answer joins it. */
 export const dropTrailingScaffolding = (messages: Array<AgentMessage>): void => {
-  while (messages.length > 0 && isScaffolding(messages[messages.length - 1])) messages.pop()
+  while (messages.length > 0 && isScaffolding(messages[messages.length - 1]!)) messages.pop()
 }

@@ -33,16 +33,12 @@ export class PriorTurnFallback {
     if (visible !== "") this.text = visible
   }
 
-  /** The nudge clears it, so an older text cannot answer a later empty reply. */
-  clear(): void {
-    this.text = undefined
-  }
-
-  /** The kept text for an empty reply, spent by being taken; undefined when there is none. */
-  take(): string | undefined {
-    const text = this.text
-    this.text = undefined
-    return text
+  /**
+   * The kept text for an empty reply; undefined when there is none. Hermes also clears it when it
+   * nudges, which it does only when there is none, and a kept text ends the turn.
+   */
+  get kept(): string | undefined {
+    return this.text
   }
 }
 
@@ -58,15 +54,17 @@ const SHORT_ANSWER_LENGTH = 24
  */
 export const fallbackAnswer = (text: string): string => {
   const chars = Array.from(text)
-  const fragment = chars.length <= SHORT_ANSWER_LENGTH && !CLOSING.has(chars[chars.length - 1] ?? "")
+  // the kept text is never blank: it has a last character
+  const fragment = chars.length <= SHORT_ANSWER_LENGTH && !CLOSING.has(chars[chars.length - 1]!)
   return fragment ? `${text}\n\n${PRIOR_CONTENT_RECOVERED_TEXT}` : text
 }
 
 /**
- * The turn ends on the kept text: the transcript closes with it as a bare assistant message
- * (unless an assistant message already ends it), as Hermes' finalizer closes every recovered turn.
+ * The turn ends on the kept text: the transcript closes with it as a bare assistant message, as
+ * Hermes' finalizer closes a recovered turn whose transcript does not end with an assistant message
+ * (here it always ends with the results of the round that kept the text).
  */
 export const priorTextAnswer = (turn: AgentTurnState, text: string): AgentTurnResult => {
-  if (turn.messages[turn.messages.length - 1]?.["role"] !== "assistant") turn.messages.push({ role: "assistant", content: text })
+  turn.messages.push({ role: "assistant", content: text })
   return turn.finish({ finalResponse: fallbackAnswer(text) })
 }

@@ -42,9 +42,7 @@ describe("the prior turn fallback's state", () => {
   it("keeps visible text beside housekeeping tools only, stripped of reasoning blocks", () => {
     const f = new PriorTurnFallback()
     f.noteToolRound("<think>x</think> Noted. ", ["todo", "memory"])
-    expect(f.take()).toBe("Noted.")
-    // taken once
-    expect(f.take()).toBeUndefined()
+    expect(f.kept).toBe("Noted.")
   })
 
   it("keeps the earlier text through a housekeeping round without text", () => {
@@ -52,27 +50,21 @@ describe("the prior turn fallback's state", () => {
     f.noteToolRound("On it.", ["todo"])
     f.noteToolRound("", ["todo"])
     f.noteToolRound("<think>only</think>", ["session_search"])
-    expect(f.take()).toBe("On it.")
+    expect(f.kept).toBe("On it.")
   })
 
   it("is dropped by a substantive tool, with or without text, and by a mixed round", () => {
     const f = new PriorTurnFallback()
     f.noteToolRound("On it.", ["todo"])
     f.noteToolRound("", ["terminal"])
-    expect(f.take()).toBeUndefined()
+    expect(f.kept).toBeUndefined()
     f.noteToolRound("On it.", ["todo"])
     f.noteToolRound("Running.", ["terminal"])
-    expect(f.take()).toBeUndefined()
+    expect(f.kept).toBeUndefined()
     f.noteToolRound("Both.", ["todo", "terminal"])
-    expect(f.take()).toBeUndefined()
+    expect(f.kept).toBeUndefined()
   })
 
-  it("is dropped by clear (the nudge clears it)", () => {
-    const f = new PriorTurnFallback()
-    f.noteToolRound("On it.", ["todo"])
-    f.clear()
-    expect(f.take()).toBeUndefined()
-  })
 })
 
 describe("dropTrailingScaffolding", () => {
