@@ -42,7 +42,9 @@ import { type AgentMessage, repairMessageSequence } from "./AgentMessages.js"
 import { renameBlankToolCalls } from "./BlankToolCallNames.js"
 import { replyReasoning, stripReasoningBlocks } from "./ReasoningBlocks.js"
 import { EMPTY_SENTINEL, explainEmptyAnswer, PARTIAL_STREAM_RECOVERED_TEXT } from "./EmptyTurnExplanation.js"
-import { dropTrailingPrefills, isPrefill, isThinkingReply, markPrefill, MAX_THINKING_PREFILLS } from "./ThinkingOnlyReplies.js"
+import { isPrefill, isThinkingReply, markPrefill, MAX_THINKING_PREFILLS } from "./ThinkingOnlyReplies.js"
+import { dropTrailingScaffolding, nudgeMessages, nudgesEmptyReply } from "./PostToolNudge.js"
+import { priorTextAnswer } from "./PriorTurnFallback.js"
 import type { AgentTurnInput, AgentTurnResult, ExecutedToolCall } from "./AgentTurn.js"
 import type { Interrupt } from "./Interrupt.js"
 import { AgentTurnState } from "./AgentTurnState.js"
@@ -157,6 +159,14 @@ function* turnLoop(turn: AgentTurnState) {
       // nothing visible, yet the call streamed visible text: that text is the answer
       const streamed = pyStrip(stripReasoningBlocks(turn.streamedText))
       if (streamed !== "") return recoveredStreamAnswer(turn, streamed)
+      // text beside housekeeping tools answers it; after other tools the model is nudged once
+      const prior = turn.fallback.kept
+      if (prior !== undefined) return priorTextAnswer(turn, prior)
+      if (nudgesEmptyReply(turn.messages, turn.postToolNudged, text)) {
+        turn.postToolNudged = true
+        turn.messages.push(...nudgeMessages(assistantMessage(reply, text, "stop")))
+        continue
+      }
       // nothing visible: a thinking reply is continued first, then empty replies are retried
       const thinking = isThinkingReply(reply.reasoning, text)
       if (thinking && turn.thinkingPrefills < MAX_THINKING_PREFILLS) {
@@ -297,6 +307,8 @@ function* toolRound(turn: AgentTurnState, answer: Answer, reply: Reply, text: st
     if (enabled?.has(call.name) !== true) turn.messages.push({ role: "tool", name: call.name, tool_call_id: call.id, content: unknownToolText(call.name, enabled) })
   }
   if (!runs) return undefined
+  turn.fallback.noteToolRound(text, all.map((call) => call.name))
+  turn.postToolNudged = false
   // the assistant tool-call message is written before any tool runs
   yield* turn.persist()
   for (const call of all) {
@@ -468,7 +480,7 @@ const finalAnswer = (turn: AgentTurnState, reply: Reply, text: string): AgentTur
   // thinking prefills: those interim assistant messages stay in the turn's messages as its close
   // and are never stored, so only the user message is (both observed live)
   if (!empty) {
-    dropTrailingPrefills(turn.messages)
+    dropTrailingScaffolding(turn.messages)
     turn.messages.push(assistantMessage(reply, text, "stop"))
   } else if (!isPrefill(turn.messages[turn.messages.length - 1])) {
     turn.messages.push({ role: "assistant", content: EMPTY_SENTINEL })

@@ -12,7 +12,8 @@ import { AGENT_MODEL } from "./AgentIdentity.js"
 import { type AgentMessage, markWritten, unpersisted } from "./AgentMessages.js"
 import { apiMessages } from "./ApiMessages.js"
 import { IterationBudget } from "./IterationBudget.js"
-import { isPrefill } from "./ThinkingOnlyReplies.js"
+import { isScaffolding } from "./PostToolNudge.js"
+import { PriorTurnFallback } from "./PriorTurnFallback.js"
 import type { AgentTurnInput, AgentTurnResult, AgentUsage } from "./AgentTurn.js"
 import { ReasoningStreamFilter } from "./ReasoningStreamFilter.js"
 import { hydrateTodoList } from "./tools/TodoHydration.js"
@@ -42,6 +43,10 @@ export class AgentTurnState {
   emptyRetries = 0
   /** Thinking-only final replies continued so far (ThinkingOnlyReplies.ts). */
   thinkingPrefills = 0
+  /** Text beside housekeeping tools, which answers a later empty reply (PriorTurnFallback.ts). */
+  readonly fallback = new PriorTurnFallback()
+  /** Whether an empty reply was nudged since tools last ran (PostToolNudge.ts). */
+  postToolNudged = false
   /** Index of this turn's first reply in `messages`, once the first model call is made. */
   turnStart = -1
   /** Texts of replies cut off by finish_reason "length", joined in front of the final answer. */
@@ -140,8 +145,8 @@ export class AgentTurnState {
    * written yet go to the session, each once, however often it is called.
    */
   persist(): Effect.Effect<void, never, Storage> {
-    // thinking prefills are scaffolding Hermes never writes to its session store
-    const messages = unpersisted(this.messages, this.history).filter((m) => !isPrefill(m))
+    // thinking prefills and nudges are scaffolding Hermes never writes to its session store
+    const messages = unpersisted(this.messages, this.history).filter((m) => !isScaffolding(m))
     const write = this.input.persist
     if (write === undefined) {
       markWritten(messages, messages.length)

@@ -32,3 +32,12 @@ export const PARTIAL_STREAM_RECOVERED_TEXT =
  */
 export const explainEmptyAnswer = (answer: string): string =>
   answer === "" || answer === EMPTY_SENTINEL ? EMPTY_RETRIES_EXHAUSTED_TEXT : answer
+
+/**
+ * The explainer's note after a short answer recovered from an earlier reply of the turn, one
+ * without closing punctuation (PriorTurnFallback.ts; observed live on 0.19.0: a run's output is
+ * "ok noted", a blank line, then this note).
+ */
+export const PRIOR_CONTENT_RECOVERED_TEXT =
+  "⚠️ No reply: no new content was produced this turn; showing recovered prior context. " +
+  "Send `continue` to retry."

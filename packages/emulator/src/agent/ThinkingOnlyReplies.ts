@@ -2,7 +2,7 @@
  * A final reply with reasoning but no visible text (`<think>…</think>` alone, or a structured
  * reasoning with empty text): Hermes 0.19.0 keeps it in the transcript as an interim assistant
  * message (finish_reason "incomplete") and calls the model again, at most twice a turn; the
- * interim messages are dropped when the turn's final answer is written (observed live: a
+ * interim messages are dropped when the turn's final answer is written (PostToolNudge.ts drops them) (observed live: a
  * thinking-only reply then "after prefill" answers and stores only "after prefill"; three
  * thinking-only replies then "final" answer "final", the third spending an empty-reply retry).
  * They are never written to the session store; a turn whose retries run out ends on them.
@@ -26,8 +26,3 @@ export const isThinkingReply = (structured: string | undefined, text: string): b
 export const isPrefill = (message: AgentMessage | undefined): boolean => message?.[PREFILL_MARK] === true
 
 export const markPrefill = (message: AgentMessage): AgentMessage => ({ ...message, [PREFILL_MARK]: true })
-
-/** Drops the interim messages at the transcript's end, before the final answer joins it. */
-export const dropTrailingPrefills = (messages: Array<AgentMessage>): void => {
-  while (messages.length > 0 && isPrefill(messages[messages.length - 1])) messages.pop()
-}

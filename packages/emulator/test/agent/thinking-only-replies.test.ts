@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest"
-import { dropTrailingPrefills, isThinkingReply, markPrefill } from "../../src/agent/ThinkingOnlyReplies.js"
+import { isThinkingReply, markPrefill } from "../../src/agent/ThinkingOnlyReplies.js"
 
 describe("isThinkingReply", () => {
   it("is a structured reasoning, or an inline think, thinking or reasoning tag in any case", () => {
@@ -16,17 +16,7 @@ describe("isThinkingReply", () => {
   })
 })
 
-describe("dropTrailingPrefills", () => {
-  it("drops the interim messages at the end only, leaving the dicts before them", () => {
-    const user = { role: "user", content: "u" }
-    const kept = markPrefill({ role: "assistant", content: "", finish_reason: "incomplete" })
-    const tool = { role: "tool", content: "r" }
-    const messages = [user, kept, tool, markPrefill({ role: "assistant", content: "" }), markPrefill({ role: "assistant", content: "" })]
-    dropTrailingPrefills(messages)
-    expect(messages).toEqual([user, kept, tool])
-    expect(messages[0]).toBe(user)
-  })
-
+describe("markPrefill", () => {
   it("marks a copy, not the message given", () => {
     const message = { role: "assistant", content: "" }
     expect(markPrefill(message)).not.toBe(message)

@@ -1,0 +1,70 @@
+/**
+ * Hermes 0.19.0's prior-turn fallback: a reply with visible text beside tool calls that are all
+ * housekeeping (memory, todo, ...) has usually said all there is to say, so when the reply after
+ * that round is empty (nothing visible once reasoning blocks are stripped, reasoning alone
+ * included) the turn ends on that earlier text instead of retrying. Text beside any other tool is
+ * mid-task narration: such a round drops the kept text, and the empty reply is nudged instead
+ * (PostToolNudge.ts). Observed live on 0.19.0:
+ * scenarios/tools/tools-empty-reply-after-housekeeping-tools.json.
+ */
+import { pyStrip } from "../python/index.js"
+import { PRIOR_CONTENT_RECOVERED_TEXT } from "./EmptyTurnExplanation.js"
+import { stripReasoningBlocks } from "./ReasoningBlocks.js"
+import type { AgentTurnResult } from "./AgentTurn.js"
+import type { AgentTurnState } from "./AgentTurnState.js"
+
+/** The tools whose calls Hermes counts as housekeeping beside an answer. */
+export const HOUSEKEEPING_TOOLS: ReadonlySet<string> = new Set(["memory", "todo", "skill_manage", "session_search"])
+
+/** The turn's kept text (`_last_content_with_tools` while `_last_content_tools_all_housekeeping`). */
+export class PriorTurnFallback {
+  private text: string | undefined = undefined
+
+  /**
+   * A tool round that ran: a round with any other tool drops the kept text; a housekeeping-only
+   * round with visible text keeps that text, one without leaves the earlier text in place.
+   */
+  noteToolRound(replyText: string, toolNames: ReadonlyArray<string>): void {
+    if (!toolNames.every((name) => HOUSEKEEPING_TOOLS.has(name))) {
+      this.text = undefined
+      return
+    }
+    const visible = pyStrip(stripReasoningBlocks(replyText))
+    if (visible !== "") this.text = visible
+  }
+
+  /**
+   * The kept text for an empty reply; undefined when there is none. Hermes also clears it when it
+   * nudges, which it does only when there is none, and a kept text ends the turn.
+   */
+  get kept(): string | undefined {
+    return this.text
+  }
+}
+
+/** Closing characters that make a short answer look finished to the turn completion explainer. */
+const CLOSING = new Set([".", "!", "?", "。", "！", "？", "`", ")"])
+/** The explainer's "short" (in code points, as Python counts). */
+const SHORT_ANSWER_LENGTH = 24
+
+/**
+ * The turn's answer: the kept text, with the turn completion explainer's note appended when it is
+ * short and lacks closing punctuation (its check for a partial fragment, which applies to every
+ * exit but a normal text response).
+ */
+export const fallbackAnswer = (text: string): string => {
+  const chars = Array.from(text)
+  // the kept text is never blank: it has a last character
+  const fragment = chars.length <= SHORT_ANSWER_LENGTH && !CLOSING.has(chars[chars.length - 1]!)
+  return fragment ? `${text}\n\n${PRIOR_CONTENT_RECOVERED_TEXT}` : text
+}
+
+/**
+ * The turn ends on the kept text: the transcript closes with it as a bare assistant message, as
+ * Hermes' finalizer closes a recovered turn whose transcript does not end with an assistant message
+ * (here it always ends with the results of the round that kept the text).
+ */
+export const priorTextAnswer = (turn: AgentTurnState, text: string): AgentTurnResult => {
+  turn.messages.push({ role: "assistant", content: text })
+  return turn.finish({ finalResponse: fallbackAnswer(text) })
+}
