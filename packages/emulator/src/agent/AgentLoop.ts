@@ -44,7 +44,7 @@ import { replyReasoning, stripReasoningBlocks } from "./ReasoningBlocks.js"
 import { EMPTY_SENTINEL, explainEmptyAnswer, PARTIAL_STREAM_RECOVERED_TEXT } from "./EmptyTurnExplanation.js"
 import { isPrefill, isThinkingReply, markPrefill, MAX_THINKING_PREFILLS } from "./ThinkingOnlyReplies.js"
 import { dropTrailingScaffolding, nudgeMessages, nudgesEmptyReply } from "./PostToolNudge.js"
-import { priorTextAnswer } from "./PriorTurnFallback.js"
+import { fallbackAnswer } from "./PriorTurnFallback.js"
 import type { AgentTurnInput, AgentTurnResult, ExecutedToolCall } from "./AgentTurn.js"
 import type { Interrupt } from "./Interrupt.js"
 import { AgentTurnState } from "./AgentTurnState.js"
@@ -469,6 +469,16 @@ function* answerRaised(turn: AgentTurnState, callsAt: number, calls: ReadonlyArr
 const recoveredStreamAnswer = (turn: AgentTurnState, streamed: string): AgentTurnResult => {
   if (turn.messages[turn.messages.length - 1]?.["role"] !== "assistant") turn.messages.push({ role: "assistant", content: streamed })
   return turn.finish({ finalResponse: `${streamed}\n\n${PARTIAL_STREAM_RECOVERED_TEXT}` })
+}
+
+/**
+ * The prior-turn fallback (PriorTurnFallback.ts): the turn ends on the kept text, and the transcript
+ * closes with it as a bare assistant message, as Hermes' finalizer closes a recovered turn whose
+ * transcript does not end with an assistant message (here it ends with the round's tool results).
+ */
+const priorTextAnswer = (turn: AgentTurnState, text: string): AgentTurnResult => {
+  turn.messages.push({ role: "assistant", content: text })
+  return turn.finish({ finalResponse: fallbackAnswer(text) })
 }
 
 /** The reply that ends the turn; its answer joins the parts of replies cut off by the length limit. */

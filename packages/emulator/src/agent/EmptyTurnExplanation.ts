@@ -41,3 +41,18 @@ export const explainEmptyAnswer = (answer: string): string =>
 export const PRIOR_CONTENT_RECOVERED_TEXT =
   "⚠️ No reply: no new content was produced this turn; showing recovered prior context. " +
   "Send `continue` to retry."
+
+/** What the explainer leaves as a real answer: a sentence end (or code or parenthesis close). */
+const CLOSING_CHARACTERS: ReadonlySet<string> = new Set([".", "!", "?", "。", "！", "？", "`", ")"])
+/** The longest answer (in code points) the explainer still reads as a cut-off fragment. */
+const FRAGMENT_MAX_LENGTH = 24
+
+/**
+ * The explainer's test for a cut-off fragment (`_is_partial_fragment`), applied to every turn that
+ * did not end on a normal text reply: a stripped answer of at most 24 code points whose last one
+ * closes nothing.
+ */
+export const isPartialFragment = (stripped: string): boolean => {
+  const codePoints = Array.from(stripped)
+  return codePoints.length <= FRAGMENT_MAX_LENGTH && !CLOSING_CHARACTERS.has(codePoints[codePoints.length - 1] ?? "")
+}

@@ -10,6 +10,7 @@
  */
 import { AGENT_MAX_TURNS } from "@hermetic/script"
 import { PY_SPACE_CLASS_BODY, pyStrip } from "../python/index.js"
+import { EMPTY_SENTINEL, isPartialFragment } from "./EmptyTurnExplanation.js"
 
 export class IterationBudget {
   private used = 0
@@ -45,19 +46,12 @@ export const summaryText = (content: string): string => {
   return stripped.includes("<think>") ? pyStrip(stripped.replace(THINK_BLOCK, "")) : stripped
 }
 
-/** What the explainer leaves as a real answer: a sentence end (or code or parenthesis close). */
-const CLOSING_CHARACTERS: ReadonlySet<string> = new Set([".", "!", "?", "。", "！", "？", "`", ")"])
-/** The longest answer (in code points) the explainer still reads as a cut-off fragment. */
-const FRAGMENT_MAX_LENGTH = 24
-
 /**
  * The explainer on an iteration-limit answer: "(empty)" becomes the note, a short answer without a
  * closing character keeps its text with the note after a blank line, anything else stays as it is.
  */
 export const explainIterationLimitAnswer = (answer: string): string => {
   const stripped = pyStrip(answer)
-  if (stripped === "" || stripped === "(empty)") return MAX_ITERATIONS_NOTE
-  const codePoints = [...stripped]
-  const fragment = codePoints.length <= FRAGMENT_MAX_LENGTH && !CLOSING_CHARACTERS.has(codePoints[codePoints.length - 1] ?? "")
-  return fragment ? `${stripped}\n\n${MAX_ITERATIONS_NOTE}` : answer
+  if (stripped === "" || stripped === EMPTY_SENTINEL) return MAX_ITERATIONS_NOTE
+  return isPartialFragment(stripped) ? `${stripped}\n\n${MAX_ITERATIONS_NOTE}` : answer
 }

@@ -8,10 +8,8 @@
  * scenarios/tools/tools-empty-reply-after-housekeeping-tools.json.
  */
 import { pyStrip } from "../python/index.js"
-import { PRIOR_CONTENT_RECOVERED_TEXT } from "./EmptyTurnExplanation.js"
+import { isPartialFragment, PRIOR_CONTENT_RECOVERED_TEXT } from "./EmptyTurnExplanation.js"
 import { stripReasoningBlocks } from "./ReasoningBlocks.js"
-import type { AgentTurnResult } from "./AgentTurn.js"
-import type { AgentTurnState } from "./AgentTurnState.js"
 
 /** The tools whose calls Hermes counts as housekeeping beside an answer. */
 export const HOUSEKEEPING_TOOLS: ReadonlySet<string> = new Set(["memory", "todo", "skill_manage", "session_search"])
@@ -42,29 +40,10 @@ export class PriorTurnFallback {
   }
 }
 
-/** Closing characters that make a short answer look finished to the turn completion explainer. */
-const CLOSING = new Set([".", "!", "?", "。", "！", "？", "`", ")"])
-/** The explainer's "short" (in code points, as Python counts). */
-const SHORT_ANSWER_LENGTH = 24
-
 /**
  * The turn's answer: the kept text, with the turn completion explainer's note appended when it is
- * short and lacks closing punctuation (its check for a partial fragment, which applies to every
- * exit but a normal text response).
+ * a cut-off fragment (short, without closing punctuation: its check for every exit but a normal
+ * text response).
  */
-export const fallbackAnswer = (text: string): string => {
-  const chars = Array.from(text)
-  // the kept text is never blank: it has a last character
-  const fragment = chars.length <= SHORT_ANSWER_LENGTH && !CLOSING.has(chars[chars.length - 1]!)
-  return fragment ? `${text}\n\n${PRIOR_CONTENT_RECOVERED_TEXT}` : text
-}
-
-/**
- * The turn ends on the kept text: the transcript closes with it as a bare assistant message, as
- * Hermes' finalizer closes a recovered turn whose transcript does not end with an assistant message
- * (here it always ends with the results of the round that kept the text).
- */
-export const priorTextAnswer = (turn: AgentTurnState, text: string): AgentTurnResult => {
-  turn.messages.push({ role: "assistant", content: text })
-  return turn.finish({ finalResponse: fallbackAnswer(text) })
-}
+export const fallbackAnswer = (text: string): string =>
+  isPartialFragment(text) ? `${text}\n\n${PRIOR_CONTENT_RECOVERED_TEXT}` : text
