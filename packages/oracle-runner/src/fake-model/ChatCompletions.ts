@@ -6,12 +6,12 @@
 import * as HttpServerRequest from "@effect/platform/HttpServerRequest"
 import * as HttpServerResponse from "@effect/platform/HttpServerResponse"
 import * as NodeHttpServerRequest from "@effect/platform-node/NodeHttpServerRequest"
-import { type Answer, type AnswerSource, contentText } from "@hermetic/script"
+import { type Answer, type AnswerSource, contentText, modelErrorBody } from "@hermetic/script"
 import { Effect, Either, Stream } from "effect"
 import { type ChatRequest, decodeChatRequest, modelCallOf } from "./ChatRequest.js"
 import type { FakeModelState } from "./FakeModelState.js"
 import type { OpenEntry, ReplyRef } from "./Journal.js"
-import { completionBody, errorBody, streamPayloads } from "./openaiWire.js"
+import { completionBody, streamPayloads } from "./openaiWire.js"
 import { pathOf } from "./paths.js"
 import { readJsonBody } from "./RequestBody.js"
 
@@ -51,7 +51,7 @@ const replyResponse = (state: FakeModelState, req: ChatRequest, entry: OpenEntry
   if (reply.error !== undefined) {
     entry.status = reply.error.status
     entry.outcome = "sent"
-    return json(errorBody(reply.error.message, reply.error.type, reply.error.status), reply.error.status)
+    return json(modelErrorBody(reply.error.message, reply.error.type, reply.error.status), reply.error.status)
   }
   const env = { id: `chatcmpl-hermetic-${seq}`, created: Math.floor(Date.now() / 1000), model: req.model ?? state.settings.model }
   entry.status = 200
@@ -81,7 +81,7 @@ export const chatCompletions = (state: FakeModelState) =>
     if (read === undefined) {
       const entry = state.journal.open({ method: "POST", path, kind: "invalid", status: 400 })
       entry.outcome = "sent"
-      return json(errorBody("hermetic fake model: not a chat-completions request", undefined, 400), 400)
+      return json(modelErrorBody("hermetic fake model: not a chat-completions request", undefined, 400), 400)
     }
     const body = read.req
     const seq = state.nextCallSeq()

@@ -1,5 +1,5 @@
-/** OpenAI chat-completions wire shapes the fake model sends: SSE chunks, a whole completion, an error. */
-import { modelErrorBody, replyChunks, replyFinishReason, replyText, type Reply, toolArguments, type Usage } from "@hermetic/script"
+/** OpenAI chat-completions wire shapes the fake model sends: SSE chunks and a whole completion (its error body is @hermetic/script's modelErrorBody). */
+import { replyChunks, replyFinishReason, replyText, type Reply, toolArguments, type Usage } from "@hermetic/script"
 
 /** Usage reported when a Script reply gives none: zero, so nothing looks like a real model's numbers. */
 export const DEFAULT_USAGE: Usage = { prompt_tokens: 0, completion_tokens: 0 }
@@ -77,6 +77,3 @@ export const completionBody = (reply: Reply, env: Envelope, toolCallIds: Readonl
     usage: usageOf(reply)
   }
 }
-
-/** The error body the emulator knows too (@hermetic/script). */
-export const errorBody = modelErrorBody
