@@ -40,7 +40,7 @@ import { EmuClock } from "../services/Clock.js"
 import type { Storage } from "../services/Storage.js"
 import { type AgentMessage, repairMessageSequence } from "./AgentMessages.js"
 import { renameBlankToolCalls } from "./BlankToolCallNames.js"
-import { replyReasoning, stripReasoningBlocks } from "./ReasoningBlocks.js"
+import { replyReasoning, visibleText } from "./ReasoningBlocks.js"
 import { EMPTY_SENTINEL, explainEmptyAnswer, PARTIAL_STREAM_RECOVERED_TEXT } from "./EmptyTurnExplanation.js"
 import { isPrefill, isThinkingReply, markPrefill, MAX_THINKING_PREFILLS } from "./ThinkingOnlyReplies.js"
 import { dropTrailingScaffolding, nudgeMessages, nudgesEmptyReply } from "./PostToolNudge.js"
@@ -155,9 +155,9 @@ function* turnLoop(turn: AgentTurnState) {
       if (ended === undefined) continue
       return ended
     }
-    if (pyStrip(stripReasoningBlocks(text)) === "") {
+    if (visibleText(text) === "") {
       // nothing visible, yet the call streamed visible text: that text is the answer
-      const streamed = pyStrip(stripReasoningBlocks(turn.streamedText))
+      const streamed = visibleText(turn.streamedText)
       if (streamed !== "") return recoveredStreamAnswer(turn, streamed)
       // text beside housekeeping tools answers it; after other tools the model is nudged once
       const prior = turn.fallback.kept
@@ -250,7 +250,7 @@ const continueAfterLengthLimit = (turn: AgentTurnState, reply: Reply, text: stri
     turn.messages.push({ role: "user", content: LENGTH_CONTINUATION_PROMPT })
     return undefined
   }
-  const partial = pyStrip(stripReasoningBlocks(turn.truncatedParts.join("")))
+  const partial = visibleText(turn.truncatedParts.join(""))
   const error = `Response remained truncated after ${MAX_LENGTH_CONTINUATIONS} continuation attempts`
   return turn.finish({ finalResponse: partial, error, completed: false, partial: true })
 }
@@ -349,13 +349,6 @@ const withoutRepeatedCalls = (calls: ReadonlyArray<ExecutedToolCall>): ReadonlyA
 }
 
 /**
- * An assistant message's content as Hermes builds the message (`build_assistant_message`): its
- * text without reasoning blocks, stripped (observed live on 0.19.0: "  padded  " is stored and
- * answered as "padded", "<think>planning the list</think>list updated" as "list updated").
- */
-const storedText = (text: string): string => pyStrip(stripReasoningBlocks(text))
-
-/**
  * An assistant message as `build_assistant_message` lays it out: role, content, reasoning (the
  * reply's, ReasoningBlocks.ts says where from), finish_reason, then `reasoning_content` only when
  * there is reasoning (the fake model's field, or the inline text promoted to it).
@@ -364,7 +357,7 @@ const assistantMessage = (reply: Reply, text: string, finishReason: string, rest
   const reasoning = replyReasoning(reply.reasoning, text)
   return {
     role: "assistant",
-    content: storedText(text),
+    content: visibleText(text),
     reasoning,
     finish_reason: finishReason,
     ...(reasoning === null ? {} : { reasoning_content: reasoning }),
@@ -483,7 +476,7 @@ const priorTextAnswer = (turn: AgentTurnState, text: string): AgentTurnResult =>
 
 /** The reply that ends the turn; its answer joins the parts of replies cut off by the length limit. */
 const finalAnswer = (turn: AgentTurnState, reply: Reply, text: string): AgentTurnResult => {
-  const empty = pyStrip(stripReasoningBlocks(text)) === ""
+  const empty = visibleText(text) === ""
   const final = empty ? EMPTY_SENTINEL : text
   // Hermes drops the reply it built for an empty answer and closes the turn with a bare
   // role-and-content "(empty)" message (no reasoning, no finish_reason), unless the turn ends on
@@ -496,7 +489,7 @@ const finalAnswer = (turn: AgentTurnState, reply: Reply, text: string): AgentTur
     turn.messages.push({ role: "assistant", content: EMPTY_SENTINEL })
   }
   // the answer strips the joined text, so whitespace between a cut-off part and the rest stays
-  const answer = pyStrip(stripReasoningBlocks(turn.truncatedParts.join("") + final))
+  const answer = visibleText(turn.truncatedParts.join("") + final)
   // reaching here with nothing visible means the empty-reply retries ran out: Hermes answers its warning
   return turn.finish({ finalResponse: empty ? explainEmptyAnswer(answer) : answer })
 }

@@ -9,7 +9,7 @@
  */
 import type { AgentMessage } from "./AgentMessages.js"
 import { EMPTY_SENTINEL } from "./EmptyTurnExplanation.js"
-import { isPrefill } from "./ThinkingOnlyReplies.js"
+import { hasInlineThinking, isPrefill } from "./ThinkingOnlyReplies.js"
 
 export const POST_TOOL_NUDGE =
   "You just executed tool calls but returned an empty response. Please process the tool results above and continue with the task."
@@ -21,7 +21,7 @@ const NUDGE_MARK = "_empty_recovery_synthetic"
 
 /** Whether an empty reply is nudged: tool results just before it, the nudge unspent, no inline thinking tag. */
 export const nudgesEmptyReply = (messages: ReadonlyArray<AgentMessage>, nudged: boolean, replyText: string): boolean =>
-  !nudged && messages.slice(-RECENT_MESSAGES).some((m) => m["role"] === "tool") && !/<think>|<thinking>|<reasoning>/i.test(replyText)
+  !nudged && messages.slice(-RECENT_MESSAGES).some((m) => m["role"] === "tool") && !hasInlineThinking(replyText)
 
 /** The two messages: the empty reply as built (its content replaced), then the prompt. */
 export const nudgeMessages = (emptyReply: AgentMessage): ReadonlyArray<AgentMessage> => [

@@ -7,9 +7,8 @@
  * (PostToolNudge.ts). Observed live on 0.19.0:
  * scenarios/tools/tools-empty-reply-after-housekeeping-tools.json.
  */
-import { pyStrip } from "../python/index.js"
 import { isPartialFragment, PRIOR_CONTENT_RECOVERED_TEXT } from "./EmptyTurnExplanation.js"
-import { stripReasoningBlocks } from "./ReasoningBlocks.js"
+import { visibleText } from "./ReasoningBlocks.js"
 
 /** The tools whose calls Hermes counts as housekeeping beside an answer. */
 export const HOUSEKEEPING_TOOLS: ReadonlySet<string> = new Set(["memory", "todo", "skill_manage", "session_search"])
@@ -27,7 +26,7 @@ export class PriorTurnFallback {
       this.text = undefined
       return
     }
-    const visible = pyStrip(stripReasoningBlocks(replyText))
+    const visible = visibleText(replyText)
     if (visible !== "") this.text = visible
   }
 

@@ -54,6 +54,14 @@ export const stripReasoningBlocks = (content: string): string => {
 }
 
 /**
+ * A reply's visible text: without reasoning blocks, stripped. What Hermes tests for an empty reply,
+ * and an assistant message's content as it builds one (`build_assistant_message`; observed live on
+ * 0.19.0: "  padded  " is stored and answered as "padded", "<think>planning the list</think>list
+ * updated" as "list updated").
+ */
+export const visibleText = (text: string): string => pyStrip(stripReasoningBlocks(text))
+
+/**
  * `extract_reasoning`'s inline fallback: the stripped inner text of every closed block, variant
  * by variant, blanks and repeats left out, joined by a blank line; null when there is none.
  */
